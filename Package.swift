@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// clarityd: a simulated iPhone running a Screen Time app, driven over a Unix socket.
+/// Foundation and Dispatch only; dependency direction is
+/// clarityd → DeviceActors → ExtensionSandbox, and clarityd, clarityctl → ControlProtocol.
+let package = Package(
+    name: "clarityd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "clarityd", targets: ["clarityd"]),
+        .executable(name: "clarityctl", targets: ["clarityctl"]),
+    ],
+    targets: [
+        .target(name: "ExtensionSandbox"),
+        .target(name: "DeviceActors", dependencies: ["ExtensionSandbox"]),
+        .target(name: "ControlProtocol"),
+        .executableTarget(name: "clarityd", dependencies: ["ControlProtocol", "DeviceActors"]),
+        .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol"]),
+        .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
+        .testTarget(name: "DeviceActorsTests", dependencies: ["DeviceActors"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ControlProtocol"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Splits a byte stream into `\n`-terminated lines (NDJSON), refusing lines over a limit.
+///
+/// A trailing `\r` is dropped, blank lines are skipped. Once a line exceeds `maxLineBytes`
+/// the framer reports ``Frame/tooLarge`` and stops: the stream cannot be resynchronised, so
+/// the connection must answer -32004 and close.
+public struct LineFramer: Sendable {
+    public let maxLineBytes: Int
+    private var buffer = Data()
+    private var scanFrom = 0
+    private var overflowed = false
+
+    public init(maxLineBytes: Int) {
+        self.maxLineBytes = maxLineBytes
+    }
+
+    public enum Frame: Sendable, Equatable {
+        case line(Data)
+        case tooLarge
+    }
+
+    /// Feeds bytes and returns the complete frames they finish.
+    public mutating func push(_ bytes: Data) -> [Frame] {
+        guard !overflowed else { return [] }
+        buffer.append(bytes)
+        var frames: [Frame] = []
+        while true {
+            let start = buffer.startIndex
+            guard let newline = buffer[(start + scanFrom)...].firstIndex(of: UInt8(ascii: "\n")) else {
+                scanFrom = buffer.count
+                if buffer.count > maxLineBytes {
+                    overflowed = true
+                    frames.append(.tooLarge)
+                }
+                return frames
+            }
+            var line = buffer[start..<newline]
+            buffer = Data(buffer[(newline + 1)...])
+            scanFrom = 0
+            if line.count > maxLineBytes {
+                overflowed = true
+                frames.append(.tooLarge)
+                return frames
+            }
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+            frames.append(.line(Data(line)))
+        }
+    }
+
+    /// Bytes received that do not yet form a complete line.
+    public var pendingByteCount: Int { buffer.count }
+}

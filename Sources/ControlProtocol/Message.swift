@@ -1,0 +1,159 @@
+import Foundation
+
+/// A JSON-RPC 2.0 request id: a string, a number or null.
+public enum RPCID: Sendable, Hashable, Codable {
+    case string(String)
+    case number(Int)
+    case null
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let number = try? container.decode(Int.self) {
+            self = .number(number)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
+    }
+}
+
+/// A validated JSON-RPC 2.0 request. `id == nil` makes it a notification (no response).
+public struct RPCRequest: Sendable, Hashable {
+    public var id: RPCID?
+    public var method: String
+    public var params: JSONValue?
+
+    public init(id: RPCID?, method: String, params: JSONValue? = nil) {
+        self.id = id
+        self.method = method
+        self.params = params
+    }
+
+    public var isNotification: Bool { id == nil }
+
+    /// The wire form of this request.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["jsonrpc": "2.0", "method": .string(method)]
+        if let params { members["params"] = params }
+        if let id {
+            switch id {
+            case .string(let value): members["id"] = .string(value)
+            case .number(let value): members["id"] = .int(value)
+            case .null: members["id"] = .null
+            }
+        }
+        return .object(members)
+    }
+
+    /// Validates one request object (JSON-RPC 2.0 §4). On failure, returns the error and the id
+    /// to answer it with (null when the id itself could not be read).
+    public static func validate(_ value: JSONValue) -> Result<RPCRequest, InvalidRequest> {
+        guard case .object(let members) = value else {
+            return .failure(InvalidRequest(id: .null, error: .invalidRequest("a request must be an object")))
+        }
+        var id: RPCID?
+        switch members["id"] {
+        case nil: id = nil
+        case .string(let value)?: id = .string(value)
+        case .int(let value)?: id = .number(value)
+        case .null?: id = .null
+        default:
+            return .failure(InvalidRequest(id: .null, error: .invalidRequest("id must be a string, an integer or null")))
+        }
+        let answerID = id ?? .null
+        guard members["jsonrpc"] == .string("2.0") else {
+            return .failure(InvalidRequest(id: answerID, error: .invalidRequest("jsonrpc must be \"2.0\"")))
+        }
+        guard case .string(let method)? = members["method"] else {
+            return .failure(InvalidRequest(id: answerID, error: .invalidRequest("method must be a string")))
+        }
+        let params = members["params"]
+        switch params {
+        case nil, .object?, .array?: break
+        default:
+            return .failure(InvalidRequest(id: answerID, error: .invalidRequest("params must be an object or an array")))
+        }
+        return .success(RPCRequest(id: id, method: method, params: params))
+    }
+
+    /// A request that failed validation, with the id its error response carries.
+    public struct InvalidRequest: Error, Sendable {
+        public var id: RPCID
+        public var error: RPCError
+    }
+}
+
+/// A JSON-RPC 2.0 response: exactly one of `result` and `error`.
+public struct RPCResponse: Sendable, Hashable, Codable {
+    public var jsonrpc: String = "2.0"
+    public var id: RPCID
+    public var outcome: Outcome
+
+    public enum Outcome: Sendable, Hashable {
+        case result(JSONValue)
+        case error(RPCError)
+    }
+
+    public init(id: RPCID, outcome: Outcome) {
+        self.id = id
+        self.outcome = outcome
+    }
+
+    public init(id: RPCID, result: JSONValue) { self.init(id: id, outcome: .result(result)) }
+    public init(id: RPCID, error: RPCError) { self.init(id: id, outcome: .error(error)) }
+
+    enum CodingKeys: String, CodingKey { case jsonrpc, id, result, error }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        jsonrpc = try container.decode(String.self, forKey: .jsonrpc)
+        id = try container.decodeIfPresent(RPCID.self, forKey: .id) ?? .null
+        if let error = try container.decodeIfPresent(RPCError.self, forKey: .error) {
+            outcome = .error(error)
+        } else {
+            outcome = .result(try container.decodeIfPresent(JSONValue.self, forKey: .result) ?? .null)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(jsonrpc, forKey: .jsonrpc)
+        try container.encode(id, forKey: .id)
+        switch outcome {
+        case .result(let value): try container.encode(value, forKey: .result)
+        case .error(let error): try container.encode(error, forKey: .error)
+        }
+    }
+}
+
+/// One inbound line, classified (JSON-RPC 2.0 §6): a single request or a batch.
+public enum InboundMessage: Sendable {
+    case single(Result<RPCRequest, RPCRequest.InvalidRequest>)
+    case batch([Result<RPCRequest, RPCRequest.InvalidRequest>])
+
+    /// Parses one NDJSON line. A parse error or an empty batch is returned as a failure that
+    /// must be answered with a single error response carrying id null.
+    public static func parse(_ line: Data) -> Result<InboundMessage, RPCError> {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: line)
+        } catch {
+            return .failure(.parseError("the line is not valid JSON"))
+        }
+        if case .array(let items) = value {
+            if items.isEmpty { return .failure(.invalidRequest("empty batch")) }
+            return .success(.batch(items.map(RPCRequest.validate)))
+        }
+        return .success(.single(RPCRequest.validate(value)))
+    }
+}

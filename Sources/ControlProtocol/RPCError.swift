@@ -1,0 +1,84 @@
+import Foundation
+
+/// A JSON-RPC 2.0 error object with the codes of the clarityd protocol (docs/protocol.md).
+public struct RPCError: Error, Sendable, Hashable, Codable {
+    public var code: Int
+    public var message: String
+    public var data: JSONValue?
+
+    public init(code: Int, message: String, data: JSONValue? = nil) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    /// The protocol's error codes.
+    public enum Code {
+        public static let parseError = -32700
+        public static let invalidRequest = -32600
+        public static let methodNotFound = -32601
+        public static let invalidParams = -32602
+        public static let internalError = -32603
+        public static let noSuchDevice = -32000
+        public static let deviceExists = -32001
+        public static let unknownName = -32002
+        public static let refused = -32003
+        public static let requestTooLarge = -32004
+        public static let scenarioInvalid = -32005
+    }
+
+    public static func parseError(_ detail: String) -> RPCError {
+        RPCError(code: Code.parseError, message: "Parse error: \(detail)")
+    }
+
+    public static func invalidRequest(_ reason: String) -> RPCError {
+        RPCError(code: Code.invalidRequest, message: "Invalid request: \(reason)")
+    }
+
+    public static func methodNotFound(_ method: String) -> RPCError {
+        RPCError(code: Code.methodNotFound, message: "Method not found: \(method)", data: ["method": .string(method)])
+    }
+
+    /// -32602 with `data` = `{"field": "<json path>", "reason": "<why>"}`.
+    public static func invalidParams(field: String, reason: String) -> RPCError {
+        RPCError(
+            code: Code.invalidParams, message: "Invalid params: \(field): \(reason)",
+            data: ["field": .string(field), "reason": .string(reason)])
+    }
+
+    public static func internalError(_ detail: String) -> RPCError {
+        RPCError(code: Code.internalError, message: "Internal error: \(detail)")
+    }
+
+    public static func noSuchDevice(_ name: String) -> RPCError {
+        RPCError(code: Code.noSuchDevice, message: "No such device: \(name)", data: ["device": .string(name)])
+    }
+
+    public static func deviceExists(_ name: String) -> RPCError {
+        RPCError(code: Code.deviceExists, message: "Device already exists: \(name)", data: ["device": .string(name)])
+    }
+
+    /// -32002: an unknown app, event type or intent. `kind` is `app`, `event` or `intent`.
+    public static func unknownName(kind: String, name: String) -> RPCError {
+        RPCError(
+            code: Code.unknownName, message: "Unknown \(kind): \(name)",
+            data: ["kind": .string(kind), "name": .string(name)])
+    }
+
+    /// -32003: the simulated platform refused; `reason` names the case (e.g. `intervalTooShort`).
+    public static func refused(reason: String, message: String) -> RPCError {
+        RPCError(code: Code.refused, message: message, data: ["reason": .string(reason)])
+    }
+
+    public static func requestTooLarge(limit: Int) -> RPCError {
+        RPCError(
+            code: Code.requestTooLarge, message: "Request too large: a line may hold at most \(limit) bytes",
+            data: ["limit": .int(limit)])
+    }
+
+    public static func scenarioInvalid(field: String, reason: String) -> RPCError {
+        RPCError(
+            code: Code.scenarioInvalid, message: "Scenario invalid: \(field): \(reason)",
+            data: ["field": .string(field), "reason": .string(reason)])
+    }
+}

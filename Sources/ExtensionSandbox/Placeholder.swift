@@ -1,0 +1,2 @@
+// placeholder, replaced by the runtime
+public enum ExtensionSandboxPlaceholder {}
