@@ -1,0 +1,63 @@
+/// Who is running: the actor (and sandbox, for an extension) a piece of simulated code runs
+/// for. Carried in a task-local, so platform APIs know whom to charge and trace without being
+/// told; a callback cut by jetsam finds out at its next platform call.
+///
+/// World-confined (`@unchecked Sendable`).
+public final class CallbackContext: @unchecked Sendable {
+    /// The actor's name in traces, e.g. `clarity.monitor`.
+    public let actor: String
+    /// The sandbox this callback runs in; nil for the main app and the system.
+    public let sandbox: (any SandboxAccounting)?
+    let generation: Int
+    /// Bytes charged to this callback (values decoded from stores), released when it returns.
+    public internal(set) var chargedBytes = 0
+
+    init(actor: String, sandbox: (any SandboxAccounting)?, generation: Int) {
+        self.actor = actor
+        self.sandbox = sandbox
+        self.generation = generation
+    }
+
+    /// A context for code that runs outside any sandbox (the main app, the system).
+    public convenience init(unsandboxedActor actor: String) {
+        self.init(actor: actor, sandbox: nil, generation: 0)
+    }
+
+    /// The context of the running task, if any.
+    @TaskLocal public static var current: CallbackContext?
+
+    /// Every platform call starts here: throws ``Jetsam`` when this callback's sandbox instance
+    /// was killed or is over its budget.
+    public func checkpoint() throws {
+        try sandbox?.checkpoint(self)
+    }
+
+    /// Charges `bytes` to this callback for the rest of it; throws ``Jetsam`` over budget.
+    public func charge(bytes: Int) throws {
+        try sandbox?.charge(self, bytes: bytes)
+    }
+
+    /// Charges `bytes` the extension keeps between callbacks, for the life of its instance.
+    public func retain(bytes: Int) throws {
+        try sandbox?.retain(self, bytes: bytes)
+    }
+}
+
+/// What a ``CallbackContext`` needs of its sandbox.
+public protocol SandboxAccounting: AnyObject, Sendable {
+    var name: String { get }
+    func checkpoint(_ context: CallbackContext) throws
+    func charge(_ context: CallbackContext, bytes: Int) throws
+    func retain(_ context: CallbackContext, bytes: Int) throws
+}
+
+/// An extension instance was killed for exceeding its memory budget (iOS jetsam).
+public struct Jetsam: Error, Equatable, Sendable, CustomStringConvertible {
+    public let sandbox: String
+    public let usedBytes: Int
+    public let budgetBytes: Int
+
+    public var description: String {
+        "\(sandbox) extension jetsammed: \(usedBytes) bytes over a budget of \(budgetBytes)"
+    }
+}

@@ -1,2 +1,0 @@
-// placeholder, replaced by the runtime
-public enum ExtensionSandboxPlaceholder {}

@@ -1,0 +1,66 @@
+/// A world's clock: virtual time and the timers due on it.
+///
+/// Time moves only when the world advances it (``World/advance(to:)``), firing due timers in
+/// deadline order (ties in the order they were scheduled). Wall mode is a driver that calls
+/// advance with real elapsed time; the logic is the same in both modes.
+///
+/// World-confined: touched only from the world's run loop, hence `@unchecked Sendable`.
+public final class VirtualClock: @unchecked Sendable {
+    /// Identifies a scheduled timer, for ``cancel(_:)``.
+    public struct TimerID: Hashable, Sendable {
+        fileprivate let sequence: Int
+    }
+
+    struct Timer {
+        let id: TimerID
+        let deadline: VirtualInstant
+        let label: String
+        let action: @Sendable () async -> Void
+    }
+
+    public private(set) var now: VirtualInstant
+    private var timers: [Timer] = []
+    private var nextSequence = 0
+
+    public init(now: VirtualInstant = .epoch) {
+        self.now = now
+    }
+
+    /// Schedules `action` to run in a fresh world task at `deadline` (at once on the next
+    /// advance if the deadline is not after now).
+    @discardableResult
+    public func schedule(at deadline: VirtualInstant, label: String, action: @escaping @Sendable () async -> Void)
+        -> TimerID
+    {
+        nextSequence += 1
+        let timer = Timer(id: TimerID(sequence: nextSequence), deadline: deadline, label: label, action: action)
+        let index = timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex
+        timers.insert(timer, at: index)
+        return timer.id
+    }
+
+    public func cancel(_ id: TimerID) {
+        timers.removeAll { $0.id == id }
+    }
+
+    /// The earliest pending deadline.
+    public var nextDeadline: VirtualInstant? { timers.first?.deadline }
+
+    /// Labels and deadlines of pending timers, in firing order (for inspection).
+    public var pendingTimers: [(label: String, deadline: VirtualInstant)] {
+        timers.map { ($0.label, $0.deadline) }
+    }
+
+    /// Removes and returns the next timer due at or before `limit`, moving now to its deadline.
+    func popDue(upTo limit: VirtualInstant) -> Timer? {
+        guard let first = timers.first, first.deadline <= limit else { return nil }
+        timers.removeFirst()
+        if first.deadline > now { now = first.deadline }
+        return first
+    }
+
+    /// Moves now forward to `instant` (never backward).
+    func move(to instant: VirtualInstant) {
+        if instant > now { now = instant }
+    }
+}
