@@ -1,0 +1,38 @@
+/// Clarity's names, as seed 000 gives them (BEHAVIOR.md, Clarity v2). Project choices are marked.
+enum ClarityKeys {
+    static let bundleIdentifier = "com.clarity.focus"
+    static let appGroup = "group.com.clarity.focus"
+
+    // App Group keys (seed 000).
+    static let pendingProsocialChallengeId = "pendingProsocialChallengeId"
+    static let prosocialChallengeVerified = "prosocialChallengeVerified"
+    static let homeNetworkSSIDs = "homeNetworkSSIDs"
+    static let wifiGateEnabled = "wifiGateEnabled"
+    static let shieldedAppsSelection = "shieldedAppsSelection"
+    static let prosocialContactName = "prosocialContactName"
+    /// Project choice: the friction layer reached today (0–5), written by the monitor extension
+    /// and read by the shield extensions and the main app.
+    static let frictionLevel = "frictionLevel"
+
+    // ManagedSettings stores.
+    static let prosocialFrictionStore = "prosocialFriction"
+    static let wifiGateStore = "wifiGate"
+    /// Project choice: progressive friction's store.
+    static let frictionStore = "friction"
+    /// Project choice: focus sessions' store.
+    static let focusStore = "focus"
+
+    // DeviceActivity names.
+    /// Project choice: the daily activity whose events are the friction layers.
+    static let frictionActivity = "clarity_friction"
+    static let textVerificationActivity = "prosocial_text_verification"
+    static let textThresholdEvent = "text_threshold_reached"
+
+    /// Project choice: the event of friction layer `n` is `friction_layer_<n>`.
+    static func frictionEvent(layer: Int) -> String { "friction_layer_\(layer)" }
+
+    static func frictionLayer(ofEvent event: String) -> Int? {
+        guard event.hasPrefix("friction_layer_") else { return nil }
+        return Int(event.dropFirst("friction_layer_".count))
+    }
+}

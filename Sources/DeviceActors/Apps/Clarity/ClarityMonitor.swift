@@ -1,0 +1,76 @@
+import ExtensionSandbox
+
+/// Clarity's DeviceActivityMonitor extension (seed 000, task 2c, plus progressive friction).
+///
+/// - `friction_layer_<n>` of `clarity_friction`: writes `frictionLevel` = n; layer 1 posts the
+///   awareness notification (task 4e), layers 2–5 shield the selection through the `friction`
+///   store (which also re-shields apps the user continued into at the previous layer).
+/// - The friction interval starting or ending (a new day): layer back to 0, `friction` cleared.
+/// - `text_threshold_reached` of `prosocial_text_verification` (task 2c): sets
+///   `prosocialChallengeVerified` and clears the `prosocialFriction` store.
+actor ClarityMonitor: WorldActor, DeviceActivityMonitor {
+    nonisolated let executor: WorldActorExecutor
+    private let platform: Platform
+    private let thresholdsMinutes: [Int]
+
+    init(executor: WorldActorExecutor, platform: Platform, thresholdsMinutes: [Int]) {
+        self.executor = executor
+        self.platform = platform
+        self.thresholdsMinutes = thresholdsMinutes
+    }
+
+    private var sharedDefaults: AppGroupDefaults { platform.userDefaults(suiteName: ClarityKeys.appGroup) }
+
+    func eventDidReachThreshold(_ event: String, activity: String) async throws {
+        if event == ClarityKeys.textThresholdEvent, activity == ClarityKeys.textVerificationActivity {
+            // User spent 30+ seconds in Communication apps — verified!
+            try await sharedDefaults.set(.bool(true), forKey: ClarityKeys.prosocialChallengeVerified)
+            try await platform.managedSettingsStore(named: ClarityKeys.prosocialFrictionStore).clearAllSettings()
+            return
+        }
+        guard activity == ClarityKeys.frictionActivity, let layer = ClarityKeys.frictionLayer(ofEvent: event),
+            let level = FrictionLevel(rawValue: layer)
+        else { return }
+        try await sharedDefaults.set(.int(layer), forKey: ClarityKeys.frictionLevel)
+        let selection = FamilyActivitySelectionData.decode(
+            try await sharedDefaults.data(forKey: ClarityKeys.shieldedAppsSelection))
+        if level.shields {
+            guard let selection else { return }
+            try await platform.managedSettingsStore(named: ClarityKeys.frictionStore).setShield(
+                applications: Set(selection.applicationTokens),
+                categories: selection.categoryTokens.isEmpty
+                    ? .none : .specific(Set(selection.categoryTokens), except: []))
+        } else {
+            try await postAwarenessNudge(selection: selection)
+        }
+    }
+
+    func intervalDidStart(for activity: String) async throws {
+        guard activity == ClarityKeys.frictionActivity else { return }
+        try await resetFriction()
+    }
+
+    func intervalDidEnd(for activity: String) async throws {
+        guard activity == ClarityKeys.frictionActivity else { return }
+        try await resetFriction()
+    }
+
+    private func resetFriction() async throws {
+        try await sharedDefaults.set(.int(0), forKey: ClarityKeys.frictionLevel)
+        try await platform.managedSettingsStore(named: ClarityKeys.frictionStore).clearAllSettings()
+    }
+
+    /// Layer 1 (task 4e): "You've been on [app] for 5 minutes. [Name] would love to hear from you."
+    /// The monitor cannot know the frontmost app: with one selected app it names it, otherwise
+    /// "your shielded apps" (project choice, docs/apps/clarity.md).
+    private func postAwarenessNudge(selection: FamilyActivitySelectionData?) async throws {
+        let apps = selection?.applicationTokens ?? []
+        let appName = apps.count == 1 ? platform.catalog.displayName(of: apps[0]) : "your shielded apps"
+        let minutes = thresholdsMinutes.first ?? 5
+        var body = "You've been on \(appName) for \(minutes) minutes."
+        if let name = try await sharedDefaults.string(forKey: ClarityKeys.prosocialContactName) {
+            body += " \(name) would love to hear from you."
+        }
+        try await platform.notificationCenter.add(title: FrictionLevel.awareness.title, body: body)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The Codable wrapper seed 000 stores under `shieldedAppsSelection` (task 2d note:
+/// "FamilyActivitySelectionData is a Codable wrapper for FamilyActivitySelection tokens"):
+/// application and category tokens, JSON-encoded as `Data` in the App Group.
+struct FamilyActivitySelectionData: Codable, Sendable, Equatable {
+    var applicationTokens: [String]
+    var categoryTokens: [String]
+
+    var encoded: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    static func decode(_ data: Data?) -> FamilyActivitySelectionData? {
+        data.flatMap { try? JSONDecoder().decode(FamilyActivitySelectionData.self, from: $0) }
+    }
+}

@@ -1,0 +1,10 @@
+/// An outgoing call as `CXCallObserver` reports it (BEHAVIOR.md, Platform): dialing
+/// (T,F,F), connected (T,T,F), ended (T,T,T); unanswered (T,F,F) → (T,F,T).
+public struct CallState: Sendable, Hashable, Codable {
+    public var handle: String?
+    public var isOutgoing: Bool
+    public var hasConnected: Bool
+    public var hasEnded: Bool
+    /// Virtual time of the last transition, in seconds.
+    public var since: Double
+}

@@ -1,0 +1,13 @@
+/// Why a device refused a request. The daemon maps each case to a protocol error code
+/// (docs/protocol.md): `invalidArgument` → -32602, `unknown*` → -32002, `refused` → -32003.
+public enum DeviceError: Error, Equatable, Sendable {
+    /// A parameter is missing, of the wrong type or out of range. `field` is its JSON path.
+    case invalidArgument(field: String, reason: String)
+    case unknownApp(String)
+    case unknownEvent(String)
+    case unknownIntent(String)
+    /// The simulated platform or app refused; `reason` names the case (e.g. `intervalTooShort`).
+    case refused(reason: String, message: String)
+    /// A bug in simulated code (the world failed); the daemon reports -32603.
+    case internalFailure(String)
+}

@@ -1,0 +1,80 @@
+import ExtensionSandbox
+
+/// Everything a device can do that a user or test would notice. Each effect is traced with its
+/// virtual time, actor and sandbox, and returned by the request that caused it.
+///
+/// On the wire an effect is a flat object: `kind` (e.g. `store.write`) plus the case's fields.
+public enum Effect: Sendable, Equatable {
+    case extensionLaunch(baselineBytes: Int)
+    case extensionCallback(name: String)
+    case extensionJetsam(usedBytes: Int, budgetBytes: Int)
+    case extensionTerminate
+    case storeRead(suite: String, key: String, bytes: Int)
+    case storeWrite(suite: String, key: String, value: StoredValue)
+    case storeRemove(suite: String, key: String)
+    case shieldApply(store: String, applications: [String], categories: CategoryPolicy)
+    case shieldClear(store: String)
+    case shieldShown(app: String, configuration: ShieldConfiguration, source: ShieldConfigurationSource)
+    case shieldAction(app: String, button: ShieldButton, response: ShieldActionResponse)
+    case notification(title: String, body: String)
+    case monitorIntervalStart(activity: String)
+    case monitorIntervalEnd(activity: String)
+    case monitorThreshold(activity: String, event: String)
+    case monitorWarning(activity: String, warning: MonitorWarning, event: String?)
+    case activityStart(activity: String)
+    case activityStop(activity: String)
+    case appState(locked: Bool, foregroundApp: String?, shieldShown: Bool)
+    case intent(name: String)
+    case clockAdvance(seconds: Double)
+    case wifi(ssid: String?)
+    case call(CallState?)
+    case contacts(count: Int)
+
+    /// The wire name of the effect (`kind`).
+    public var kind: String {
+        switch self {
+        case .extensionLaunch: "extension.launch"
+        case .extensionCallback: "extension.callback"
+        case .extensionJetsam: "extension.jetsam"
+        case .extensionTerminate: "extension.terminate"
+        case .storeRead: "store.read"
+        case .storeWrite: "store.write"
+        case .storeRemove: "store.remove"
+        case .shieldApply: "shield.apply"
+        case .shieldClear: "shield.clear"
+        case .shieldShown: "shield.shown"
+        case .shieldAction: "shield.action"
+        case .notification: "notification"
+        case .monitorIntervalStart: "monitor.intervalStart"
+        case .monitorIntervalEnd: "monitor.intervalEnd"
+        case .monitorThreshold: "monitor.threshold"
+        case .monitorWarning: "monitor.warning"
+        case .activityStart: "activity.start"
+        case .activityStop: "activity.stop"
+        case .appState: "app.state"
+        case .intent: "intent"
+        case .clockAdvance: "clock.advance"
+        case .wifi: "wifi"
+        case .call: "call"
+        case .contacts: "contacts"
+        }
+    }
+}
+
+extension Effect {
+    init(_ event: SandboxEvent) {
+        switch event {
+        case .launch(let baselineBytes): self = .extensionLaunch(baselineBytes: baselineBytes)
+        case .callback(let name): self = .extensionCallback(name: name)
+        case .jetsam(let usedBytes, let budgetBytes): self = .extensionJetsam(usedBytes: usedBytes, budgetBytes: budgetBytes)
+        case .terminate: self = .extensionTerminate
+        }
+    }
+}
+
+/// Which warning callback of `DeviceActivityMonitor` fired.
+public enum MonitorWarning: String, Sendable, Codable {
+    case intervalWillStart
+    case intervalWillEnd
+    case eventWillReachThreshold
+}

@@ -1,0 +1,396 @@
+import ExtensionSandbox
+import Foundation
+
+/// One simulated iPhone running one app: a world (scheduler, virtual clock, seeded randomness),
+/// the platform actors, the app's main app and its three sandboxed extensions.
+///
+/// Every method runs the world on the calling thread until it is idle and returns what the user
+/// would see. Not thread-safe by design: the caller serialises access (the daemon gives each
+/// device a serial queue). Same inputs + same seed + same build ⇒ the same trace, byte for byte.
+public final class SimulatedDevice: @unchecked Sendable {
+    public let name: String
+    public let appName: String
+    public let seed: UInt64
+    public let clockMode: ClockMode
+    public let calendar: DeviceCalendar
+    public private(set) var config: DeviceConfig
+    /// True when something durable changed since the last ``snapshot()``.
+    public private(set) var needsSave = false
+
+    let world: World
+    let trace: DeviceTrace
+    let platform: Platform
+    let app: any SimulatedApp
+    let springBoard: SpringBoard
+
+    /// Effects that change durable state: the device must be saved after them.
+    private static let durableKinds: Set<String> = [
+        "store.write", "store.remove", "shield.apply", "shield.clear", "activity.start", "activity.stop", "wifi",
+        "contacts", "app.state",
+    ]
+
+    public init(
+        name: String, app appName: String, start: Date, timeZone: TimeZone, seed: UInt64, clock: ClockMode,
+        config: DeviceConfig
+    ) throws(DeviceError) {
+        self.name = name
+        self.appName = appName
+        self.seed = seed
+        self.clockMode = clock
+        self.config = config
+        let calendar = DeviceCalendar(start: start, timeZone: timeZone)
+        self.calendar = calendar
+        let world = World(seed: seed)
+        self.world = world
+        let trace = DeviceTrace(clock: world.clock)
+        self.trace = trace
+        let catalog = CategoryCatalog.builtIn.merging(config.apps)
+        let deviceActivity = DeviceActivityAgent(
+            executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, calendar: calendar,
+            catalog: catalog, trace: trace)
+        let platform = Platform(
+            appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups"), trace: trace),
+            managedSettings: ManagedSettingsAgent(
+                executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog),
+            deviceActivity: deviceActivity,
+            notifications: NotificationAgent(
+                executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace),
+            world: world, calendar: calendar, catalog: catalog)
+        self.platform = platform
+        let app = try AppCatalog.make(appName, platform: platform, config: config, world: world)
+        self.app = app
+        let prefix = appName
+        let monitor = Sandbox<any DeviceActivityMonitor>(
+            name: "monitor", actorName: "\(prefix).monitor", budgetBytes: config.memoryBudgets.monitor,
+            baselineBytes: config.baselineBytes, lifecycle: .terminateAfterCallback,
+            factory: { app.makeMonitor(executor: world.makeExecutor(label: "\(prefix).monitor")) },
+            onEvent: { trace.record($0, actor: "\(prefix).monitor", sandbox: "monitor") })
+        let shieldConfiguration = Sandbox<any ShieldConfigurationDataSource>(
+            name: "shieldConfiguration", actorName: "\(prefix).shieldConfiguration",
+            budgetBytes: config.memoryBudgets.shieldConfiguration, baselineBytes: config.baselineBytes,
+            lifecycle: .stayResident,
+            factory: { app.makeShieldConfiguration(executor: world.makeExecutor(label: "\(prefix).shieldConfiguration")) },
+            onEvent: { trace.record($0, actor: "\(prefix).shieldConfiguration", sandbox: "shieldConfiguration") })
+        let shieldAction = Sandbox<any ShieldActionDelegate>(
+            name: "shieldAction", actorName: "\(prefix).shieldAction", budgetBytes: config.memoryBudgets.shieldAction,
+            baselineBytes: config.baselineBytes, lifecycle: .stayResident,
+            factory: { app.makeShieldAction(executor: world.makeExecutor(label: "\(prefix).shieldAction")) },
+            onEvent: { trace.record($0, actor: "\(prefix).shieldAction", sandbox: "shieldAction") })
+        let springBoard = SpringBoard(
+            executor: world.makeExecutor(label: "springBoard"), platform: platform, app: app, trace: trace,
+            monitor: monitor, shieldConfiguration: shieldConfiguration, shieldAction: shieldAction,
+            mainAppActor: "\(prefix).app")
+        self.springBoard = springBoard
+        try run {
+            await deviceActivity.configure(
+                authorized: config.familyControlsAuthorized,
+                thresholdFiresOnStart: config.quirk("thresholdFiresOnStart"))
+            await deviceActivity.setDelivery { callback in await springBoard.deliverToMonitor(callback) }
+        }
+    }
+
+    /// Rebuilds a device saved by ``snapshot()``, at the saved virtual time. No callback is replayed.
+    public convenience init(restoring snapshot: DeviceSnapshot) throws(DeviceError) {
+        guard let start = DeviceCalendar.parseISO(snapshot.start) else {
+            throw .invalidArgument(field: "start", reason: "not an ISO-8601 time")
+        }
+        guard let timeZone = TimeZone(identifier: snapshot.timezone) else {
+            throw .invalidArgument(field: "timezone", reason: "unknown time zone")
+        }
+        try self.init(
+            name: snapshot.name, app: snapshot.app, start: start, timeZone: timeZone, seed: snapshot.seed,
+            clock: snapshot.clock, config: snapshot.config)
+        do {
+            try world.advance(to: VirtualInstant(milliseconds: snapshot.nowMilliseconds))
+        } catch {
+            throw .internalFailure("\(error)")
+        }
+        let platform = platform
+        let springBoard = springBoard
+        try run {
+            for (suite, values) in snapshot.suites {
+                await platform.appGroups.restore(suite: suite, values: values)
+            }
+            await platform.managedSettings.restore(stores: snapshot.managedSettings)
+            await platform.deviceActivity.restore(activities: snapshot.activities, usageByDay: snapshot.usageByDay)
+            await springBoard.restore(
+                locked: snapshot.locked, foregroundApp: snapshot.foregroundApp, wifi: snapshot.wifi,
+                contacts: snapshot.contacts)
+        }
+        needsSave = false
+    }
+
+    // MARK: - Inputs
+
+    public func apply(_ event: DeviceEvent) throws(DeviceError) -> DeviceOutcome {
+        let springBoard = springBoard
+        return try outcome { try await springBoard.handle(event) }
+    }
+
+    /// `clock.advance`: moves virtual time forward, firing everything due on the way.
+    public func advance(seconds: Double) throws(DeviceError) -> DeviceOutcome {
+        guard seconds > 0, seconds.isFinite else {
+            throw .invalidArgument(field: "seconds", reason: "must be a number > 0")
+        }
+        let from = trace.recorder.lastSequence
+        let target = world.clock.now + .seconds(seconds)
+        trace.record(.clockAdvance(seconds: seconds))
+        do {
+            try world.advance(to: target)
+        } catch {
+            throw .internalFailure("\(error)")
+        }
+        return finish(from: from)
+    }
+
+    /// Wall mode: advances virtual time to `date` (no-op if already there).
+    public func advanceWall(to date: Date) throws(DeviceError) -> DeviceOutcome? {
+        let target = calendar.instant(date)
+        guard target > world.clock.now else { return nil }
+        return try advance(seconds: (target - world.clock.now).seconds)
+    }
+
+    public func perform(intent: String, arguments: any IntentArguments) throws(DeviceError) -> IntentOutcome {
+        let from = trace.recorder.lastSequence
+        let springBoard = springBoard
+        let app = app
+        let trace = trace
+        let actor = "\(appName).app"
+        let result = try run { () async throws -> any Encodable & Sendable in
+            trace.record(.intent(name: intent), actor: actor)
+            return try await springBoard.runMainApp { try await app.perform(intent: intent, arguments: arguments) }
+        }
+        let outcome = finish(from: from)
+        return IntentOutcome(t: outcome.t, time: outcome.time, result: result, effects: outcome.effects)
+    }
+
+    /// `store.set` / `store.remove`: a write from outside the device (a test, a developer),
+    /// traced under the actor `outside`. A nil value removes the key.
+    public func storeSet(suite: String?, key: String, value: StoredValue?) throws(DeviceError) -> DeviceOutcome {
+        let defaults = platform.userDefaults(suiteName: suite ?? app.appGroup)
+        let springBoard = springBoard
+        return try outcome {
+            try await CallbackContext.$current.withValue(CallbackContext(unsandboxedActor: "outside")) {
+                if let value {
+                    try await defaults.set(value, forKey: key)
+                } else {
+                    try await defaults.removeObject(forKey: key)
+                }
+            }
+            await springBoard.refreshForeground()
+        }
+    }
+
+    /// `activity.start`: as the app calling `DeviceActivityCenter.startMonitoring`.
+    public func activityStart(name: String, schedule: DeviceActivitySchedule, events: [String: DeviceActivityEvent])
+        throws(DeviceError) -> DeviceOutcome
+    {
+        let center = platform.deviceActivityCenter
+        let springBoard = springBoard
+        return try outcome {
+            try await springBoard.runMainApp {
+                try await center.startMonitoring(name, during: schedule, events: events)
+            }
+        }
+    }
+
+    public func activityStop(names: [String]) throws(DeviceError) -> DeviceOutcome {
+        let center = platform.deviceActivityCenter
+        let springBoard = springBoard
+        return try outcome { try await springBoard.runMainApp { try await center.stopMonitoring(names) } }
+    }
+
+    /// Applies per-device config overrides now (budgets take effect at the next charge).
+    public func updateConfig(overrides: Data) throws(DeviceError) -> DeviceConfig {
+        do {
+            config = try config.applying(overrides: overrides)
+        } catch let error as DeviceError {
+            throw error
+        } catch {
+            throw .invalidArgument(field: "config", reason: "\(error)")
+        }
+        springBoard.monitor.budgetBytes = config.memoryBudgets.monitor
+        springBoard.shieldConfiguration.budgetBytes = config.memoryBudgets.shieldConfiguration
+        springBoard.shieldAction.budgetBytes = config.memoryBudgets.shieldAction
+        springBoard.monitor.baselineBytes = config.baselineBytes
+        springBoard.shieldConfiguration.baselineBytes = config.baselineBytes
+        springBoard.shieldAction.baselineBytes = config.baselineBytes
+        let deviceActivity = platform.deviceActivity
+        let config = config
+        try run {
+            await deviceActivity.configure(
+                authorized: config.familyControlsAuthorized,
+                thresholdFiresOnStart: config.quirk("thresholdFiresOnStart"))
+        }
+        needsSave = true
+        return config
+    }
+
+    // MARK: - Queries
+
+    public var now: (t: Double, time: String) {
+        (world.clock.now.seconds, calendar.isoString(world.clock.now))
+    }
+
+    public var defaultSuite: String { app.appGroup }
+
+    public func storeGet(suite: String?, key: String) throws(DeviceError) -> StoredValue? {
+        let container = platform.appGroups
+        let suite = suite ?? app.appGroup
+        return try run { await container.dump(suite: suite)[key] }
+    }
+
+    public func storeDump(suite: String?) throws(DeviceError) -> [String: StoredValue] {
+        let container = platform.appGroups
+        let suite = suite ?? app.appGroup
+        return try run { await container.dump(suite: suite) }
+    }
+
+    public func shields() throws(DeviceError) -> ShieldsReport {
+        let agent = platform.managedSettings
+        return try run {
+            let effective = await agent.effective()
+            return ShieldsReport(
+                effective: .init(applications: effective.applications, categories: effective.categories),
+                stores: await agent.stores)
+        }
+    }
+
+    /// `shield.config`: asks the ShieldConfiguration extension now (traced like any callback).
+    public func shieldConfig(app bundle: String) throws(DeviceError) -> ShieldConfigReport {
+        let springBoard = springBoard
+        let shown = try run { await springBoard.shieldConfiguration(for: bundle) }
+        return ShieldConfigReport(
+            app: bundle, shielded: shown != nil, title: shown?.configuration.title,
+            subtitle: shown?.configuration.subtitle, primaryButtonLabel: shown?.configuration.primaryButtonLabel,
+            secondaryButtonLabel: shown?.configuration.secondaryButtonLabel, source: shown?.source)
+    }
+
+    public func notifications(since t: Double?) throws(DeviceError) -> [DeliveredNotification] {
+        let agent = platform.notifications
+        return try run { await agent.list(since: t) }
+    }
+
+    public func sandboxes() -> [SandboxReport] {
+        [
+            report(springBoard.monitor), report(springBoard.shieldConfiguration), report(springBoard.shieldAction),
+        ]
+    }
+
+    private func report<E>(_ sandbox: Sandbox<E>) -> SandboxReport {
+        SandboxReport(
+            extension: sandbox.name, state: sandbox.state, budgetBytes: sandbox.budgetBytes,
+            usedBytes: sandbox.usedBytes, peakBytes: sandbox.peakBytes, launches: sandbox.launches,
+            jetsams: sandbox.jetsams)
+    }
+
+    public func activities() throws(DeviceError) -> [ActivityReport] {
+        let agent = platform.deviceActivity
+        let calendar = calendar
+        return try run {
+            await agent.activities.values.sorted { $0.name < $1.name }.map { activity in
+                ActivityReport(
+                    name: activity.name, schedule: activity.schedule, events: activity.events,
+                    phase: activity.phase.rawValue, intervalStart: activity.interval.map { calendar.isoString($0.start) },
+                    intervalEnd: activity.interval.map { calendar.isoString($0.end) },
+                    progress: activity.progress.mapValues { Double($0) / 1000 })
+            }
+        }
+    }
+
+    /// Trace entries after sequence `since` (all when nil), at most `limit` (the oldest first).
+    public func traceEntries(since: Int?, limit: Int?) -> [TracedEffect] {
+        let entries = trace.recorder.entries(after: since ?? 0)
+        let limited = limit.map { entries.prefix($0) } ?? entries
+        return limited.map { TracedEffect(entry: $0, calendar: calendar) }
+    }
+
+    public func state() throws(DeviceError) -> DeviceStateReport {
+        let springBoard = springBoard
+        let platform = platform
+        let app = app
+        let sandboxes = sandboxes()
+        let (t, time) = now
+        let name = name
+        let appName = appName
+        return try run {
+            let effective = await platform.managedSettings.effective()
+            return DeviceStateReport(
+                device: name, app: appName, t: t, time: time, locked: await springBoard.locked,
+                foregroundApp: await springBoard.foregroundApp, shieldShown: await springBoard.shieldShown,
+                wifi: await springBoard.wifi, call: await springBoard.call, contacts: await springBoard.contacts,
+                shields: .init(applications: effective.applications, categories: effective.categories),
+                usageToday: await platform.deviceActivity.usageToday(), sandboxes: sandboxes,
+                appState: try await CallbackContext.$current.withValue(springBoard.mainAppContext) {
+                    try await app.state()
+                })
+        }
+    }
+
+    public var summary: DeviceSummary {
+        DeviceSummary(
+            name: name, app: appName, clock: clockMode.rawValue, seed: seed, timezone: calendar.timeZone.identifier,
+            start: DeviceCalendar.isoString(calendar.start), t: now.t, time: now.time)
+    }
+
+    /// The device's durable state; clears ``needsSave``.
+    public func snapshot() throws(DeviceError) -> DeviceSnapshot {
+        let platform = platform
+        let springBoard = springBoard
+        let parts = try run {
+            (
+                await platform.appGroups.suites, await platform.managedSettings.stores,
+                await platform.deviceActivity.activities, await platform.deviceActivity.usageByDay,
+                await springBoard.locked, await springBoard.foregroundApp, await springBoard.wifi,
+                await springBoard.contacts
+            )
+        }
+        needsSave = false
+        return DeviceSnapshot(
+            name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
+            timezone: calendar.timeZone.identifier, seed: seed, clock: clockMode, config: config,
+            nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
+            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3)
+    }
+
+    // MARK: - Running the world
+
+    /// Runs `body` in the world and maps failures: ``DeviceError`` as is, a platform refusal
+    /// (MonitoringError, jetsam, ManagedSettings limits) to `.refused`, a world failure to
+    /// `.internalFailure`.
+    private func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws(DeviceError) -> T {
+        do {
+            return try world.perform(body)
+        } catch let error as DeviceError {
+            throw error
+        } catch let error as MonitoringError {
+            throw .refused(reason: error.rawValue, message: "MonitoringError.\(error.rawValue): \(error.message)")
+        } catch let error as ManagedSettingsError {
+            throw .refused(reason: error.reason, message: "ManagedSettings refused: \(error.reason)")
+        } catch let error as Jetsam {
+            throw .refused(reason: "jetsam", message: error.description)
+        } catch {
+            throw .internalFailure("\(error)")
+        }
+    }
+
+    private func outcome(_ body: @escaping @Sendable () async throws -> Void) throws(DeviceError) -> DeviceOutcome {
+        let from = trace.recorder.lastSequence
+        do {
+            try run(body)
+        } catch {
+            _ = finish(from: from)
+            throw error
+        }
+        return finish(from: from)
+    }
+
+    private func finish(from sequence: Int) -> DeviceOutcome {
+        let effects = traceEntries(since: sequence, limit: nil)
+        if effects.contains(where: { Self.durableKinds.contains($0.entry.payload.kind) }) {
+            needsSave = true
+        }
+        let (t, time) = now
+        return DeviceOutcome(t: t, time: time, effects: effects)
+    }
+}

@@ -1,0 +1,235 @@
+import ExtensionSandbox
+
+/// The device's system shell: lock state, the frontmost app, the shield flow and the radios.
+///
+/// Shield flow (BEHAVIOR.md, Platform): an app that is frontmost while any store shields it is
+/// covered by its shield, and ShieldConfiguration is asked for the texts (`configuration
+/// (shielding:)`, or `(shielding:in:)` through a category; the system default when the
+/// extension is jetsammed). `shield.press` asks ShieldAction: `.close` goes home, `.defer`
+/// redraws the shield, `.none` does nothing more; a shield lifted meanwhile uncovers the app.
+/// Usage counts only for an uncovered frontmost app on an unlocked device.
+actor SpringBoard: WorldActor {
+    nonisolated let executor: WorldActorExecutor
+    private let platform: Platform
+    private let app: any SimulatedApp
+    private let trace: DeviceTrace
+    let monitor: Sandbox<any DeviceActivityMonitor>
+    let shieldConfiguration: Sandbox<any ShieldConfigurationDataSource>
+    let shieldAction: Sandbox<any ShieldActionDelegate>
+    let mainAppContext: CallbackContext
+
+    private(set) var locked = false
+    private(set) var foregroundApp: String?
+    private(set) var shieldShown = false
+    private(set) var lastShield: (configuration: ShieldConfiguration, source: ShieldConfigurationSource)?
+    private(set) var wifi: String?
+    private(set) var call: CallState?
+    private(set) var contacts: [Contact] = []
+
+    init(
+        executor: WorldActorExecutor, platform: Platform, app: any SimulatedApp, trace: DeviceTrace,
+        monitor: Sandbox<any DeviceActivityMonitor>, shieldConfiguration: Sandbox<any ShieldConfigurationDataSource>,
+        shieldAction: Sandbox<any ShieldActionDelegate>, mainAppActor: String
+    ) {
+        self.executor = executor
+        self.platform = platform
+        self.app = app
+        self.trace = trace
+        self.monitor = monitor
+        self.shieldConfiguration = shieldConfiguration
+        self.shieldAction = shieldAction
+        self.mainAppContext = CallbackContext(unsandboxedActor: mainAppActor)
+    }
+
+    func restore(locked: Bool, foregroundApp: String?, wifi: String?, contacts: [Contact]) async {
+        self.locked = locked
+        self.foregroundApp = foregroundApp
+        self.wifi = wifi
+        self.contacts = contacts
+        await platform.deviceActivity.setInUse(!locked)
+        await refreshForeground()
+    }
+
+    // MARK: - Events
+
+    func handle(_ event: DeviceEvent) async throws(DeviceError) {
+        switch event {
+        case .lock:
+            locked = true
+            traceAppState()
+            await platform.deviceActivity.setInUse(false)
+            await refreshForeground()
+        case .unlock:
+            locked = false
+            traceAppState()
+            await platform.deviceActivity.setInUse(true)
+            await refreshForeground()
+        case .appOpen(let bundle):
+            guard !locked else { throw .refused(reason: "deviceLocked", message: "unlock the device before opening an app") }
+            foregroundApp = bundle
+            shieldShown = false
+            traceAppState()
+            if bundle == app.bundleIdentifier {
+                _ = try? await runMainApp { try await self.app.didBecomeActive() }
+            }
+            await refreshForeground()
+        case .appClose(let bundle):
+            guard foregroundApp == bundle else {
+                throw .refused(reason: "notForeground", message: "\(bundle) is not the frontmost app")
+            }
+            foregroundApp = nil
+            shieldShown = false
+            traceAppState()
+            await refreshForeground()
+        case .shieldPress(let bundle, let button):
+            try await press(button, on: bundle)
+        case .callDial(let handle):
+            if let call, !call.hasEnded {
+                throw .refused(reason: "callInProgress", message: "a call is already in progress")
+            }
+            setCall(CallState(handle: handle, isOutgoing: true, hasConnected: false, hasEnded: false, since: 0))
+        case .callConnect:
+            guard var current = call, !current.hasEnded, !current.hasConnected else {
+                throw .refused(reason: "noDialingCall", message: "call.connect needs a dialing call (call.dial first)")
+            }
+            current.hasConnected = true
+            setCall(current)
+        case .callEnd:
+            guard var current = call, !current.hasEnded else {
+                throw .refused(reason: "noCallInProgress", message: "call.end needs a call in progress")
+            }
+            current.hasEnded = true
+            setCall(current)
+        case .wifiJoin(let ssid):
+            wifi = ssid
+            trace.record(.wifi(ssid: ssid))
+        case .wifiLeave(let ssid):
+            if let ssid, ssid != wifi {
+                throw .refused(reason: "notJoined", message: "the device is not on \(ssid)")
+            }
+            wifi = nil
+            trace.record(.wifi(ssid: nil))
+        case .contactsSet(let list):
+            contacts = list
+            trace.record(.contacts(count: list.count))
+        }
+    }
+
+    private func setCall(_ state: CallState) {
+        var state = state
+        state.since = platform.now.seconds
+        call = state
+        trace.record(.call(state))
+    }
+
+    private func press(_ button: ShieldButton, on bundle: String) async throws(DeviceError) {
+        guard foregroundApp == bundle, shieldShown else {
+            throw .refused(reason: "noShieldShown", message: "no shield is showing for \(bundle)")
+        }
+        let response: ShieldActionResponse
+        do {
+            response = try await shieldAction.run(callback: "handle(action:for:)") {
+                try await $0.handle(action: button, for: bundle)
+            }
+        } catch {
+            response = .none
+        }
+        trace.record(.shieldAction(app: bundle, button: button, response: response))
+        switch response {
+        case .close:
+            foregroundApp = nil
+            shieldShown = false
+            traceAppState()
+            await refreshForeground()
+        case .defer:
+            shieldShown = false
+            await refreshForeground()
+        case .none:
+            await refreshForeground()
+        }
+    }
+
+    // MARK: - Shields
+
+    /// Re-checks the frontmost app against the effective shield: covers it (asking
+    /// ShieldConfiguration) or uncovers it, then tells DeviceActivity whose usage counts.
+    func refreshForeground() async {
+        guard let bundle = foregroundApp, !locked else {
+            await platform.deviceActivity.setForegroundUsage(app: nil)
+            return
+        }
+        let reason = await platform.managedSettings.shieldReason(for: bundle)
+        if let reason, !shieldShown {
+            shieldShown = true
+            let shown = await configuration(for: bundle, reason: reason)
+            lastShield = shown
+            trace.record(.shieldShown(app: bundle, configuration: shown.configuration, source: shown.source))
+            traceAppState()
+        } else if reason == nil, shieldShown {
+            shieldShown = false
+            traceAppState()
+        }
+        await platform.deviceActivity.setForegroundUsage(app: shieldShown ? nil : bundle)
+    }
+
+    /// Asks the ShieldConfiguration extension for `bundle`'s shield; the system default when the
+    /// extension fails (jetsam).
+    func configuration(for bundle: String, reason: ShieldReason) async -> (
+        configuration: ShieldConfiguration, source: ShieldConfigurationSource
+    ) {
+        do {
+            let configuration: ShieldConfiguration
+            switch reason {
+            case .application:
+                configuration = try await shieldConfiguration.run(callback: "configuration(shielding:)") {
+                    try await $0.configuration(shielding: bundle)
+                }
+            case .category(let category):
+                configuration = try await shieldConfiguration.run(callback: "configuration(shielding:in:)") {
+                    try await $0.configuration(shielding: bundle, in: category)
+                }
+            }
+            return (configuration, .extension)
+        } catch {
+            return (.systemDefault(appName: platform.catalog.displayName(of: bundle)), .systemDefault)
+        }
+    }
+
+    /// `shield.config`: what the shield would show for `bundle` now; nil when nothing shields it.
+    func shieldConfiguration(for bundle: String) async -> (configuration: ShieldConfiguration, source: ShieldConfigurationSource)? {
+        guard let reason = await platform.managedSettings.shieldReason(for: bundle) else { return nil }
+        return await configuration(for: bundle, reason: reason)
+    }
+
+    // MARK: - Extensions and main app
+
+    /// Delivers a DeviceActivity callback to the monitor extension, then re-checks shields.
+    func deliverToMonitor(_ callback: MonitorCallback) async {
+        switch callback {
+        case .intervalDidStart(let activity): trace.record(.monitorIntervalStart(activity: activity))
+        case .intervalDidEnd(let activity): trace.record(.monitorIntervalEnd(activity: activity))
+        case .eventDidReachThreshold(let event, let activity):
+            trace.record(.monitorThreshold(activity: activity, event: event))
+        case .intervalWillStartWarning(let activity):
+            trace.record(.monitorWarning(activity: activity, warning: .intervalWillStart, event: nil))
+        case .intervalWillEndWarning(let activity):
+            trace.record(.monitorWarning(activity: activity, warning: .intervalWillEnd, event: nil))
+        case .eventWillReachThresholdWarning(let event, let activity):
+            trace.record(.monitorWarning(activity: activity, warning: .eventWillReachThreshold, event: event))
+        }
+        _ = try? await monitor.run(callback: callback.name) { try await $0.receive(callback) }
+        await refreshForeground()
+    }
+
+    /// Runs main-app code under the main app's identity, then re-checks shields. Errors the app
+    /// throws are returned to the caller.
+    func runMainApp<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
+        let result = try await CallbackContext.$current.withValue(mainAppContext) { try await body() }
+        await refreshForeground()
+        return result
+    }
+
+    private func traceAppState() {
+        trace.record(.appState(locked: locked, foregroundApp: foregroundApp, shieldShown: shieldShown))
+    }
+}

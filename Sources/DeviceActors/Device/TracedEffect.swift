@@ -1,0 +1,117 @@
+import ExtensionSandbox
+import Foundation
+
+/// One effect as it appears in `effects` and `trace.get`: `seq`, `t`, `time`, `kind`, `actor`,
+/// `sandbox` (when an extension caused it) and the effect's own fields, flat.
+public struct TracedEffect: Sendable, Encodable {
+    public let entry: TraceEntry<Effect>
+    let calendar: DeviceCalendar
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(entry.sequence, forKey: Key("seq"))
+        try c.encode(entry.time.seconds, forKey: Key("t"))
+        try c.encode(calendar.isoString(entry.time), forKey: Key("time"))
+        try c.encode(entry.payload.kind, forKey: Key("kind"))
+        try c.encode(entry.actor, forKey: Key("actor"))
+        try c.encodeIfPresent(entry.sandbox, forKey: Key("sandbox"))
+        switch entry.payload {
+        case .extensionLaunch(let baselineBytes):
+            try c.encode(baselineBytes, forKey: Key("baselineBytes"))
+        case .extensionCallback(let name):
+            try c.encode(name, forKey: Key("callback"))
+        case .extensionJetsam(let usedBytes, let budgetBytes):
+            try c.encode(usedBytes, forKey: Key("usedBytes"))
+            try c.encode(budgetBytes, forKey: Key("budgetBytes"))
+        case .extensionTerminate:
+            break
+        case .clockAdvance(let seconds):
+            try c.encode(seconds, forKey: Key("seconds"))
+        case .storeRead(let suite, let key, let bytes):
+            try c.encode(suite, forKey: Key("suite"))
+            try c.encode(key, forKey: Key("key"))
+            try c.encode(bytes, forKey: Key("bytes"))
+        case .storeWrite(let suite, let key, let value):
+            try c.encode(suite, forKey: Key("suite"))
+            try c.encode(key, forKey: Key("key"))
+            try c.encode(value, forKey: Key("value"))
+        case .storeRemove(let suite, let key):
+            try c.encode(suite, forKey: Key("suite"))
+            try c.encode(key, forKey: Key("key"))
+        case .wifi(let ssid):
+            try c.encode(ssid, forKey: Key("ssid"))
+        case .call(let state):
+            try c.encode(state, forKey: Key("call"))
+        case .contacts(let count):
+            try c.encode(count, forKey: Key("count"))
+        case .shieldApply(let store, let applications, let categories):
+            try c.encode(store, forKey: Key("store"))
+            try c.encode(applications, forKey: Key("applications"))
+            try c.encode(categories, forKey: Key("categories"))
+        case .shieldClear(let store):
+            try c.encode(store, forKey: Key("store"))
+        case .shieldShown(let app, let configuration, let source):
+            try c.encode(app, forKey: Key("app"))
+            try c.encode(configuration.title, forKey: Key("title"))
+            try c.encode(configuration.subtitle, forKey: Key("subtitle"))
+            try c.encode(configuration.primaryButtonLabel, forKey: Key("primaryButtonLabel"))
+            try c.encode(configuration.secondaryButtonLabel, forKey: Key("secondaryButtonLabel"))
+            try c.encode(source.rawValue, forKey: Key("source"))
+        case .shieldAction(let app, let button, let response):
+            try c.encode(app, forKey: Key("app"))
+            try c.encode(button.rawValue, forKey: Key("button"))
+            try c.encode(response.rawValue, forKey: Key("response"))
+        case .notification(let title, let body):
+            try c.encode(title, forKey: Key("title"))
+            try c.encode(body, forKey: Key("body"))
+        case .monitorIntervalStart(let activity), .monitorIntervalEnd(let activity),
+            .activityStart(let activity), .activityStop(let activity):
+            try c.encode(activity, forKey: Key("activity"))
+        case .monitorThreshold(let activity, let event):
+            try c.encode(activity, forKey: Key("activity"))
+            try c.encode(event, forKey: Key("event"))
+        case .monitorWarning(let activity, let warning, let event):
+            try c.encode(activity, forKey: Key("activity"))
+            try c.encode(warning.rawValue, forKey: Key("warning"))
+            try c.encodeIfPresent(event, forKey: Key("event"))
+        case .appState(let locked, let foregroundApp, let shieldShown):
+            try c.encode(locked, forKey: Key("locked"))
+            try c.encode(foregroundApp, forKey: Key("foregroundApp"))
+            try c.encode(shieldShown, forKey: Key("shieldShown"))
+        case .intent(let name):
+            try c.encode(name, forKey: Key("name"))
+        }
+    }
+}
+
+/// The device's trace: records each effect with the current virtual time and the running
+/// actor and sandbox (from ``CallbackContext/current``). World-confined.
+public final class DeviceTrace: @unchecked Sendable {
+    let recorder: TraceRecorder<Effect>
+    let clock: VirtualClock
+
+    init(clock: VirtualClock, capacity: Int = 100_000) {
+        self.clock = clock
+        self.recorder = TraceRecorder(capacity: capacity)
+    }
+
+    /// Records `effect` under the running context, or under `actor` when none is running.
+    func record(_ effect: Effect, actor: String = "system") {
+        let context = CallbackContext.current
+        recorder.record(
+            time: clock.now, actor: context?.actor ?? actor, sandbox: context?.sandbox?.name, payload: effect)
+    }
+
+    /// Records a sandbox's own event under that sandbox.
+    func record(_ event: SandboxEvent, actor: String, sandbox: String) {
+        recorder.record(time: clock.now, actor: actor, sandbox: sandbox, payload: Effect(event))
+    }
+}

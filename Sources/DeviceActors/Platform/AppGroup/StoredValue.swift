@@ -1,0 +1,110 @@
+import Foundation
+
+/// A value in an App Group suite, typed like `UserDefaults` values (BEHAVIOR.md, Platform).
+///
+/// On the wire and on disk a value is plain JSON; `data` is `{"$data": "<base64>"}` (plus, when
+/// the bytes are JSON, a read-only `"$json"` view of them, so `store get` shows what an app
+/// serialised). Whole numbers decode as `int`, others as `double`.
+public indirect enum StoredValue: Sendable, Hashable, Codable {
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case array([StoredValue])
+    case dictionary([String: StoredValue])
+
+    private enum DataKeys: String, CodingKey {
+        case data = "$data"
+        case json = "$json"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: DataKeys.self), keyed.contains(.data) {
+            let base64 = try keyed.decode(String.self, forKey: .data)
+            guard let bytes = Data(base64Encoded: base64) else {
+                throw DecodingError.dataCorruptedError(forKey: .data, in: keyed, debugDescription: "not base64")
+            }
+            self = .data(bytes)
+            return
+        }
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([StoredValue].self) {
+            self = .array(value)
+        } else if let value = try? container.decode([String: StoredValue].self) {
+            self = .dictionary(value)
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected a bool, number, string, array or object (null is not a value)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        if case .data(let bytes) = self {
+            var keyed = encoder.container(keyedBy: DataKeys.self)
+            try keyed.encode(bytes.base64EncodedString(), forKey: .data)
+            if let json = try? JSONDecoder().decode(StoredValue.self, from: bytes) {
+                try keyed.encode(json, forKey: .json)
+            }
+            return
+        }
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .dictionary(let value): try container.encode(value)
+        case .data: break
+        }
+    }
+
+    /// The size the memory ledger charges when an extension reads this value: what the value
+    /// takes encoded (bytes of data and strings, 8 per number, plus keys of containers).
+    public var encodedSize: Int {
+        switch self {
+        case .bool: 1
+        case .int, .double: 8
+        case .string(let value): value.utf8.count
+        case .data(let value): value.count
+        case .array(let values): values.reduce(0) { $0 + $1.encodedSize }
+        case .dictionary(let values): values.reduce(0) { $0 + $1.key.utf8.count + $1.value.encodedSize }
+        }
+    }
+
+    public var boolValue: Bool? {
+        switch self {
+        case .bool(let value): value
+        case .int(let value): value != 0
+        default: nil
+        }
+    }
+
+    public var intValue: Int? {
+        switch self {
+        case .int(let value): value
+        case .double(let value): Int(value)
+        case .bool(let value): value ? 1 : 0
+        default: nil
+        }
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var dataValue: Data? {
+        if case .data(let value) = self { return value }
+        return nil
+    }
+}

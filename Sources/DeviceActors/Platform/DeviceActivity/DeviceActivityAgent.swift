@@ -1,0 +1,300 @@
+import ExtensionSandbox
+
+/// The DeviceActivity service of the device: registered activities, usage accounting per app
+/// and category, and the callbacks to the monitor extension (BEHAVIOR.md, Platform).
+///
+/// Rules it keeps:
+/// - usage counts while an app is frontmost, not covered by a shield, and the device unlocked
+///   (the device tells it which app that is, ``setForegroundUsage(app:)``);
+/// - a threshold fires once per interval, counting usage since monitoring started (project
+///   choice, docs/decisions.md; the `thresholdFiresOnStart` quirk counts the whole interval);
+/// - interval and warning callbacks are delivered on device use: at once when the device is
+///   unlocked, else at the next unlock; `intervalDidEnd` at once when a running interval is
+///   stopped;
+/// - `warningTime` fires warnings that long before start, end and each threshold (a threshold
+///   warning is clamped to the interval start).
+///
+/// Time is the world's clock: the agent keeps one timer for its next deadline.
+actor DeviceActivityAgent: WorldActor {
+    /// Apple's limit on activities for an app and its extensions together.
+    static let maxActivities = 20
+
+    nonisolated let executor: WorldActorExecutor
+    private let clock: VirtualClock
+    private let calendar: DeviceCalendar
+    private let catalog: CategoryCatalog
+    private let trace: DeviceTrace
+    private var deliver: (@Sendable (MonitorCallback) async -> Void)?
+    private(set) var activities: [String: MonitoredActivity] = [:]
+    private var foregroundApp: String?
+    private var lastAccrual: VirtualInstant
+    private var inUse = true
+    private var pending: [MonitorCallback] = []
+    private var timer: VirtualClock.TimerID?
+    private var timerDeadline: VirtualInstant?
+    /// Usage per local day, then per app, in milliseconds.
+    private(set) var usageByDay: [String: [String: Int64]] = [:]
+    var authorized = true
+    var thresholdFiresOnStart = false
+
+    init(executor: WorldActorExecutor, clock: VirtualClock, calendar: DeviceCalendar, catalog: CategoryCatalog, trace: DeviceTrace) {
+        self.executor = executor
+        self.clock = clock
+        self.calendar = calendar
+        self.catalog = catalog
+        self.trace = trace
+        self.lastAccrual = clock.now
+    }
+
+    func setDelivery(_ deliver: @escaping @Sendable (MonitorCallback) async -> Void) {
+        self.deliver = deliver
+    }
+
+    func configure(authorized: Bool, thresholdFiresOnStart: Bool) {
+        self.authorized = authorized
+        self.thresholdFiresOnStart = thresholdFiresOnStart
+    }
+
+    /// Restores activities and usage saved by an earlier run (no callbacks are replayed).
+    func restore(activities: [String: MonitoredActivity], usageByDay: [String: [String: Int64]]) {
+        self.activities = activities
+        self.usageByDay = usageByDay
+        lastAccrual = clock.now
+        reschedule()
+    }
+
+    // MARK: - DeviceActivityCenter
+
+    func startMonitoring(_ name: String, schedule: DeviceActivitySchedule, events: [String: DeviceActivityEvent])
+        async throws(MonitoringError)
+    {
+        guard authorized else { throw .unauthorized }
+        if activities[name] == nil, activities.count >= Self.maxActivities { throw .excessiveActivities }
+        accrue()
+        let now = clock.now
+        guard let interval = try schedule.interval(at: now, calendar: calendar) else { throw .invalidDateComponents }
+        var activity = MonitoredActivity(
+            name: name, schedule: schedule, events: events, interval: interval, phase: .waiting)
+        if thresholdFiresOnStart, interval.contains(now) {
+            activity.enterInterval()
+            for event in events.keys {
+                activity.progress[event] = usage(of: events[event]!, from: interval.start, to: now)
+            }
+        }
+        activities[name] = activity
+        trace.record(.activityStart(activity: name))
+        await processDue()
+    }
+
+    func stopMonitoring(_ names: [String]) async {
+        accrue()
+        for name in names.sorted() {
+            guard let activity = activities.removeValue(forKey: name) else { continue }
+                trace.record(.activityStop(activity: name))
+            if activity.phase == .active {
+                pending.append(.intervalDidEnd(activity: name))
+            }
+        }
+        await flushPending(force: true)
+        reschedule()
+    }
+
+    // MARK: - Device use
+
+    /// The app whose usage counts now (frontmost, unshielded, unlocked), or nil.
+    func setForegroundUsage(app: String?) async {
+        accrue()
+        foregroundApp = app
+        await processDue()
+    }
+
+    /// Device use: pending interval callbacks are delivered when the device is in use.
+    func setInUse(_ inUse: Bool) async {
+        accrue()
+        self.inUse = inUse
+        await processDue()
+    }
+
+    /// Called by the agent's timer.
+    func wake() async {
+        timer = nil
+        timerDeadline = nil
+        accrue()
+        await processDue()
+    }
+
+    /// Today's usage per app, in seconds.
+    func usageToday() -> [String: Double] {
+        accrue()
+        return (usageByDay[calendar.dayKey(clock.now)] ?? [:]).mapValues { Double($0) / 1000 }
+    }
+
+    // MARK: - Accounting
+
+    private func accrue() {
+        let now = clock.now
+        defer { lastAccrual = now }
+        guard let app = foregroundApp, now > lastAccrual else { return }
+        let delta = (now - lastAccrual).milliseconds
+        usageByDay[calendar.dayKey(lastAccrual), default: [:]][app, default: 0] += delta
+        let category = catalog.category(of: app)
+        for name in activities.keys where activities[name]!.phase == .active {
+            for event in activities[name]!.events(counting: app, category: category) {
+                activities[name]!.progress[event, default: 0] += delta
+            }
+        }
+    }
+
+    /// Usage of `event`'s apps and categories recorded between two instants of the same day
+    /// (for the `thresholdFiresOnStart` quirk).
+    private func usage(of event: DeviceActivityEvent, from start: VirtualInstant, to end: VirtualInstant) -> Int64 {
+        guard calendar.dayKey(start) == calendar.dayKey(end) else { return 0 }
+        return (usageByDay[calendar.dayKey(end)] ?? [:]).reduce(0) { total, entry in
+            let counts =
+                event.applications.contains(entry.key)
+                || catalog.category(of: entry.key).map(event.categories.contains) == true
+            return total + (counts ? entry.value : 0)
+        }
+    }
+
+    // MARK: - Deadlines and callbacks
+
+    /// Moves every activity forward to now, queueing the callbacks that became due, delivers
+    /// what may be delivered, and sets the timer for the next deadline.
+    private func processDue() async {
+        let now = clock.now
+        for name in activities.keys.sorted() {
+            advance(name, to: now)
+        }
+        await flushPending(force: false)
+        reschedule()
+    }
+
+    private func advance(_ name: String, to now: VirtualInstant) {
+        guard var activity = activities[name] else { return }
+        defer { activities[name] = activity }
+        let warning = activity.warningMilliseconds
+        while let interval = activity.interval {
+            switch activity.phase {
+            case .finished:
+                return
+            case .waiting:
+                if warning > 0, !activity.warned.contains("start"),
+                    now >= interval.start - VirtualDuration(milliseconds: warning)
+                {
+                    activity.warned.insert("start")
+                    pending.append(.intervalWillStartWarning(activity: name))
+                }
+                guard now >= interval.start else { return }
+                activity.enterInterval()
+                pending.append(.intervalDidStart(activity: name))
+            case .active:
+                for event in activity.events.keys.sorted() {
+                    let threshold = activity.thresholdMilliseconds(event)
+                    let progress = activity.progress[event] ?? 0
+                    if warning > 0, !activity.warned.contains(event), progress >= max(0, threshold - warning) {
+                        activity.warned.insert(event)
+                        pending.append(.eventWillReachThresholdWarning(event: event, activity: name))
+                    }
+                    if !activity.reached.contains(event), progress >= threshold {
+                        activity.reached.insert(event)
+                        pending.append(.eventDidReachThreshold(event: event, activity: name))
+                    }
+                }
+                if warning > 0, !activity.warned.contains("end"),
+                    now >= interval.end - VirtualDuration(milliseconds: warning)
+                {
+                    activity.warned.insert("end")
+                    pending.append(.intervalWillEndWarning(activity: name))
+                }
+                guard now >= interval.end else { return }
+                pending.append(.intervalDidEnd(activity: name))
+                activity.warned = []
+                if activity.schedule.repeats, let next = try? activity.schedule.interval(at: interval.end, calendar: calendar) {
+                    activity.interval = next
+                    activity.phase = .waiting
+                } else {
+                    activity.phase = .finished
+                }
+            }
+        }
+    }
+
+    /// Delivers queued callbacks in order when the device is in use (or `force`d).
+    private func flushPending(force: Bool) async {
+        guard inUse || force, let deliver else { return }
+        while !pending.isEmpty {
+            let callback = pending.removeFirst()
+            await deliver(callback)
+        }
+    }
+
+    private func nextDeadline() -> VirtualInstant? {
+        let now = clock.now
+        var deadlines: [VirtualInstant] = []
+        let category = foregroundApp.flatMap(catalog.category(of:))
+        for activity in activities.values {
+            guard let interval = activity.interval else { continue }
+            let warning = VirtualDuration(milliseconds: activity.warningMilliseconds)
+            switch activity.phase {
+            case .finished: continue
+            case .waiting:
+                if warning > .zero, !activity.warned.contains("start") { deadlines.append(interval.start - warning) }
+                deadlines.append(interval.start)
+            case .active:
+                if warning > .zero, !activity.warned.contains("end") { deadlines.append(interval.end - warning) }
+                deadlines.append(interval.end)
+                guard let app = foregroundApp else { continue }
+                for event in activity.events(counting: app, category: category) {
+                    let left = activity.thresholdMilliseconds(event) - (activity.progress[event] ?? 0)
+                    if !activity.reached.contains(event) {
+                        deadlines.append(now + VirtualDuration(milliseconds: max(0, left)))
+                    }
+                    if warning > .zero, !activity.warned.contains(event) {
+                        deadlines.append(now + VirtualDuration(milliseconds: max(0, left - warning.milliseconds)))
+                    }
+                }
+            }
+        }
+        if foregroundApp != nil {
+            let midnight = calendar.instant(
+                calendar.calendar.date(byAdding: .day, value: 1, to: calendar.calendar.startOfDay(for: calendar.date(now)))!)
+            deadlines.append(midnight)
+        }
+        return deadlines.filter { $0 > now }.min()
+    }
+
+    private func reschedule() {
+        let deadline = nextDeadline()
+        guard deadline != timerDeadline else { return }
+        if let timer { clock.cancel(timer) }
+        timer = nil
+        timerDeadline = deadline
+        guard let deadline else { return }
+        timer = clock.schedule(at: deadline, label: "deviceActivity") { [self] in await self.wake() }
+    }
+}
+
+/// `DeviceActivityCenter` for simulated code.
+public struct DeviceActivityCenter: Sendable {
+    let agent: DeviceActivityAgent
+
+    /// `startMonitoring(_:during:events:)`; throws ``MonitoringError``.
+    public func startMonitoring(
+        _ activity: String, during schedule: DeviceActivitySchedule, events: [String: DeviceActivityEvent] = [:]
+    ) async throws {
+        try CallbackContext.current?.checkpoint()
+        try await agent.startMonitoring(activity, schedule: schedule, events: events)
+    }
+
+    public func stopMonitoring(_ activities: [String]) async throws {
+        try CallbackContext.current?.checkpoint()
+        await agent.stopMonitoring(activities)
+    }
+
+    /// The names of monitored activities.
+    public func activities() async throws -> [String] {
+        try CallbackContext.current?.checkpoint()
+        return await agent.activities.keys.sorted()
+    }
+}

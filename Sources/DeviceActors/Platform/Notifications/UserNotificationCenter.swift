@@ -1,0 +1,48 @@
+import ExtensionSandbox
+
+/// A local notification as delivered: when, what, and which actor posted it.
+public struct DeliveredNotification: Sendable, Hashable, Codable {
+    public let t: Double
+    public let title: String
+    public let body: String
+    public let source: String
+}
+
+/// The device's local notification center (`UNUserNotificationCenter`): keeps what was
+/// delivered, newest last (at most `capacity`).
+actor NotificationAgent: WorldActor {
+    nonisolated let executor: WorldActorExecutor
+    private let clock: VirtualClock
+    private let trace: DeviceTrace
+    private let capacity = 10_000
+    private(set) var delivered: [DeliveredNotification] = []
+
+    init(executor: WorldActorExecutor, clock: VirtualClock, trace: DeviceTrace) {
+        self.executor = executor
+        self.clock = clock
+        self.trace = trace
+    }
+
+    func add(title: String, body: String, source: String) {
+        delivered.append(DeliveredNotification(t: clock.now.seconds, title: title, body: body, source: source))
+        if delivered.count > capacity { delivered.removeFirst(delivered.count - capacity) }
+        trace.record(.notification(title: title, body: body))
+    }
+
+    func list(since t: Double?) -> [DeliveredNotification] {
+        guard let t else { return delivered }
+        return delivered.filter { $0.t >= t }
+    }
+}
+
+/// `UNUserNotificationCenter.current()` for simulated code.
+public struct UserNotificationCenter: Sendable {
+    let agent: NotificationAgent
+
+    /// Delivers a local notification now (`add(_:)` with an immediate trigger).
+    public func add(title: String, body: String) async throws {
+        let context = CallbackContext.current
+        try context?.checkpoint()
+        await agent.add(title: title, body: body, source: context?.actor ?? "system")
+    }
+}

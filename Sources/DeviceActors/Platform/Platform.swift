@@ -1,0 +1,40 @@
+import ExtensionSandbox
+
+/// The simulated iOS that app code sees: the handles Apple's frameworks would give it.
+/// The main app and every extension of the device get the same platform; who is calling is
+/// known from the running ``CallbackContext``.
+public struct Platform: Sendable {
+    let appGroups: AppGroupContainer
+    let managedSettings: ManagedSettingsAgent
+    let deviceActivity: DeviceActivityAgent
+    let notifications: NotificationAgent
+    let world: World
+    /// The device's calendar (epoch and time zone).
+    public let calendar: DeviceCalendar
+    /// The device's app catalog (names and categories).
+    public let catalog: CategoryCatalog
+
+    /// `UserDefaults(suiteName:)`.
+    public func userDefaults(suiteName: String) -> AppGroupDefaults {
+        AppGroupDefaults(suiteName: suiteName, container: appGroups)
+    }
+
+    /// `ManagedSettingsStore(named:)`.
+    public func managedSettingsStore(named name: String = ManagedSettingsStore.defaultName) -> ManagedSettingsStore {
+        ManagedSettingsStore(name: name, agent: managedSettings)
+    }
+
+    /// `DeviceActivityCenter()`.
+    public var deviceActivityCenter: DeviceActivityCenter { DeviceActivityCenter(agent: deviceActivity) }
+
+    /// `UNUserNotificationCenter.current()`.
+    public var notificationCenter: UserNotificationCenter { UserNotificationCenter(agent: notifications) }
+
+    /// The device's current virtual time.
+    public var now: VirtualInstant { world.clock.now }
+
+    /// Picks an element with the world's seeded generator (the only randomness allowed).
+    public func randomElement<T>(of items: [T]) -> T? {
+        items.randomElement(using: &world.random)
+    }
+}
