@@ -20,24 +20,18 @@ public struct LineFramer: Sendable {
         case tooLarge
     }
 
-    /// Feeds bytes and returns the complete frames they finish.
+    /// Feeds bytes and returns the complete frames they finish. The bytes left over (the start
+    /// of the next line) are moved to the front of the buffer once per call, not once per line.
     public mutating func push(_ bytes: Data) -> [Frame] {
         guard !overflowed else { return [] }
         buffer.append(bytes)
         var frames: [Frame] = []
-        while true {
-            let start = buffer.startIndex
-            guard let newline = buffer[(start + scanFrom)...].firstIndex(of: UInt8(ascii: "\n")) else {
-                scanFrom = buffer.count
-                if buffer.count > maxLineBytes {
-                    overflowed = true
-                    frames.append(.tooLarge)
-                }
-                return frames
-            }
-            var line = buffer[start..<newline]
-            buffer = Data(buffer[(newline + 1)...])
-            scanFrom = 0
+        var lineStart = buffer.startIndex
+        var searchFrom = buffer.startIndex + scanFrom
+        while let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+            var line = buffer[lineStart..<newline]
+            lineStart = newline + 1
+            searchFrom = lineStart
             if line.count > maxLineBytes {
                 overflowed = true
                 frames.append(.tooLarge)
@@ -47,6 +41,13 @@ public struct LineFramer: Sendable {
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
             frames.append(.line(Data(line)))
         }
+        if lineStart != buffer.startIndex { buffer.removeSubrange(buffer.startIndex..<lineStart) }
+        scanFrom = buffer.count
+        if buffer.count > maxLineBytes {
+            overflowed = true
+            frames.append(.tooLarge)
+        }
+        return frames
     }
 
     /// Bytes received that do not yet form a complete line.

@@ -146,7 +146,7 @@ public enum InboundMessage: Sendable {
     public static func parse(_ line: Data) -> Result<InboundMessage, RPCError> {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: line)
+            value = try JSONReader.parse(line)
         } catch {
             return .failure(.parseError("the line is not valid JSON"))
         }

@@ -1,1 +1,3 @@
-print("clarityd")
+import Foundation
+
+Daemon.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)

@@ -26,7 +26,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Effects that change durable state: the device must be saved after them.
     private static let durableKinds: Set<String> = [
         "store.write", "store.remove", "shield.apply", "shield.clear", "activity.start", "activity.stop", "wifi",
-        "contacts", "app.state",
+        "contacts",
     ]
 
     public init(
@@ -134,7 +134,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
         let from = trace.recorder.lastSequence
         let target = world.clock.now + .seconds(seconds)
-        trace.record(.clockAdvance(seconds: seconds))
+        trace.record(.clockAdvance(seconds: seconds), by: "clock")
         do {
             try world.advance(to: target)
         } catch {
@@ -157,7 +157,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         let trace = trace
         let actor = "\(appName).app"
         let result = try run { () async throws -> any Encodable & Sendable in
-            trace.record(.intent(name: intent), actor: actor)
+            trace.record(.intent(name: intent), by: actor)
             return try await springBoard.runMainApp { try await app.perform(intent: intent, arguments: arguments) }
         }
         let outcome = finish(from: from)

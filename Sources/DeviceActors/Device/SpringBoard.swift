@@ -102,16 +102,16 @@ actor SpringBoard: WorldActor {
             setCall(current)
         case .wifiJoin(let ssid):
             wifi = ssid
-            trace.record(.wifi(ssid: ssid))
+            trace.record(.wifi(ssid: ssid), by: "springBoard")
         case .wifiLeave(let ssid):
             if let ssid, ssid != wifi {
                 throw .refused(reason: "notJoined", message: "the device is not on \(ssid)")
             }
             wifi = nil
-            trace.record(.wifi(ssid: nil))
+            trace.record(.wifi(ssid: nil), by: "springBoard")
         case .contactsSet(let list):
             contacts = list
-            trace.record(.contacts(count: list.count))
+            trace.record(.contacts(count: list.count), by: "springBoard")
         }
     }
 
@@ -119,7 +119,7 @@ actor SpringBoard: WorldActor {
         var state = state
         state.since = platform.now.seconds
         call = state
-        trace.record(.call(state))
+        trace.record(.call(state), by: "springBoard")
     }
 
     private func press(_ button: ShieldButton, on bundle: String) async throws(DeviceError) {
@@ -134,7 +134,7 @@ actor SpringBoard: WorldActor {
         } catch {
             response = .none
         }
-        trace.record(.shieldAction(app: bundle, button: button, response: response))
+        trace.record(.shieldAction(app: bundle, button: button, response: response), by: "springBoard")
         switch response {
         case .close:
             foregroundApp = nil
@@ -163,7 +163,7 @@ actor SpringBoard: WorldActor {
             shieldShown = true
             let shown = await configuration(for: bundle, reason: reason)
             lastShield = shown
-            trace.record(.shieldShown(app: bundle, configuration: shown.configuration, source: shown.source))
+            trace.record(.shieldShown(app: bundle, configuration: shown.configuration, source: shown.source), by: "springBoard")
             traceAppState()
         } else if reason == nil, shieldShown {
             shieldShown = false
@@ -206,16 +206,16 @@ actor SpringBoard: WorldActor {
     /// Delivers a DeviceActivity callback to the monitor extension, then re-checks shields.
     func deliverToMonitor(_ callback: MonitorCallback) async {
         switch callback {
-        case .intervalDidStart(let activity): trace.record(.monitorIntervalStart(activity: activity))
-        case .intervalDidEnd(let activity): trace.record(.monitorIntervalEnd(activity: activity))
+        case .intervalDidStart(let activity): trace.record(.monitorIntervalStart(activity: activity), by: "deviceActivity")
+        case .intervalDidEnd(let activity): trace.record(.monitorIntervalEnd(activity: activity), by: "deviceActivity")
         case .eventDidReachThreshold(let event, let activity):
-            trace.record(.monitorThreshold(activity: activity, event: event))
+            trace.record(.monitorThreshold(activity: activity, event: event), by: "deviceActivity")
         case .intervalWillStartWarning(let activity):
-            trace.record(.monitorWarning(activity: activity, warning: .intervalWillStart, event: nil))
+            trace.record(.monitorWarning(activity: activity, warning: .intervalWillStart, event: nil), by: "deviceActivity")
         case .intervalWillEndWarning(let activity):
-            trace.record(.monitorWarning(activity: activity, warning: .intervalWillEnd, event: nil))
+            trace.record(.monitorWarning(activity: activity, warning: .intervalWillEnd, event: nil), by: "deviceActivity")
         case .eventWillReachThresholdWarning(let event, let activity):
-            trace.record(.monitorWarning(activity: activity, warning: .eventWillReachThreshold, event: event))
+            trace.record(.monitorWarning(activity: activity, warning: .eventWillReachThreshold, event: event), by: "deviceActivity")
         }
         _ = try? await monitor.run(callback: callback.name) { try await $0.receive(callback) }
         await refreshForeground()
@@ -230,6 +230,6 @@ actor SpringBoard: WorldActor {
     }
 
     private func traceAppState() {
-        trace.record(.appState(locked: locked, foregroundApp: foregroundApp, shieldShown: shieldShown))
+        trace.record(.appState(locked: locked, foregroundApp: foregroundApp, shieldShown: shieldShown), by: "springBoard")
     }
 }

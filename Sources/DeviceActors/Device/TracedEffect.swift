@@ -103,11 +103,17 @@ public final class DeviceTrace: @unchecked Sendable {
         self.recorder = TraceRecorder(capacity: capacity)
     }
 
-    /// Records `effect` under the running context, or under `actor` when none is running.
-    func record(_ effect: Effect, actor: String = "system") {
+    /// Records `effect` under the running context (the app or extension whose platform call
+    /// caused it), or under `system` when none is running.
+    func record(_ effect: Effect) {
         let context = CallbackContext.current
         recorder.record(
-            time: clock.now, actor: context?.actor ?? actor, sandbox: context?.sandbox?.name, payload: effect)
+            time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect)
+    }
+
+    /// Records an effect of the platform itself (`springBoard`, `deviceActivity`), whoever is running.
+    func record(_ effect: Effect, by actor: String) {
+        recorder.record(time: clock.now, actor: actor, sandbox: nil, payload: effect)
     }
 
     /// Records a sandbox's own event under that sandbox.

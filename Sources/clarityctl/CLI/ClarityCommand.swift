@@ -1,0 +1,41 @@
+import ControlProtocol
+
+/// What `--help` shows for a command, and the words that select it.
+struct CommandHelp: Sendable {
+    /// The words after `clarityctl`, e.g. `["store", "get"]`.
+    var words: [String]
+    /// The arguments after the words, e.g. `KEY [--suite S]`.
+    var synopsis: String
+    /// One line for the command list.
+    var abstract: String
+    /// Further lines for the command's own page: options, value formats, examples.
+    var details: [String] = []
+
+    var name: String { words.joined(separator: " ") }
+    /// The name and the synopsis: `store get KEY [--suite S]`.
+    var usage: String { synopsis.isEmpty ? name : name + " " + synopsis }
+}
+
+/// A subcommand of clarityctl: parsed from the words after its name, then run.
+protocol ClarityCommand {
+    static var help: CommandHelp { get }
+    /// Parses the command's own options and arguments; global options are already taken out.
+    init(arguments: inout Arguments, options: GlobalOptions) throws
+    func run(in session: Session) throws
+}
+
+/// A command that is one request to the daemon: a method, its params and a way to show the result.
+protocol RequestCommand: ClarityCommand {
+    var method: Method { get }
+    var params: JSONValue? { get }
+    var presentation: Presentation { get }
+}
+
+extension RequestCommand {
+    var presentation: Presentation { .generic }
+
+    func run(in session: Session) throws {
+        let result = try session.call(method.rawValue, params: params)
+        session.output.show(result, as: presentation)
+    }
+}

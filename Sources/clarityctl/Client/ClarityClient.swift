@@ -1,0 +1,58 @@
+import ControlProtocol
+import Foundation
+
+/// A connection to clarityd that sends one JSON-RPC request at a time and reads its response line.
+///
+/// Lines without an `id` (server-initiated notifications) are skipped while waiting for a response.
+final class ClarityClient {
+    private let socket: UnixSocket
+    private var pending: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    private var nextID = 1
+
+    init(socketPath: String) throws {
+        self.socket = try UnixSocket(connectingTo: socketPath)
+    }
+
+    /// Calls `method`; returns the `result`, or throws the daemon's ``RPCError`` or a ``ClientError``.
+    func call(_ method: String, params: JSONValue?) throws -> JSONValue {
+        let request = RPCRequest(id: .number(nextID), method: method, params: params)
+        nextID += 1
+        var line = try JSONWire.encode(request.json)
+        line.append(UInt8(ascii: "\n"))
+        try line.withUnsafeBytes { try socket.write($0) }
+        while true {
+            let line = try readLine()
+            guard case .object(let members)? = try? JSONWire.decode(JSONValue.self, from: line) else {
+                throw ClientError.invalidResponse(String(decoding: line, as: UTF8.self))
+            }
+            if members["id"] == nil, members["method"] != nil { continue }
+            if let error = members["error"] {
+                guard let error = try? JSONWire.decode(RPCError.self, from: error) else {
+                    throw ClientError.invalidResponse(String(decoding: line, as: UTF8.self))
+                }
+                throw error
+            }
+            guard let result = members["result"] else {
+                throw ClientError.invalidResponse(String(decoding: line, as: UTF8.self))
+            }
+            return result
+        }
+    }
+
+    /// The next `\n`-terminated line, without its terminator.
+    private func readLine() throws -> Data {
+        var scanned = 0
+        while true {
+            if let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Data(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return line
+            }
+            scanned = pending.count
+            let count = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+            if count == 0 { throw ClientError.closedByDaemon }
+            pending.append(contentsOf: chunk[..<count])
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import ControlProtocol
+import Foundation
+
+/// `clarityctl bench`: load on the daemon in the manner of redis-benchmark.
+///
+/// For each method of `-t`, `-c` clients (each its own connection on its own thread) share `-n`
+/// requests, `-P` in flight per client. Every response must be a success; errors are counted,
+/// shown, and make the exit status 1. The `event` phase alternates `lock` and `unlock` on the
+/// `--device` given, else on a device `bench-<pid>` created for the run and removed after it.
+struct BenchRun: ClarityCommand {
+    static let help = CommandHelp(
+        words: ["bench"], synopsis: "[-c CLIENTS] [-n REQUESTS] [-P PIPELINE] [-t ping,event]",
+        abstract: "measure throughput and latency",
+        details: [
+            "  -c CLIENTS    concurrent connections, one thread each (default 50)",
+            "  -n REQUESTS   total requests per method (default 100000)",
+            "  -P PIPELINE   requests sent before reading their responses, per client (default 1)",
+            "  -t METHODS    comma-separated: ping (daemon.ping), event (lock/unlock) (default ping,event)",
+            "The event phase uses --device when given, else a device bench-<pid> created for the run.",
+        ])
+
+    private static let methodNames = ["ping", "event"]
+
+    let clients: Int
+    let requests: Int
+    let pipeline: Int
+    let methods: [String]
+
+    init(arguments: inout Arguments, options: GlobalOptions) throws {
+        requests =
+            try arguments.value(of: "-n").map { try ArgumentValues.integer($0, for: "-n", minimum: 1) } ?? 100_000
+        clients = min(
+            requests, try arguments.value(of: "-c").map { try ArgumentValues.integer($0, for: "-c", minimum: 1) } ?? 50)
+        pipeline = try arguments.value(of: "-P").map { try ArgumentValues.integer($0, for: "-P", minimum: 1) } ?? 1
+        var methods: [String] = []
+        for name in (try arguments.value(of: "-t") ?? "ping,event").split(separator: ",").map(String.init) {
+            let method = try ArgumentValues.choice(name, for: "-t", among: Self.methodNames)
+            if !methods.contains(method) { methods.append(method) }
+        }
+        guard !methods.isEmpty else {
+            throw UsageError("-t needs at least one of \(Self.methodNames.joined(separator: ", "))")
+        }
+        self.methods = methods
+    }
+
+    func run(in session: Session) throws {
+        var reports: [BenchReport] = []
+        for method in methods {
+            let report: BenchReport
+            if method == "ping" {
+                report = try measure(try .ping(pipeline: pipeline), socketPath: session.options.socketPath)
+            } else {
+                report = try withEventDevice(session) { device in
+                    try measure(
+                        try .lockUnlock(device: device, pipeline: pipeline), socketPath: session.options.socketPath)
+                }
+            }
+            if !session.options.json { print(report.lines.joined(separator: "\n")) }
+            reports.append(report)
+        }
+        if session.options.json { session.output.showJSON(["results": .array(reports.map(\.json))]) }
+        let errors = reports.map(\.errors).reduce(0, +)
+        if errors > 0 { throw BenchFailure(message: "bench: \(errors) requests got an error response") }
+    }
+
+    /// Runs `body` on the `--device` given, else on a device created for it and removed afterwards.
+    private func withEventDevice(_ session: Session, _ body: (String) throws -> BenchReport) throws -> BenchReport {
+        if session.options.deviceWasGiven { return try body(session.options.device) }
+        let device = "bench-\(ProcessInfo.processInfo.processIdentifier)"
+        _ = try session.call(Method.deviceCreate.rawValue, params: ["device": .string(device), "app": "clarity"])
+        defer { _ = try? session.call(Method.deviceRemove.rawValue, params: ["device": .string(device)]) }
+        return try body(device)
+    }
+
+    /// One phase: every client connects, then all start together; the clock runs from the start
+    /// until the last client finishes.
+    private func measure(_ workload: BenchWorkload, socketPath: String) throws -> BenchReport {
+        let tally = BenchTally()
+        let connected = DispatchGroup()
+        let finished = DispatchGroup()
+        let startGate = DispatchSemaphore(value: 0)
+        let pipeline = self.pipeline
+        for client in 0..<clients {
+            let share = requests / clients + (client < requests % clients ? 1 : 0)
+            connected.enter()
+            finished.enter()
+            let thread = Thread {
+                defer { finished.leave() }
+                let connection: BenchConnection
+                do {
+                    connection = try BenchConnection(socketPath: socketPath)
+                } catch {
+                    tally.record(failure: error)
+                    connected.leave()
+                    return
+                }
+                connected.leave()
+                startGate.wait()
+                do {
+                    tally.record(try connection.run(workload, requests: share, pipeline: pipeline))
+                } catch {
+                    tally.record(failure: error)
+                }
+            }
+            thread.start()
+        }
+        connected.wait()
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<clients { startGate.signal() }
+        finished.wait()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let result = tally.result()
+        if let failure = result.failure { throw failure }
+        return BenchReport(
+            label: workload.label, clients: clients, pipeline: pipeline, latencies: result.outcome.latencies.sorted(),
+            seconds: seconds, errors: result.outcome.errors, errorSamples: result.outcome.errorSamples)
+    }
+}
+
+/// Bench finished, but some responses were errors (exit status 1).
+struct BenchFailure: Error {
+    let message: String
+}

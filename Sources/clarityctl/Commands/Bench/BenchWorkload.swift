@@ -1,0 +1,55 @@
+import ControlProtocol
+
+/// The requests of one bench phase, prebuilt as bytes so that clients only copy them to the socket.
+///
+/// A workload is a cycle of request lines (`daemon.ping`; or an `event` of type `lock` then
+/// `unlock`), laid out as pipeline batches: `batches[p]` holds `pipeline` lines starting at
+/// position `p` of the cycle, so request number `i` of a client always gets the same line.
+struct BenchWorkload: Sendable {
+    /// A pipeline batch: the bytes of its lines back to back, and where each line ends.
+    struct Batch: Sendable {
+        let bytes: [UInt8]
+        let lineEnds: [Int]
+    }
+
+    /// The name the report uses: the method, or `event` for the lock/unlock cycle.
+    let label: String
+    private let batches: [Batch]
+
+    init(label: String, cycle: [JSONValue], pipeline: Int) throws {
+        let lines = try cycle.map { request in try JSONWire.encode(request) + [UInt8(ascii: "\n")] }
+        self.label = label
+        self.batches = lines.indices.map { phase in
+            var bytes: [UInt8] = []
+            var lineEnds: [Int] = []
+            for offset in 0..<pipeline {
+                bytes += lines[(phase + offset) % lines.count]
+                lineEnds.append(bytes.count)
+            }
+            return Batch(bytes: bytes, lineEnds: lineEnds)
+        }
+    }
+
+    /// The batch whose first request is request number `index` of a client.
+    func batch(startingAt index: Int) -> Batch {
+        batches[index % batches.count]
+    }
+
+    /// `daemon.ping`, over and over.
+    static func ping(pipeline: Int) throws -> BenchWorkload {
+        try BenchWorkload(
+            label: Method.daemonPing.rawValue, cycle: [request(.daemonPing, params: nil)], pipeline: pipeline)
+    }
+
+    /// `event` of type `lock`, then `unlock`, on `device`.
+    static func lockUnlock(device: String, pipeline: Int) throws -> BenchWorkload {
+        let cycle = ["lock", "unlock"].map { type in
+            request(.event, params: ["device": .string(device), "type": .string(type)])
+        }
+        return try BenchWorkload(label: Method.event.rawValue, cycle: cycle, pipeline: pipeline)
+    }
+
+    private static func request(_ method: Method, params: JSONValue?) -> JSONValue {
+        RPCRequest(id: .number(1), method: method.rawValue, params: params).json
+    }
+}

@@ -1,0 +1,11 @@
+import ControlProtocol
+
+/// `clarityctl ping`: is the daemon there, and which version is it.
+struct DaemonPing: RequestCommand {
+    static let help = CommandHelp(words: ["ping"], synopsis: "", abstract: "check that clarityd answers (daemon.ping)")
+
+    init(arguments: inout Arguments, options: GlobalOptions) throws {}
+
+    var method: Method { .daemonPing }
+    var params: JSONValue? { nil }
+}

@@ -1,0 +1,11 @@
+import ControlProtocol
+
+/// `clarityctl device list`: every device the daemon hosts.
+struct DeviceList: RequestCommand {
+    static let help = CommandHelp(words: ["device", "list"], synopsis: "", abstract: "list devices (device.list)")
+
+    init(arguments: inout Arguments, options: GlobalOptions) throws {}
+
+    var method: Method { .deviceList }
+    var params: JSONValue? { nil }
+}

@@ -1,0 +1,51 @@
+import ControlProtocol
+
+/// `clarityctl event TYPE`: something happens on the device (lock, open an app, tap a shield
+/// button, a call, WiFi, a health sample, a StoreKit transaction, contacts); prints its effects.
+struct EventSend: RequestCommand {
+    static let help = CommandHelp(
+        words: ["event"],
+        synopsis: "TYPE [--app BUNDLE] [--button primary|secondary] [--handle H] [--ssid S] [--kind K] "
+            + "[--value V] [--count N] [--product P] [--contacts JSON] [KEY=VALUE ...]",
+        abstract: "inject an event and show its effects (event)",
+        details: [
+            "TYPE: lock, unlock, app.open, app.close, shield.press, call.dial, call.connect, call.end,",
+            "      wifi.join, wifi.leave, health.sample, health.fail, storekit.purchase, storekit.expire,",
+            "      storekit.refund, contacts.set",
+            "KEY=VALUE adds any other field; VALUE is JSON when it parses as JSON, else a string.",
+            "Examples:",
+            "  clarityctl event app.open --app com.instagram.app",
+            "  clarityctl event shield.press --app com.instagram.app --button primary",
+            "  clarityctl event health.sample --kind steps --value 1200",
+            "  clarityctl event contacts.set --contacts '[{\"id\":\"1\",\"name\":\"Mom\",\"phone\":\"+15550100\"}]'",
+        ])
+
+    /// Options whose value is sent as a string field of the same name.
+    private static let stringFields = ["app", "handle", "ssid", "kind", "product"]
+
+    let params: JSONValue?
+
+    init(arguments: inout Arguments, options: GlobalOptions) throws {
+        var members: [String: JSONValue] = [:]
+        for field in Self.stringFields {
+            if let value = try arguments.value(of: "--" + field) { members[field] = .string(value) }
+        }
+        if let button = try arguments.value(of: "--button") {
+            members["button"] = .string(
+                try ArgumentValues.choice(button, for: "--button", among: ["primary", "secondary"]))
+        }
+        if let value = try arguments.value(of: "--value") { members["value"] = ArgumentValues.jsonOrString(value) }
+        if let count = try arguments.value(of: "--count") {
+            members["count"] = .int(try ArgumentValues.integer(count, for: "--count", minimum: 0))
+        }
+        if let contacts = try arguments.value(of: "--contacts") {
+            members["contacts"] = try ArgumentValues.json(contacts, for: "--contacts")
+        }
+        let type = try arguments.positional("TYPE")
+        members.merge(try ArgumentValues.keyValuePairs(arguments.remainingPositionals())) { _, pair in pair }
+        members["type"] = .string(type)
+        params = options.deviceParams(members)
+    }
+
+    var method: Method { .event }
+}

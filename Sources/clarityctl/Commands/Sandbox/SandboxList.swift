@@ -1,0 +1,16 @@
+import ControlProtocol
+
+/// `clarityctl sandboxes`: each extension's sandbox: state, memory budget and peak, launches, jetsams.
+struct SandboxList: RequestCommand {
+    static let help = CommandHelp(
+        words: ["sandboxes"], synopsis: "", abstract: "show the extension sandboxes (sandbox.list)")
+
+    let params: JSONValue?
+
+    init(arguments: inout Arguments, options: GlobalOptions) throws {
+        params = options.deviceParams()
+    }
+
+    var method: Method { .sandboxList }
+    var presentation: Presentation { .sandboxes }
+}

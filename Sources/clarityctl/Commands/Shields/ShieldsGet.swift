@@ -1,0 +1,16 @@
+import ControlProtocol
+
+/// `clarityctl shields`: the effective shield and each named ManagedSettingsStore's.
+struct ShieldsGet: RequestCommand {
+    static let help = CommandHelp(
+        words: ["shields"], synopsis: "", abstract: "show shielded apps and categories per store (shields.get)")
+
+    let params: JSONValue?
+
+    init(arguments: inout Arguments, options: GlobalOptions) throws {
+        params = options.deviceParams()
+    }
+
+    var method: Method { .shieldsGet }
+    var presentation: Presentation { .shields }
+}

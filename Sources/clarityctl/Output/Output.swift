@@ -1,0 +1,55 @@
+import ControlProtocol
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How a command's result is shown to a human. `--json` bypasses it.
+enum Presentation {
+    /// Tables for arrays of objects, `key: value` lines for objects, effect lines for effects.
+    case generic
+    case status
+    case shields
+    case shieldConfig
+    case notifications
+    case sandboxes
+    case trace
+
+    func lines(for result: JSONValue) -> [String] {
+        switch self {
+        case .generic: GenericView.lines(for: result)
+        case .status: StatusView.lines(for: result)
+        case .shields: ShieldsView.lines(for: result)
+        case .shieldConfig: ShieldConfigView.lines(for: result)
+        case .notifications: NotificationsView.lines(for: result)
+        case .sandboxes: SandboxesView.lines(for: result)
+        case .trace: EffectLines.lines(forTrace: result)
+        }
+    }
+}
+
+/// Writes results to stdout: the raw JSON with `--json` (indented on a terminal, one line when
+/// piped, so scripts get NDJSON), else the human text of the command's ``Presentation``.
+struct Output {
+    let json: Bool
+
+    func show(_ result: JSONValue, as presentation: Presentation) {
+        if json {
+            showJSON(result)
+        } else {
+            let lines = presentation.lines(for: result)
+            if !lines.isEmpty { print(lines.joined(separator: "\n")) }
+        }
+    }
+
+    func showJSON(_ value: JSONValue) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if isatty(STDOUT_FILENO) == 1 { encoder.outputFormatting.insert(.prettyPrinted) }
+        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+        print(String(decoding: data, as: UTF8.self))
+    }
+}

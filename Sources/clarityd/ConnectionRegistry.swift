@@ -1,0 +1,35 @@
+import Foundation
+
+/// The open connections: numbers each new one, keeps it alive while it is open, and counts them
+/// for `daemon.status`.
+final class ConnectionRegistry: Sendable {
+    private struct State {
+        var nextID = 1
+        var open: [Int: Connection] = [:]
+    }
+
+    private let state = Protected(State())
+    private let maxLineBytes: Int
+    private let log: Logger
+
+    init(maxLineBytes: Int, log: Logger) {
+        self.maxLineBytes = maxLineBytes
+        self.log = log
+    }
+
+    var count: Int { state.withLock { $0.open.count } }
+
+    /// Starts serving an accepted, checked client.
+    func open(descriptor: Int32, peer: PeerCredentials, dispatcher: RequestDispatcher) {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let connection = Connection(
+            id: id, descriptor: descriptor, maxLineBytes: maxLineBytes, dispatcher: dispatcher, log: log,
+            onClosed: { [self] id in state.withLock { _ = $0.open.removeValue(forKey: id) } })
+        state.withLock { $0.open[id] = connection }
+        log.debug("connection \(id) opened (\(peer))")
+        connection.start()
+    }
+}

@@ -1,0 +1,107 @@
+import ControlProtocol
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The daemon: reads its config, claims the socket, starts the devices, then serves clients
+/// until `daemon.shutdown` or a termination signal.
+///
+/// Start-up order matters: the socket is claimed (private directory, lock, stale socket gone)
+/// before the devices load, and the socket only appears once they have, so a client that sees
+/// it can use it. Exit status: 0 after a clean shutdown, 2 for a bad command line or config,
+/// 1 for anything else that stops it starting.
+final class Daemon: Sendable {
+    private let log: Logger
+    private let socketPath: String
+    private let stateDirectory: URL
+    private let listener: Listener
+    private let shutdown: Shutdown
+    private let notifier: ServiceNotifier
+
+    /// Runs the daemon with the arguments after the program name; never returns.
+    static func run(arguments: [String], environment: [String: String]) -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        var file: ConfigFile
+        do {
+            switch try CommandLineOptions.parse(arguments) {
+            case .help:
+                print(CommandLineOptions.usage, terminator: "")
+                exit(0)
+            case .version:
+                print("clarityd \(ClarityProtocol.version)")
+                exit(0)
+            case .run(let options):
+                file = try ConfigFile.load(explicitPath: options.configPath)
+                file.apply(options)
+            }
+        } catch {
+            try? FileHandle.standardError.write(contentsOf: Data("clarityd: \(error)\n".utf8))
+            exit(error.exitStatus)
+        }
+        let log = Logger(level: file.config.logLevel)
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(file: file, environment: environment, log: log)
+        } catch {
+            log.error(error.message)
+            exit(error.exitStatus)
+        }
+        daemon.serve()
+    }
+
+    private init(file: ConfigFile, environment: [String: String], log: Logger) throws(StartupFailure) {
+        let config = file.config
+        umask(0o077)
+        self.log = log
+        socketPath = config.socketPath(environment: environment)
+        stateDirectory = config.stateDirectory(environment: environment)
+        log.info("config: \(file.path ?? "built-in defaults")")
+        let claim = try SocketClaim.acquire(path: socketPath, log: log)
+        do {
+            try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .runtime("cannot create state directory \(stateDirectory.path): \(error.localizedDescription)")
+        }
+        let devices: DeviceService
+        do {
+            devices = try DeviceService(
+                defaultApp: config.defaultApp, clockMode: config.clock.rawValue, deviceDefaults: file.deviceDefaults,
+                stateDirectory: stateDirectory, log: log)
+        } catch let error as RPCError {
+            throw .runtime("the devices failed to start: \(error.message)")
+        } catch {
+            throw .runtime("the devices failed to start: \(error)")
+        }
+        notifier = ServiceNotifier(environment: environment, log: log)
+        shutdown = Shutdown(claim: claim, devices: devices, notifier: notifier, log: log)
+        let connections = ConnectionRegistry(maxLineBytes: config.maxRequestBytes, log: log)
+        let methods = DaemonMethods(
+            socketPath: socketPath, stateDirectory: stateDirectory, devices: devices, connections: connections,
+            shutdown: shutdown)
+
+        var router = Router(fallback: devices.handle(method:params:))
+        router.on(.daemonPing, methods.ping)
+        router.on(.daemonStatus, methods.status)
+        router.on(.daemonShutdown, methods.shutdown)
+
+        let dispatcher = RequestDispatcher(router: router, log: log)
+        listener = Listener(descriptor: try claim.bindAndListen(), log: log) { descriptor, peer in
+            connections.open(descriptor: descriptor, peer: peer, dispatcher: dispatcher)
+        }
+    }
+
+    /// Starts accepting and handling signals, tells the service manager, and parks the main thread.
+    private func serve() -> Never {
+        let signals = TerminationSignals(shutdown: shutdown)
+        listener.start()
+        log.info("clarityd \(ClarityProtocol.version) listening on \(socketPath)")
+        log.info("state directory \(stateDirectory.path), pid \(getpid())")
+        notifier.notify("READY=1")
+        withExtendedLifetime((self, signals)) { dispatchMain() }
+    }
+}

@@ -1,0 +1,54 @@
+import ControlProtocol
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The `daemon.*` methods: liveness, status and shutdown. They take no params.
+final class DaemonMethods: Sendable {
+    private let started = ContinuousClock.now
+    private let socketPath: String
+    private let stateDirectory: URL
+    private let devices: DeviceService
+    private let connections: ConnectionRegistry
+    private let shutdown: Shutdown
+
+    private static let pong: JSONValue = ["pong": true, "version": .string(ClarityProtocol.version)]
+
+    init(
+        socketPath: String, stateDirectory: URL, devices: DeviceService, connections: ConnectionRegistry,
+        shutdown: Shutdown
+    ) {
+        self.socketPath = socketPath
+        self.stateDirectory = stateDirectory
+        self.devices = devices
+        self.connections = connections
+        self.shutdown = shutdown
+    }
+
+    /// `daemon.ping`: `{"pong":true,"version":…}`.
+    func ping(_ params: JSONValue?) -> JSONValue { Self.pong }
+
+    /// `daemon.status`: version, pid, uptime in seconds, socket, state directory, device names
+    /// and the number of open connections (this one included).
+    func status(_ params: JSONValue?) -> JSONValue {
+        let uptime = started.duration(to: .now).components
+        return [
+            "version": .string(ClarityProtocol.version),
+            "pid": .int(Int(getpid())),
+            "uptime": .double(Double(uptime.seconds) + Double(uptime.attoseconds) / 1e18),
+            "socket": .string(socketPath),
+            "stateDir": .string(stateDirectory.path),
+            "devices": .array(devices.deviceNames.map(JSONValue.string)),
+            "connections": .int(connections.count),
+        ]
+    }
+
+    /// `daemon.shutdown`: answers `{"ok":true}`, and once that reached the client, flushes state and exits 0.
+    func shutdown(_ params: JSONValue?) -> MethodReply {
+        MethodReply(result: ["ok": true], afterDelivery: { [shutdown] in shutdown.run(reason: "daemon.shutdown") })
+    }
+}

@@ -1,0 +1,42 @@
+import ControlProtocol
+
+/// A method's answer, and what to do once that answer has reached the client
+/// (`daemon.shutdown` exits only after its `{"ok":true}` is on the wire).
+struct MethodReply: Sendable {
+    var result: JSONValue
+    var afterDelivery: (@Sendable () -> Void)?
+}
+
+/// Maps each method to its handler, one line per method, as apple/container routes its XPC
+/// messages. A method without a route goes to the fallback (the device service); a method the
+/// fallback doesn't know either is -32601. Handlers throw ``RPCError`` for protocol errors;
+/// anything else they throw is a bug, answered -32603 by the ``RequestDispatcher``.
+struct Router: Sendable {
+    typealias Handler = @Sendable (JSONValue?) throws -> MethodReply
+    /// Answers a method it knows; nil when it doesn't know the method.
+    typealias Fallback = @Sendable (_ method: String, _ params: JSONValue?) -> Result<JSONValue, RPCError>?
+
+    private var routes: [String: Handler] = [:]
+    private let fallback: Fallback
+
+    init(fallback: @escaping Fallback) {
+        self.fallback = fallback
+    }
+
+    mutating func on(_ method: Method, _ handler: @escaping Handler) {
+        routes[method.rawValue] = handler
+    }
+
+    mutating func on(_ method: Method, _ handler: @escaping @Sendable (JSONValue?) throws -> JSONValue) {
+        routes[method.rawValue] = { params in MethodReply(result: try handler(params)) }
+    }
+
+    func route(_ method: String, params: JSONValue?) throws -> MethodReply {
+        if let handler = routes[method] { return try handler(params) }
+        switch fallback(method, params) {
+        case .success(let result)?: return MethodReply(result: result)
+        case .failure(let error)?: throw error
+        case nil: throw RPCError.methodNotFound(method)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The right to listen on one socket path (PLATFORM-NOTES, "Socket ownership and single instance").
+///
+/// Acquiring it checks the path fits a socket address, makes the socket's directory private
+/// (created 0700; it must be a real directory owned by us), takes `<socket>.lock` with a
+/// non-blocking `flock` so only one daemon serves a path, and removes a stale socket left by a
+/// dead daemon. The lock is held until the process exits; the kernel drops it even after a crash.
+/// The lock file itself is never removed: unlinking a held lock lets two daemons lock different files.
+final class SocketClaim: Sendable {
+    let path: String
+    private let lockDescriptor: Int32
+
+    private init(path: String, lockDescriptor: Int32) {
+        self.path = path
+        self.lockDescriptor = lockDescriptor
+    }
+
+    static func acquire(path: String, log: Logger) throws(StartupFailure) -> SocketClaim {
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: path)
+        } catch {
+            throw .runtime(error.description)
+        }
+        try securePrivateDirectory(NSString(string: path).deletingLastPathComponent)
+        let lockPath = path + ".lock"
+        let lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode_t(0o600))
+        guard lockDescriptor >= 0 else { throw .runtime(SystemCallError("open", lockPath).description) }
+        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let failure = SystemCallError("flock", lockPath)
+            close(lockDescriptor)
+            if failure.code == EWOULDBLOCK { throw .runtime("another clarityd is running on \(path)") }
+            throw .runtime(failure.description)
+        }
+        try removeStaleSocket(path, address: address, log: log)
+        return SocketClaim(path: path, lockDescriptor: lockDescriptor)
+    }
+
+    /// Binds and listens on the claimed path, socket mode 0600; returns the non-blocking listening socket.
+    func bindAndListen(backlog: Int32 = 1024) throws(StartupFailure) -> Int32 {
+        do {
+            let address = try UnixSocketAddress(path: path)
+            let fd = try SystemCall.makeStreamSocket()
+            do {
+                guard address.withSockAddr({ bind(fd, $0, $1) }) == 0 else { throw SystemCallError("bind", path) }
+                guard chmod(path, mode_t(0o600)) == 0 else { throw SystemCallError("chmod", path) }
+                guard listen(fd, backlog) == 0 else { throw SystemCallError("listen", path) }
+                try SystemCall.setNonBlocking(fd)
+            } catch {
+                close(fd)
+                throw error
+            }
+            return fd
+        } catch {
+            throw .runtime("cannot listen on \(path): \(error)")
+        }
+    }
+
+    /// Removes the socket file (on shutdown). The lock stays held until exit.
+    func removeSocket() {
+        unlink(path)
+    }
+
+    private static func securePrivateDirectory(_ rawDirectory: String) throws(StartupFailure) {
+        let directory = rawDirectory.isEmpty ? "." : rawDirectory
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .runtime("cannot create socket directory \(directory): \(error.localizedDescription)")
+        }
+        var info = stat()
+        guard lstat(directory, &info) == 0 else { throw .runtime(SystemCallError("lstat", directory).description) }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFLNK { throw .runtime("socket directory \(directory) is a symbolic link; refusing to use it") }
+        guard kind == S_IFDIR else { throw .runtime("socket directory \(directory) is not a directory") }
+        guard info.st_uid == getuid() else {
+            throw .runtime("socket directory \(directory) is owned by uid \(info.st_uid), not by uid \(getuid())")
+        }
+    }
+
+    /// A socket nobody answers on is a leftover from a dead daemon: unlink it. One that answers
+    /// belongs to a live daemon (one that predates the lock file, or whose lock file was deleted).
+    private static func removeStaleSocket(
+        _ path: String, address: UnixSocketAddress, log: Logger
+    ) throws(StartupFailure) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw .runtime("\(path) exists and is not a socket; remove it or choose another path")
+        }
+        switch probe(address) {
+        case 0:
+            throw .runtime("another clarityd is running on \(path)")
+        case ECONNREFUSED, ENOENT:
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw .runtime(SystemCallError("unlink", path).description)
+            }
+            log.info("replaced stale socket \(path)")
+        case let code:
+            throw .runtime("cannot check existing socket \(path): \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// Connects to `address` and hangs up; returns 0 when something listens there, else the errno.
+    private static func probe(_ address: UnixSocketAddress) -> Int32 {
+        let fd: Int32
+        do {
+            fd = try SystemCall.makeStreamSocket()
+        } catch {
+            return error.code
+        }
+        defer { close(fd) }
+        return address.withSockAddr { connect(fd, $0, $1) } == 0 ? 0 : errno
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A failed system call: its name, the object it was about and `errno`, readable in a log line.
+struct SystemCallError: Error, CustomStringConvertible {
+    let call: String
+    let subject: String
+    let code: Int32
+
+    /// Captures the current `errno`.
+    init(_ call: String, _ subject: String = "") {
+        self.call = call
+        self.subject = subject
+        self.code = errno
+    }
+
+    var description: String {
+        let reason = String(cString: strerror(code))
+        return subject.isEmpty ? "\(call): \(reason)" : "\(call) \(subject): \(reason)"
+    }
+}
+
+/// Small POSIX helpers shared by the listener and the connections, portable between Glibc and Darwin.
+enum SystemCall {
+    /// Flags for `send`: `MSG_NOSIGNAL` on Linux; Darwin has none and uses `SO_NOSIGPIPE` instead.
+    static var sendFlags: Int32 {
+        #if os(Linux)
+            Int32(MSG_NOSIGNAL)
+        #else
+            0
+        #endif
+    }
+
+    /// A new Unix stream socket, close-on-exec.
+    static func makeStreamSocket() throws(SystemCallError) -> Int32 {
+        #if os(Linux)
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        #else
+            let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw SystemCallError("socket") }
+        #if !os(Linux)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        #endif
+        return fd
+    }
+
+    /// Prepares an accepted socket: non-blocking, close-on-exec, and on Darwin no SIGPIPE.
+    static func prepareAccepted(_ fd: Int32) throws(SystemCallError) {
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { throw SystemCallError("fcntl(F_SETFD)") }
+        try setNonBlocking(fd)
+        #if !os(Linux)
+            var on: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    static func setNonBlocking(_ fd: Int32) throws(SystemCallError) {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw SystemCallError("fcntl(O_NONBLOCK)")
+        }
+    }
+
+    /// True when the last call failed only because it would have blocked.
+    static var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+}

@@ -1,0 +1,94 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+/// Every protocol error code a client can provoke, and the daemon serving on afterwards.
+@Suite struct ProtocolErrorTests {
+    private func errorCode(_ line: String?) -> Int? {
+        guard let line, let value = try? JSONWire.decode(JSONValue.self, from: Data(line.utf8)) else { return nil }
+        return value["error"]?["code"]?.intValue
+    }
+
+    private func code(of body: () throws -> JSONValue) -> Int? {
+        do {
+            _ = try body()
+            return nil
+        } catch let error as RPCError {
+            return error.code
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func eachErrorCodeIsReturnedAndTheDaemonKeepsServing() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        #expect(errorCode(daemon.sendRaw(line: "{not json")) == -32700)
+        #expect(errorCode(daemon.sendRaw(line: #"{"jsonrpc":"1.0","id":1,"method":"daemon.ping"}"#)) == -32600)
+        #expect(errorCode(daemon.sendRaw(line: "[]")) == -32600)
+        #expect(code { try daemon.call("no.such.method") } == -32601)
+        #expect(code { try daemon.call("clock.advance", ["seconds": "ten"]) } == -32602)
+        #expect(code { try daemon.call("clock.advance", ["seconds": -5]) } == -32602)
+        #expect(code { try daemon.call("device.state", ["device": "ghost"]) } == -32000)
+        #expect(code { try daemon.call("device.create", ["device": "default"]) } == -32001)
+        #expect(code { try daemon.call("device.create", ["device": "x", "app": "angrybirds"]) } == -32002)
+        #expect(code { try daemon.call("event", ["type": "teleport"]) } == -32002)
+        #expect(code { try daemon.call("intent", ["name": "launchRocket"]) } == -32002)
+        #expect(code { try daemon.call("event", ["type": "call.connect"]) } == -32003)
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+    }
+
+    @Test func invalidParamsNameTheField() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        do {
+            _ = try daemon.call("intent", ["name": "selectApps", "args": ["apps": ["com.a", 5]]])
+            Issue.record("expected -32602")
+        } catch let error as RPCError {
+            #expect(error.code == -32602)
+            #expect(error.data?["field"] == "args.apps[1]")
+        }
+        do {
+            _ = try daemon.call("event", ["type": "shield.press", "app": "com.a", "button": "middle"])
+            Issue.record("expected -32602")
+        } catch let error as RPCError {
+            #expect(error.data?["field"] == "button")
+        }
+    }
+
+    @Test func oversizedLineClosesOnlyItsOwnConnection() throws {
+        let daemon = try DaemonProcess(arguments: [], config: ["maxRequestBytes": 4096])
+        defer { daemon.stop() }
+        let bystander = try daemon.connect()
+        let offender = try daemon.connect()
+        try offender.send(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping","params":{"pad":""# + String(repeating: "x", count: 10_000) + "\"}}\n")
+        #expect(errorCode(try offender.readLine()) == -32004)
+        #expect(offender.waitForClose())
+        try bystander.send(#"{"jsonrpc":"2.0","id":2,"method":"daemon.ping"}"# + "\n")
+        let reply = try bystander.readLine()
+        #expect(reply?.contains(#""pong":true"#) == true)
+    }
+
+    @Test func batchesAndNotifications() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let connection = try daemon.connect()
+        try connection.send(
+            #"[{"jsonrpc":"2.0","id":1,"method":"daemon.ping"},{"jsonrpc":"2.0","method":"event","params":{"type":"lock"}},{"jsonrpc":"2.0","id":2,"method":"nope"},{"x":1}]"#
+                + "\n")
+        let batch = try JSONWire.decode(JSONValue.self, from: Data((try connection.readLine() ?? "").utf8))
+        let items = batch.arrayValue ?? []
+        #expect(items.count == 3)
+        #expect(items.first { $0["id"] == 1 }?["result"]?["pong"] == true)
+        #expect(items.first { $0["id"] == 2 }?["error"]?["code"] == -32601)
+        #expect(items.contains { $0["id"] == .null && $0["error"]?["code"] == -32600 })
+        // The notification inside the batch was executed: the device is locked.
+        #expect(try daemon.call("device.state")["locked"] == true)
+
+        try connection.send(#"[{"jsonrpc":"2.0","method":"event","params":{"type":"unlock"}}]"# + "\n")
+        try connection.send(#"{"jsonrpc":"2.0","id":9,"method":"daemon.ping"}"# + "\n")
+        let next = try connection.readLine() ?? ""
+        #expect(next.contains(#""id":9"#), "a batch of notifications gets no response at all")
+        #expect(try daemon.call("device.state")["locked"] == false)
+    }
+}

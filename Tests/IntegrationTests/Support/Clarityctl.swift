@@ -1,0 +1,46 @@
+import Dispatch
+import Foundation
+
+/// Runs the built `clarityctl`.
+enum Clarityctl {
+    /// Runs `clarityctl arguments…` to completion and returns its exit status and output. A
+    /// binary that cannot be started gives status 127 and the reason on `stderr`, as a shell would;
+    /// one still running after `timeout` seconds is terminated (SIGTERM, status 15).
+    ///
+    /// Waits with `terminationHandler`, not `waitUntilExit()`, which can hang on Linux when called
+    /// from a Swift concurrency thread.
+    static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60)
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        let scratch = URL(fileURLWithPath: "/tmp").appendingPathComponent("clarityctl-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let stdoutURL = scratch.appendingPathComponent("stdout")
+            let stderrURL = scratch.appendingPathComponent("stderr")
+            _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+            let process = Process()
+            process.executableURL = BuildProducts.executable("clarityctl")
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+            process.standardError = try FileHandle(forWritingTo: stderrURL)
+            let exited = DispatchGroup()
+            exited.enter()
+            process.terminationHandler = { _ in exited.leave() }
+            try process.run()
+            if exited.wait(timeout: .now() + timeout) == .timedOut {
+                process.terminate()
+                exited.wait()
+            }
+            return (
+                process.terminationStatus,
+                (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
+                (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
+            )
+        } catch {
+            return (127, "", "cannot run clarityctl: \(error)")
+        }
+    }
+}
