@@ -103,12 +103,13 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let contacts: [Contact]
     public let shields: ShieldsReport.Effective
     public let usageToday: [String: Double]
+    public let usageTodayByCategory: [String: Double]
     public let sandboxes: [SandboxReport]
     public let appState: any Encodable & Sendable
 
     enum CodingKeys: String, CodingKey {
         case device, app, t, time, locked, foregroundApp, shieldShown, wifi, call, contacts, shields, usageToday,
-            sandboxes
+            usageTodayByCategory, sandboxes
         case appName = "appName"
     }
 
@@ -127,6 +128,7 @@ public struct DeviceStateReport: Sendable, Encodable {
         try c.encode(contacts, forKey: .contacts)
         try c.encode(shields, forKey: .shields)
         try c.encode(usageToday, forKey: .usageToday)
+        try c.encode(usageTodayByCategory, forKey: .usageTodayByCategory)
         try c.encode(sandboxes, forKey: .sandboxes)
         try c.encode(appState, forKey: .app)
     }

@@ -320,7 +320,8 @@ public final class SimulatedDevice: @unchecked Sendable {
                 foregroundApp: await springBoard.foregroundApp, shieldShown: await springBoard.shieldShown,
                 wifi: await springBoard.wifi, call: await springBoard.call, contacts: await springBoard.contacts,
                 shields: .init(applications: effective.applications, categories: effective.categories),
-                usageToday: await platform.deviceActivity.usageToday(), sandboxes: sandboxes,
+                usageToday: await platform.deviceActivity.usageToday(),
+                usageTodayByCategory: await platform.deviceActivity.usageTodayByCategory(), sandboxes: sandboxes,
                 appState: try await CallbackContext.$current.withValue(springBoard.mainAppContext) {
                     try await app.state()
                 })

@@ -129,6 +129,13 @@ actor DeviceActivityAgent: WorldActor {
         return (usageByDay[calendar.dayKey(clock.now)] ?? [:]).mapValues { Double($0) / 1000 }
     }
 
+    /// Today's usage per category, in seconds (apps outside the catalog count as `other`).
+    func usageTodayByCategory() -> [String: Double] {
+        usageToday().reduce(into: [:]) { totals, entry in
+            totals[catalog.category(of: entry.key) ?? "other", default: 0] += entry.value
+        }
+    }
+
     // MARK: - Accounting
 
     private func accrue() {
