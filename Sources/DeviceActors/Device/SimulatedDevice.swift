@@ -14,8 +14,11 @@ public final class SimulatedDevice: @unchecked Sendable {
     public let clockMode: ClockMode
     public let calendar: DeviceCalendar
     public private(set) var config: DeviceConfig
-    /// True when something durable changed since the last ``snapshot()``.
+    /// True when something durable changed since the last ``snapshot()``: save before replying.
     public private(set) var needsSave = false
+    /// True when anything changed since the last ``snapshot()`` (lock state, the clock …): save
+    /// at the latest on shutdown.
+    public private(set) var hasUnsavedChanges = false
 
     let world: World
     let trace: DeviceTrace
@@ -118,6 +121,7 @@ public final class SimulatedDevice: @unchecked Sendable {
                 contacts: snapshot.contacts)
         }
         needsSave = false
+        hasUnsavedChanges = false
     }
 
     // MARK: - Inputs
@@ -347,6 +351,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             )
         }
         needsSave = false
+        hasUnsavedChanges = false
         return DeviceSnapshot(
             name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
             timezone: calendar.timeZone.identifier, seed: seed, clock: clockMode, config: config,
@@ -388,6 +393,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     private func finish(from sequence: Int) -> DeviceOutcome {
         let effects = traceEntries(since: sequence, limit: nil)
+        if !effects.isEmpty { hasUnsavedChanges = true }
         if effects.contains(where: { Self.durableKinds.contains($0.entry.payload.kind) }) {
             needsSave = true
         }

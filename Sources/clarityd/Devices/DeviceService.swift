@@ -51,8 +51,7 @@ final class DeviceService: Sendable {
     func flush() {
         for slot in slots.withLock({ Array($0.values) }) {
             do {
-                try slot.run { _ in }
-                slot.stop()
+                try slot.saveAndStop()
             } catch {
                 log.error("device \(slot.device.name): could not save state: \(error)")
             }

@@ -34,6 +34,16 @@ final class DeviceSlot: @unchecked Sendable {
         try store.save(device.snapshot())
     }
 
+    /// Saves whatever changed, durable or not (on shutdown), and stops the wall clock.
+    func saveAndStop() throws {
+        try queue.sync {
+            wallTimer?.cancel()
+            wallTimer = nil
+            guard device.hasUnsavedChanges || device.needsSave else { return }
+            try store.save(device.snapshot())
+        }
+    }
+
     /// Wall mode: every second, advance the device's clock to the real time.
     func startWallClock() {
         queue.sync {

@@ -1,0 +1,81 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Socket ownership, single instance, signals, and clients that misbehave.
+@Suite struct DaemonLifecycleTests {
+    private func mode(_ path: String) -> mode_t {
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        return info.st_mode & 0o777
+    }
+
+    @Test func socketIsPrivateAndASecondDaemonIsRefused() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        #expect(mode(daemon.socketPath) == 0o600)
+        #expect(mode(daemon.directory.path) == 0o700)
+
+        let second = Process()
+        second.executableURL = BuildProducts.executable("clarityd")
+        second.arguments = ["--socket", daemon.socketPath, "--state-dir", daemon.stateDirectory + "2"]
+        second.currentDirectoryURL = daemon.directory
+        let stderr = Pipe()
+        second.standardError = stderr
+        try second.run()
+        let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 1)
+        #expect(output.contains("another clarityd is running"))
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+    }
+
+    @Test func sigtermSavesAndExitsZeroAndAStaleSocketIsReplaced() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("event", ["type": "lock"])
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+
+        try daemon.start()
+        #expect(try daemon.call("device.state")["locked"] == true, "saved on SIGTERM")
+        daemon.kill(SIGKILL)
+        #expect(daemon.waitForExit() == 137)
+        #expect(FileManager.default.fileExists(atPath: daemon.socketPath), "a killed daemon leaves its socket")
+        try daemon.start()
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+        #expect(daemon.log.contains("stale"))
+    }
+
+    @Test func aHalfWrittenClientDoesNotBlockOthers() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let slow = try daemon.connect()
+        try slow.send(#"{"jsonrpc":"2.0","id":1,"method":"daemon."#)
+        let others = try (0..<5).map { _ in try daemon.connect() }
+        for (index, connection) in others.enumerated() {
+            try connection.send(#"{"jsonrpc":"2.0","id":\#(index),"method":"daemon.ping"}"# + "\n")
+        }
+        for connection in others {
+            #expect(try connection.readLine()?.contains(#""pong":true"#) == true)
+        }
+        try slow.send("ping\"}\n")
+        #expect(try slow.readLine()?.contains(#""pong":true"#) == true)
+        let status = try daemon.call("daemon.status")
+        #expect(status["connections"]?.intValue ?? 0 >= 7)
+    }
+
+    @Test func shutdownMethodRepliesThenExitsZero() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        #expect(try daemon.call("daemon.shutdown")["ok"] == true)
+        #expect(daemon.waitForExit() == 0)
+    }
+}
