@@ -8,7 +8,8 @@ public final class CallbackContext: @unchecked Sendable {
     public let actor: String
     /// The sandbox this callback runs in; nil for the main app and the system.
     public let sandbox: (any SandboxAccounting)?
-    let generation: Int
+    /// Which launch of the sandbox this callback runs in (the process instance).
+    public let generation: Int
     /// Bytes charged to this callback (values decoded from stores), released when it returns.
     public internal(set) var chargedBytes = 0
 
@@ -46,6 +47,8 @@ public final class CallbackContext: @unchecked Sendable {
 /// What a ``CallbackContext`` needs of its sandbox.
 public protocol SandboxAccounting: AnyObject, Sendable {
     var name: String { get }
+    /// Whether launch `generation` of this sandbox is still running.
+    func isRunning(generation: Int) -> Bool
     func checkpoint(_ context: CallbackContext) throws
     func charge(_ context: CallbackContext, bytes: Int) throws
     func retain(_ context: CallbackContext, bytes: Int) throws

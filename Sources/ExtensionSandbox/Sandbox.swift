@@ -78,6 +78,10 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
         }
     }
 
+    public func isRunning(generation: Int) -> Bool {
+        instance != nil && generation == self.generation
+    }
+
     /// Ends the running instance (e.g. the system reclaiming an idle extension).
     public func terminate() {
         guard instance != nil else { return }

@@ -20,6 +20,11 @@ public struct DeviceConfig: Sendable, Hashable, Codable {
     public var frictionThresholdsMinutes = [5, 10, 15, 20, 25]
     /// Apps added to the built-in catalog: bundle id → name and category.
     public var apps: [String: CategoryCatalog.Entry] = [:]
+    /// `batchedThresholds` quirk: threshold callbacks are held and delivered together at the next
+    /// multiple of this many seconds of virtual time.
+    public var thresholdBatchIntervalSeconds = 60
+    /// `lateDefaultsPropagation` quirk: seconds before an extension's write reaches other processes.
+    public var defaultsPropagationDelaySeconds = 1
     /// Whether FamilyControls authorization is granted (DeviceActivity throws `unauthorized` if not).
     public var familyControlsAuthorized = true
 
@@ -60,6 +65,13 @@ public struct DeviceConfig: Sendable, Hashable, Codable {
         }
         config.apps.merge(partial.apps ?? [:]) { _, new in new }
         config.familyControlsAuthorized = partial.familyControlsAuthorized ?? config.familyControlsAuthorized
+        config.thresholdBatchIntervalSeconds = partial.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
+        config.defaultsPropagationDelaySeconds =
+            partial.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
+        guard config.thresholdBatchIntervalSeconds > 0, config.defaultsPropagationDelaySeconds > 0 else {
+            throw DeviceError.invalidArgument(
+                field: "config.thresholdBatchIntervalSeconds", reason: "quirk delays must be > 0 seconds")
+        }
         for (field, value) in [
             ("memoryBudgets.monitor", config.memoryBudgets.monitor),
             ("memoryBudgets.shieldConfiguration", config.memoryBudgets.shieldConfiguration),
@@ -82,5 +94,7 @@ public struct DeviceConfig: Sendable, Hashable, Codable {
         var frictionThresholdsMinutes: [Int]?
         var apps: [String: CategoryCatalog.Entry]?
         var familyControlsAuthorized: Bool?
+        var thresholdBatchIntervalSeconds: Int?
+        var defaultsPropagationDelaySeconds: Int?
     }
 }

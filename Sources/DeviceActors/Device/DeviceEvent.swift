@@ -3,6 +3,9 @@
 public enum DeviceEvent: Sendable, Equatable {
     case lock
     case unlock
+    /// The device restarts: locked, no app open, every extension process ended, data protected
+    /// until the first unlock.
+    case reboot
     case appOpen(app: String)
     case appClose(app: String)
     case shieldPress(app: String, button: ShieldButton)
@@ -18,6 +21,7 @@ public enum DeviceEvent: Sendable, Equatable {
         switch self {
         case .lock: "lock"
         case .unlock: "unlock"
+        case .reboot: "device.reboot"
         case .appOpen: "app.open"
         case .appClose: "app.close"
         case .shieldPress: "shield.press"
@@ -32,7 +36,7 @@ public enum DeviceEvent: Sendable, Equatable {
 
     /// Every event type this build simulates.
     public static let types = [
-        "lock", "unlock", "app.open", "app.close", "shield.press", "call.dial", "call.connect", "call.end",
+        "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect", "call.end",
         "wifi.join", "wifi.leave", "contacts.set",
     ]
 
@@ -41,6 +45,7 @@ public enum DeviceEvent: Sendable, Equatable {
         switch type {
         case "lock": return .lock
         case "unlock": return .unlock
+        case "device.reboot": return .reboot
         case "app.open": return .appOpen(app: try fields.requiredString("app"))
         case "app.close": return .appClose(app: try fields.requiredString("app"))
         case "shield.press":

@@ -12,6 +12,8 @@ public enum Effect: Sendable, Equatable {
     case storeRead(suite: String, key: String, bytes: Int)
     case storeWrite(suite: String, key: String, value: StoredValue)
     case storeRemove(suite: String, key: String)
+    /// A write lost to `lateDefaultsPropagation`: its process ended before it reached the store.
+    case storeWriteLost(suite: String, key: String)
     case shieldApply(store: String, applications: [String], categories: CategoryPolicy)
     case shieldClear(store: String)
     case shieldShown(app: String, configuration: ShieldConfiguration, source: ShieldConfigurationSource)
@@ -29,6 +31,7 @@ public enum Effect: Sendable, Equatable {
     case wifi(ssid: String?)
     case call(CallState?)
     case contacts(count: Int)
+    case reboot
 
     /// The wire name of the effect (`kind`).
     public var kind: String {
@@ -40,6 +43,7 @@ public enum Effect: Sendable, Equatable {
         case .storeRead: "store.read"
         case .storeWrite: "store.write"
         case .storeRemove: "store.remove"
+        case .storeWriteLost: "store.writeLost"
         case .shieldApply: "shield.apply"
         case .shieldClear: "shield.clear"
         case .shieldShown: "shield.shown"
@@ -57,6 +61,7 @@ public enum Effect: Sendable, Equatable {
         case .wifi: "wifi"
         case .call: "call"
         case .contacts: "contacts"
+        case .reboot: "device.reboot"
         }
     }
 }

@@ -52,7 +52,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, calendar: calendar,
             catalog: catalog, trace: trace)
         let platform = Platform(
-            appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups"), trace: trace),
+            appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups"), trace: trace, clock: world.clock),
             managedSettings: ManagedSettingsAgent(
                 executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog),
             deviceActivity: deviceActivity,
@@ -85,9 +85,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             mainAppActor: "\(prefix).app")
         self.springBoard = springBoard
         try run {
-            await deviceActivity.configure(
-                authorized: config.familyControlsAuthorized,
-                thresholdFiresOnStart: config.quirk("thresholdFiresOnStart"))
+            await Self.applyQuirks(config, platform: platform)
             await deviceActivity.setDelivery { callback in await springBoard.deliverToMonitor(callback) }
         }
     }
@@ -122,6 +120,18 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
         needsSave = false
         hasUnsavedChanges = false
+    }
+
+    /// Tells the platform actors the config's authorization and quirks.
+    private static func applyQuirks(_ config: DeviceConfig, platform: Platform) async {
+        await platform.deviceActivity.configure(
+            authorized: config.familyControlsAuthorized, thresholdFiresOnStart: config.quirk("thresholdFiresOnStart"),
+            thresholdBatchInterval: config.quirk("batchedThresholds")
+                ? .seconds(Double(config.thresholdBatchIntervalSeconds)) : nil)
+        await platform.appGroups.configure(
+            propagationDelay: config.quirk("lateDefaultsPropagation")
+                ? .seconds(Double(config.defaultsPropagationDelaySeconds)) : nil,
+            emptyBeforeFirstUnlock: config.quirk("emptyDefaultsBeforeFirstUnlock"))
     }
 
     // MARK: - Inputs
@@ -219,13 +229,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         springBoard.monitor.baselineBytes = config.baselineBytes
         springBoard.shieldConfiguration.baselineBytes = config.baselineBytes
         springBoard.shieldAction.baselineBytes = config.baselineBytes
-        let deviceActivity = platform.deviceActivity
+        let platform = platform
         let config = config
-        try run {
-            await deviceActivity.configure(
-                authorized: config.familyControlsAuthorized,
-                thresholdFiresOnStart: config.quirk("thresholdFiresOnStart"))
-        }
+        try run { await Self.applyQuirks(config, platform: platform) }
         needsSave = true
         return config
     }

@@ -62,7 +62,20 @@ actor SpringBoard: WorldActor {
         case .unlock:
             locked = false
             traceAppState()
+            await platform.appGroups.setUnlockedSinceBoot(true)
             await platform.deviceActivity.setInUse(true)
+            await refreshForeground()
+        case .reboot:
+            trace.record(.reboot, by: "springBoard")
+            monitor.terminate()
+            shieldConfiguration.terminate()
+            shieldAction.terminate()
+            locked = true
+            foregroundApp = nil
+            shieldShown = false
+            traceAppState()
+            await platform.appGroups.setUnlockedSinceBoot(false)
+            await platform.deviceActivity.setInUse(false)
             await refreshForeground()
         case .appOpen(let bundle):
             guard !locked else { throw .refused(reason: "deviceLocked", message: "unlock the device before opening an app") }

@@ -31,7 +31,7 @@ public struct TracedEffect: Sendable, Encodable {
         case .extensionJetsam(let usedBytes, let budgetBytes):
             try c.encode(usedBytes, forKey: Key("usedBytes"))
             try c.encode(budgetBytes, forKey: Key("budgetBytes"))
-        case .extensionTerminate:
+        case .extensionTerminate, .reboot:
             break
         case .clockAdvance(let seconds):
             try c.encode(seconds, forKey: Key("seconds"))
@@ -43,7 +43,7 @@ public struct TracedEffect: Sendable, Encodable {
             try c.encode(suite, forKey: Key("suite"))
             try c.encode(key, forKey: Key("key"))
             try c.encode(value, forKey: Key("value"))
-        case .storeRemove(let suite, let key):
+        case .storeRemove(let suite, let key), .storeWriteLost(let suite, let key):
             try c.encode(suite, forKey: Key("suite"))
             try c.encode(key, forKey: Key("key"))
         case .wifi(let ssid):

@@ -1,33 +1,112 @@
-import Foundation
 import ExtensionSandbox
+import Foundation
 
 /// The App Group containers of the device: one `UserDefaults` suite per app group, shared by
 /// the main app and its three extensions (BEHAVIOR.md, Platform). An actor, so every read and
 /// write is a scheduling point where cross-extension races can happen.
+///
+/// Two platform quirks live here (off by default, docs/decisions.md):
+/// - `lateDefaultsPropagation`: an extension's write is seen by its own process at once and by
+///   the others only after ``propagationDelay``; if that process has ended by then (the monitor
+///   ends after every callback; jetsam), the write is lost (`store.writeLost`), unless the
+///   extension called `synchronize()`.
+/// - `emptyDefaultsBeforeFirstUnlock`: after a reboot and before the first unlock, extensions
+///   read every key as absent (data protection); writes still land.
 actor AppGroupContainer: WorldActor {
     nonisolated let executor: WorldActorExecutor
     private let trace: DeviceTrace
+    private let clock: VirtualClock
     private(set) var suites: [String: [String: StoredValue]]
+    private var staged: [StagedWrite] = []
+    /// Set when `lateDefaultsPropagation` is on.
+    private var propagationDelay: VirtualDuration?
+    private var emptyBeforeFirstUnlock = false
+    private var unlockedSinceBoot = true
 
-    init(executor: WorldActorExecutor, trace: DeviceTrace, suites: [String: [String: StoredValue]] = [:]) {
+    /// An extension's write that other processes don't see yet.
+    private struct StagedWrite {
+        let suite: String
+        let key: String
+        let value: StoredValue?
+        let writer: CallbackContext
+        let visibleAt: VirtualInstant
+
+        func isFrom(_ context: CallbackContext?) -> Bool {
+            guard let context, let sandbox = context.sandbox, let mine = writer.sandbox else { return false }
+            return sandbox === mine && context.generation == writer.generation
+        }
+    }
+
+    init(executor: WorldActorExecutor, trace: DeviceTrace, clock: VirtualClock) {
         self.executor = executor
         self.trace = trace
-        self.suites = suites
+        self.clock = clock
+        self.suites = [:]
+    }
+
+    func configure(propagationDelay: VirtualDuration?, emptyBeforeFirstUnlock: Bool) {
+        self.propagationDelay = propagationDelay
+        self.emptyBeforeFirstUnlock = emptyBeforeFirstUnlock
+    }
+
+    /// The device rebooted (false) or was unlocked (true).
+    func setUnlockedSinceBoot(_ unlocked: Bool) {
+        unlockedSinceBoot = unlocked
     }
 
     func value(suite: String, key: String) -> StoredValue? {
-        let value = suites[suite]?[key]
+        let context = CallbackContext.current
+        let value: StoredValue?
+        if emptyBeforeFirstUnlock, !unlockedSinceBoot, context?.sandbox != nil {
+            value = nil
+        } else if let own = staged.last(where: { $0.suite == suite && $0.key == key && $0.isFrom(context) }) {
+            value = own.value
+        } else {
+            value = suites[suite]?[key]
+        }
         trace.record(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0))
         return value
     }
 
     func set(_ value: StoredValue?, suite: String, key: String) {
-        suites[suite, default: [:]][key] = value
+        if let propagationDelay, let context = CallbackContext.current, context.sandbox != nil {
+            let visibleAt = clock.now + propagationDelay
+            staged.append(StagedWrite(suite: suite, key: key, value: value, writer: context, visibleAt: visibleAt))
+            clock.schedule(at: visibleAt, label: "defaultsPropagation") { [self] in await self.propagate() }
+        } else {
+            commit(value, suite: suite, key: key)
+        }
         if let value {
             trace.record(.storeWrite(suite: suite, key: key, value: value))
         } else {
             trace.record(.storeRemove(suite: suite, key: key))
         }
+    }
+
+    /// `synchronize()`: the calling process's pending writes reach the store now.
+    func synchronize() {
+        let context = CallbackContext.current
+        let mine = staged.filter { $0.isFrom(context) }
+        staged.removeAll { $0.isFrom(context) }
+        for write in mine { commit(write.value, suite: write.suite, key: write.key) }
+    }
+
+    /// Writes whose delay has passed reach the store, or are lost if their process has ended.
+    private func propagate() {
+        let now = clock.now
+        let due = staged.filter { $0.visibleAt <= now }
+        staged.removeAll { $0.visibleAt <= now }
+        for write in due {
+            if let sandbox = write.writer.sandbox, !sandbox.isRunning(generation: write.writer.generation) {
+                trace.record(.storeWriteLost(suite: write.suite, key: write.key), by: write.writer.actor)
+            } else {
+                commit(write.value, suite: write.suite, key: write.key)
+            }
+        }
+    }
+
+    private func commit(_ value: StoredValue?, suite: String, key: String) {
+        suites[suite, default: [:]][key] = value
     }
 
     func dump(suite: String) -> [String: StoredValue] { suites[suite] ?? [:] }
@@ -79,5 +158,12 @@ public struct AppGroupDefaults: Sendable {
     public func removeObject(forKey key: String) async throws {
         try CallbackContext.current?.checkpoint()
         await container.set(nil, suite: suiteName, key: key)
+    }
+
+    /// `synchronize()`: pushes this process's pending writes to the store now (matters only
+    /// under the `lateDefaultsPropagation` quirk).
+    public func synchronize() async throws {
+        try CallbackContext.current?.checkpoint()
+        await container.synchronize()
     }
 }

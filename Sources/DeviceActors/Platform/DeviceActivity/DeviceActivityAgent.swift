@@ -36,6 +36,10 @@ actor DeviceActivityAgent: WorldActor {
     private(set) var usageByDay: [String: [String: Int64]] = [:]
     var authorized = true
     var thresholdFiresOnStart = false
+    /// `batchedThresholds` quirk: threshold callbacks wait for the next multiple of this interval.
+    private var thresholdBatchInterval: VirtualDuration?
+    private var batched: [MonitorCallback] = []
+    private var batchFlushAt: VirtualInstant?
 
     init(executor: WorldActorExecutor, clock: VirtualClock, calendar: DeviceCalendar, catalog: CategoryCatalog, trace: DeviceTrace) {
         self.executor = executor
@@ -50,9 +54,10 @@ actor DeviceActivityAgent: WorldActor {
         self.deliver = deliver
     }
 
-    func configure(authorized: Bool, thresholdFiresOnStart: Bool) {
+    func configure(authorized: Bool, thresholdFiresOnStart: Bool, thresholdBatchInterval: VirtualDuration?) {
         self.authorized = authorized
         self.thresholdFiresOnStart = thresholdFiresOnStart
+        self.thresholdBatchInterval = thresholdBatchInterval
     }
 
     /// Restores activities and usage saved by an earlier run (no callbacks are replayed).
@@ -170,6 +175,7 @@ actor DeviceActivityAgent: WorldActor {
     /// what may be delivered, and sets the timer for the next deadline.
     private func processDue() async {
         let now = clock.now
+        releaseBatch(at: now)
         for name in activities.keys.sorted() {
             advance(name, to: now)
         }
@@ -205,7 +211,7 @@ actor DeviceActivityAgent: WorldActor {
                     }
                     if !activity.reached.contains(event), progress >= threshold {
                         activity.reached.insert(event)
-                        pending.append(.eventDidReachThreshold(event: event, activity: name))
+                        reachThreshold(.eventDidReachThreshold(event: event, activity: name), at: now)
                     }
                 }
                 if warning > 0, !activity.warned.contains("end"),
@@ -225,6 +231,26 @@ actor DeviceActivityAgent: WorldActor {
                 }
             }
         }
+    }
+
+    /// Queues a threshold callback, or holds it for the next batch under `batchedThresholds`.
+    private func reachThreshold(_ callback: MonitorCallback, at now: VirtualInstant) {
+        guard let interval = thresholdBatchInterval?.milliseconds, interval > 0 else {
+            pending.append(callback)
+            return
+        }
+        batched.append(callback)
+        if batchFlushAt == nil {
+            batchFlushAt = VirtualInstant(milliseconds: (now.milliseconds / interval + 1) * interval)
+        }
+    }
+
+    /// Releases held threshold callbacks whose batch time has come.
+    private func releaseBatch(at now: VirtualInstant) {
+        guard let flushAt = batchFlushAt, now >= flushAt else { return }
+        pending.append(contentsOf: batched)
+        batched = []
+        batchFlushAt = nil
     }
 
     /// Delivers queued callbacks in order when the device is in use (or `force`d).
@@ -263,6 +289,7 @@ actor DeviceActivityAgent: WorldActor {
                 }
             }
         }
+        if let batchFlushAt { deadlines.append(batchFlushAt) }
         if foregroundApp != nil {
             let midnight = calendar.instant(
                 calendar.calendar.date(byAdding: .day, value: 1, to: calendar.calendar.startOfDay(for: calendar.date(now)))!)

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import DeviceActors
+
+/// The platform quirks of BEHAVIOR.md, each off by default and visible when switched on.
+@Suite struct PlatformQuirkTests {
+    private func device(quirk: String?) throws -> SimulatedDevice {
+        var config = DeviceConfig()
+        if let quirk { config.quirks[quirk] = true }
+        let device = try makeClarityDevice(config: config)
+        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [instagram]]))
+        return device
+    }
+
+    private func thresholdTimes(_ outcome: DeviceOutcome) -> [Double] {
+        outcome.effects.filter { $0.entry.payload.kind == "monitor.threshold" }.map(\.entry.time.seconds)
+    }
+
+    @Test func batchedThresholdsArriveAtTheNextBatchTime() throws {
+        let plain = try device(quirk: nil)
+        _ = try plain.apply(.appOpen(app: instagram))
+        _ = try plain.advance(seconds: 250)
+        #expect(thresholdTimes(try plain.advance(seconds: 150)) == [300])
+
+        let batched = try device(quirk: "batchedThresholds")
+        _ = try batched.apply(.appOpen(app: instagram))
+        _ = try batched.advance(seconds: 250)
+        let outcome = try batched.advance(seconds: 150)
+        #expect(thresholdTimes(outcome) == [360])
+        #expect(outcome.notifications == ["Awareness Nudge: You've been on Instagram for 5 minutes."])
+    }
+
+    @Test func lateDefaultsPropagationLosesTheMonitorsLastWrites() throws {
+        let plain = try device(quirk: nil)
+        _ = try plain.apply(.appOpen(app: instagram))
+        #expect(try plain.advance(seconds: 600).shownShields.map(\.title) == ["Text someone instead"])
+
+        let late = try device(quirk: "lateDefaultsPropagation")
+        _ = try late.apply(.appOpen(app: instagram))
+        let outcome = try late.advance(seconds: 600)
+        #expect(outcome.kinds.contains("store.writeLost"))
+        #expect(try late.storeGet(suite: nil, key: "frictionLevel") == nil)
+        // The shield itself (ManagedSettings) still applied; its texts read a level that never arrived.
+        #expect(outcome.shownShields.map(\.title) == ["Take a breath"])
+    }
+
+    @Test func emptyDefaultsBeforeFirstUnlockHidesTheAppGroupFromExtensions() throws {
+        for quirk in [false, true] {
+            let device = try device(quirk: quirk ? "emptyDefaultsBeforeFirstUnlock" : nil)
+            _ = try device.storeSet(suite: nil, key: "prosocialContactName", value: .string("Mom"))
+            _ = try device.storeSet(suite: nil, key: "frictionLevel", value: .int(2))
+            _ = try device.apply(.reboot)
+            #expect(try device.state().locked)
+            let title = try device.configAfterShieldingInstagram()
+            #expect(title == (quirk ? "Take a breath" : "Text Mom instead"), "quirk \(quirk)")
+            _ = try device.apply(.unlock)
+            #expect(try device.configAfterShieldingInstagram() == "Text Mom instead")
+        }
+    }
+}
+
+extension SimulatedDevice {
+    /// Shields Instagram through the `friction` store from outside, then asks its shield texts.
+    fileprivate func configAfterShieldingInstagram() throws -> String? {
+        let platform = platform
+        try world.perform {
+            try await platform.managedSettingsStore(named: "friction").setShield(applications: [instagram], categories: .none)
+        }
+        return try shieldConfig(app: instagram).title
+    }
+}
