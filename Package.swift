@@ -20,6 +20,8 @@ let package = Package(
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
         .testTarget(name: "DeviceActorsTests", dependencies: ["DeviceActors"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
+        .testTarget(name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors"]),
+        .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ControlProtocol"]),
     ],
     swiftLanguageModes: [.v6]
