@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import Foundation
 
 /// An app the device can run: a main app plus its three extensions, ported from a seed.
 /// One folder per app under `Apps/<App>/`.
@@ -15,10 +16,22 @@ public protocol SimulatedApp: Sendable {
     func makeShieldAction(executor: WorldActorExecutor) -> any ShieldActionDelegate
     /// Runs a user action inside the main app (`intent`); returns what the app shows.
     func perform(intent: String, arguments: any IntentArguments) async throws -> any Encodable & Sendable
+    /// The main app launched (device created or daemon restarted): launch-time work and timers.
+    func launch() async throws
     /// The main app became active (its bundle id was opened).
     func didBecomeActive() async throws
+    /// CXCallObserver reported a change of the outgoing call.
+    func callChanged(_ call: CallState) async throws
+    /// The device joined (`ssid`) or left (nil) a WiFi network.
+    func networkChanged(ssid: String?) async throws
     /// App-specific state for `device.state.app`.
     func state() async throws -> any Encodable & Sendable
+    /// Bumped whenever the app's own persistent data changes (its SwiftData store).
+    func revision() async -> Int
+    /// The app's persistent data, for the device snapshot.
+    func persistentData() async throws -> Data?
+    /// Restores data saved by ``persistentData()`` (before ``launch()``).
+    func restore(from data: Data) async throws
 }
 
 /// The apps this build simulates, by wire name (`device.create`'s `app`).

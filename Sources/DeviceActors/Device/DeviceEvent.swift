@@ -15,6 +15,9 @@ public enum DeviceEvent: Sendable, Equatable {
     case wifiJoin(ssid: String)
     case wifiLeave(ssid: String?)
     case contactsSet([Contact])
+    case storeKitPurchase(product: String)
+    case storeKitExpire(product: String)
+    case storeKitRefund(product: String)
 
     /// The event's wire name.
     public var type: String {
@@ -31,13 +34,16 @@ public enum DeviceEvent: Sendable, Equatable {
         case .wifiJoin: "wifi.join"
         case .wifiLeave: "wifi.leave"
         case .contactsSet: "contacts.set"
+        case .storeKitPurchase: "storekit.purchase"
+        case .storeKitExpire: "storekit.expire"
+        case .storeKitRefund: "storekit.refund"
         }
     }
 
     /// Every event type this build simulates.
     public static let types = [
         "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect", "call.end",
-        "wifi.join", "wifi.leave", "contacts.set",
+        "wifi.join", "wifi.leave", "contacts.set", "storekit.purchase", "storekit.expire", "storekit.refund",
     ]
 
     /// Decodes an event from the `event` params; `fields` reads one field or nil.
@@ -61,6 +67,9 @@ public enum DeviceEvent: Sendable, Equatable {
         case "wifi.join": return .wifiJoin(ssid: try fields.requiredString("ssid"))
         case "wifi.leave": return .wifiLeave(ssid: try fields.optionalString("ssid"))
         case "contacts.set": return .contactsSet(try fields.contacts("contacts"))
+        case "storekit.purchase": return .storeKitPurchase(product: try fields.requiredString("product"))
+        case "storekit.expire": return .storeKitExpire(product: try fields.requiredString("product"))
+        case "storekit.refund": return .storeKitRefund(product: try fields.requiredString("product"))
         default: throw .unknownEvent(type)
         }
     }

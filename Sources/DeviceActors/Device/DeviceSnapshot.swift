@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything of a device that must survive the daemon: written to the state directory after
 /// every request that changed a store, an activity or the device's radios, and read back at start.
 public struct DeviceSnapshot: Sendable, Codable {
@@ -19,6 +21,9 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var managedSettings: [String: ShieldSettings]
     var activities: [String: MonitoredActivity]
     public var usageByDay: [String: [String: Int64]]
+    /// The app's own data (its SwiftData store), if it keeps any.
+    public var appData: Data?
+    public var storeTransactions: [StoreTransaction]?
 }
 
 /// How a device's clock moves: only when told (`virtual`), or with real time (`wall`).

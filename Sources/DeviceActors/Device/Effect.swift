@@ -32,6 +32,9 @@ public enum Effect: Sendable, Equatable {
     case call(CallState?)
     case contacts(count: Int)
     case reboot
+    case focusMode(on: Bool)
+    case openURL(url: String)
+    case storeKit(transaction: String, product: String)
 
     /// The wire name of the effect (`kind`).
     public var kind: String {
@@ -62,6 +65,9 @@ public enum Effect: Sendable, Equatable {
         case .call: "call"
         case .contacts: "contacts"
         case .reboot: "device.reboot"
+        case .focusMode: "focusMode"
+        case .openURL: "openURL"
+        case .storeKit: "storekit"
         }
     }
 }

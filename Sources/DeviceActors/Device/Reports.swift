@@ -101,6 +101,7 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let wifi: String?
     public let call: CallState?
     public let contacts: [Contact]
+    public let focusMode: Bool
     public let shields: ShieldsReport.Effective
     public let usageToday: [String: Double]
     public let usageTodayByCategory: [String: Double]
@@ -108,7 +109,7 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let appState: any Encodable & Sendable
 
     enum CodingKeys: String, CodingKey {
-        case device, app, t, time, locked, foregroundApp, shieldShown, wifi, call, contacts, shields, usageToday,
+        case device, app, t, time, locked, foregroundApp, shieldShown, wifi, call, contacts, focusMode, shields, usageToday,
             usageTodayByCategory, sandboxes
         case appName = "appName"
     }
@@ -126,6 +127,7 @@ public struct DeviceStateReport: Sendable, Encodable {
         try c.encode(wifi, forKey: .wifi)
         try c.encode(call, forKey: .call)
         try c.encode(contacts, forKey: .contacts)
+        try c.encode(focusMode, forKey: .focusMode)
         try c.encode(shields, forKey: .shields)
         try c.encode(usageToday, forKey: .usageToday)
         try c.encode(usageTodayByCategory, forKey: .usageTodayByCategory)

@@ -34,7 +34,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     public init(
         name: String, app appName: String, start: Date, timeZone: TimeZone, seed: UInt64, clock: ClockMode,
-        config: DeviceConfig
+        config: DeviceConfig, launch: Bool = true
     ) throws(DeviceError) {
         self.name = name
         self.appName = appName
@@ -58,6 +58,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             deviceActivity: deviceActivity,
             notifications: NotificationAgent(
                 executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace),
+            system: SystemAgent(executor: world.makeExecutor(label: "system"), trace: trace),
+            storeKit: StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock),
             world: world, calendar: calendar, catalog: catalog)
         self.platform = platform
         let app = try AppCatalog.make(appName, platform: platform, config: config, world: world)
@@ -87,7 +89,20 @@ public final class SimulatedDevice: @unchecked Sendable {
         try run {
             await Self.applyQuirks(config, platform: platform)
             await deviceActivity.setDelivery { callback in await springBoard.deliverToMonitor(callback) }
+            await springBoard.install()
         }
+        if launch { try launchApp() }
+    }
+
+    /// Runs the main app's launch (cleanup, timers), as iOS does at app start.
+    private func launchApp() throws(DeviceError) {
+        let springBoard = springBoard
+        let app = app
+        let from = trace.recorder.lastSequence
+        let before = try run { await app.revision() }
+        try run { try await springBoard.runMainApp { try await app.launch() } }
+        _ = finish(from: from)
+        if try run({ await app.revision() }) != before { needsSave = true }
     }
 
     /// Rebuilds a device saved by ``snapshot()``, at the saved virtual time. No callback is replayed.
@@ -100,7 +115,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
         try self.init(
             name: snapshot.name, app: snapshot.app, start: start, timeZone: timeZone, seed: snapshot.seed,
-            clock: snapshot.clock, config: snapshot.config)
+            clock: snapshot.clock, config: snapshot.config, launch: false)
         do {
             try world.advance(to: VirtualInstant(milliseconds: snapshot.nowMilliseconds))
         } catch {
@@ -108,16 +123,20 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
         let platform = platform
         let springBoard = springBoard
+        let app = app
         try run {
             for (suite, values) in snapshot.suites {
                 await platform.appGroups.restore(suite: suite, values: values)
             }
             await platform.managedSettings.restore(stores: snapshot.managedSettings)
             await platform.deviceActivity.restore(activities: snapshot.activities, usageByDay: snapshot.usageByDay)
+            await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
+            if let data = snapshot.appData { try await app.restore(from: data) }
             await springBoard.restore(
                 locked: snapshot.locked, foregroundApp: snapshot.foregroundApp, wifi: snapshot.wifi,
                 contacts: snapshot.contacts)
         }
+        try launchApp()
         needsSave = false
         hasUnsavedChanges = false
     }
@@ -141,12 +160,23 @@ public final class SimulatedDevice: @unchecked Sendable {
         return try outcome { try await springBoard.handle(event) }
     }
 
+    /// The app's data revision, to know whether a request changed it.
+    private func appRevision() throws(DeviceError) -> Int {
+        let app = app
+        return try run { await app.revision() }
+    }
+
+    private func noteAppChanges(since revision: Int) throws(DeviceError) {
+        if try appRevision() != revision { needsSave = true }
+    }
+
     /// `clock.advance`: moves virtual time forward, firing everything due on the way.
     public func advance(seconds: Double) throws(DeviceError) -> DeviceOutcome {
         guard seconds > 0, seconds.isFinite else {
             throw .invalidArgument(field: "seconds", reason: "must be a number > 0")
         }
         let from = trace.recorder.lastSequence
+        let revision = try appRevision()
         let target = world.clock.now + .seconds(seconds)
         trace.record(.clockAdvance(seconds: seconds), by: "clock")
         do {
@@ -154,6 +184,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         } catch {
             throw .internalFailure("\(error)")
         }
+        try noteAppChanges(since: revision)
         return finish(from: from)
     }
 
@@ -166,6 +197,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     public func perform(intent: String, arguments: any IntentArguments) throws(DeviceError) -> IntentOutcome {
         let from = trace.recorder.lastSequence
+        let revision = try appRevision()
         let springBoard = springBoard
         let app = app
         let trace = trace
@@ -174,6 +206,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             trace.record(.intent(name: intent), by: actor)
             return try await springBoard.runMainApp { try await app.perform(intent: intent, arguments: arguments) }
         }
+        try noteAppChanges(since: revision)
         let outcome = finish(from: from)
         return IntentOutcome(t: outcome.t, time: outcome.time, result: result, effects: outcome.effects)
     }
@@ -328,7 +361,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             return DeviceStateReport(
                 device: name, app: appName, t: t, time: time, locked: await springBoard.locked,
                 foregroundApp: await springBoard.foregroundApp, shieldShown: await springBoard.shieldShown,
-                wifi: await springBoard.wifi, call: await springBoard.call, contacts: await springBoard.contacts,
+                wifi: await platform.system.ssid, call: await springBoard.call, contacts: await platform.system.contacts,
+                focusMode: await platform.system.focusModeOn,
                 shields: .init(applications: effective.applications, categories: effective.categories),
                 usageToday: await platform.deviceActivity.usageToday(),
                 usageTodayByCategory: await platform.deviceActivity.usageTodayByCategory(), sandboxes: sandboxes,
@@ -348,12 +382,13 @@ public final class SimulatedDevice: @unchecked Sendable {
     public func snapshot() throws(DeviceError) -> DeviceSnapshot {
         let platform = platform
         let springBoard = springBoard
+        let app = app
         let parts = try run {
             (
                 await platform.appGroups.suites, await platform.managedSettings.stores,
                 await platform.deviceActivity.activities, await platform.deviceActivity.usageByDay,
-                await springBoard.locked, await springBoard.foregroundApp, await springBoard.wifi,
-                await springBoard.contacts
+                await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
+                await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions
             )
         }
         needsSave = false
@@ -362,7 +397,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
             timezone: calendar.timeZone.identifier, seed: seed, clock: clockMode, config: config,
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
-            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3)
+            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3,
+            appData: parts.8, storeTransactions: parts.9)
     }
 
     // MARK: - Running the world
@@ -388,12 +424,15 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     private func outcome(_ body: @escaping @Sendable () async throws -> Void) throws(DeviceError) -> DeviceOutcome {
         let from = trace.recorder.lastSequence
+        let revision = try appRevision()
         do {
             try run(body)
         } catch {
+            try noteAppChanges(since: revision)
             _ = finish(from: from)
             throw error
         }
+        try noteAppChanges(since: revision)
         return finish(from: from)
     }
 

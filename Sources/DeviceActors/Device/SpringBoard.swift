@@ -22,9 +22,7 @@ actor SpringBoard: WorldActor {
     private(set) var foregroundApp: String?
     private(set) var shieldShown = false
     private(set) var lastShield: (configuration: ShieldConfiguration, source: ShieldConfigurationSource)?
-    private(set) var wifi: String?
     private(set) var call: CallState?
-    private(set) var contacts: [Contact] = []
 
     init(
         executor: WorldActorExecutor, platform: Platform, app: any SimulatedApp, trace: DeviceTrace,
@@ -41,11 +39,17 @@ actor SpringBoard: WorldActor {
         self.mainAppContext = CallbackContext(unsandboxedActor: mainAppActor)
     }
 
+    /// Connects the platform's URL opening and main-app timers to this SpringBoard.
+    func install() async {
+        await platform.system.setURLOpener { [self] url in await self.open(url: url) }
+        await platform.system.setMainAppRunner { [self] action in await self.runMainApp { await action() } }
+    }
+
     func restore(locked: Bool, foregroundApp: String?, wifi: String?, contacts: [Contact]) async {
         self.locked = locked
         self.foregroundApp = foregroundApp
-        self.wifi = wifi
-        self.contacts = contacts
+        await platform.system.setSSID(wifi)
+        await platform.system.setContacts(contacts)
         await platform.deviceActivity.setInUse(!locked)
         await refreshForeground()
     }
@@ -79,13 +83,7 @@ actor SpringBoard: WorldActor {
             await refreshForeground()
         case .appOpen(let bundle):
             guard !locked else { throw .refused(reason: "deviceLocked", message: "unlock the device before opening an app") }
-            foregroundApp = bundle
-            shieldShown = false
-            traceAppState()
-            if bundle == app.bundleIdentifier {
-                _ = try? await runMainApp { try await self.app.didBecomeActive() }
-            }
-            await refreshForeground()
+            await bringToFront(bundle)
         case .appClose(let bundle):
             guard foregroundApp == bundle else {
                 throw .refused(reason: "notForeground", message: "\(bundle) is not the frontmost app")
@@ -100,39 +98,83 @@ actor SpringBoard: WorldActor {
             if let call, !call.hasEnded {
                 throw .refused(reason: "callInProgress", message: "a call is already in progress")
             }
-            setCall(CallState(handle: handle, isOutgoing: true, hasConnected: false, hasEnded: false, since: 0))
+            await setCall(CallState(handle: handle, isOutgoing: true, hasConnected: false, hasEnded: false, since: 0))
         case .callConnect:
             guard var current = call, !current.hasEnded, !current.hasConnected else {
                 throw .refused(reason: "noDialingCall", message: "call.connect needs a dialing call (call.dial first)")
             }
             current.hasConnected = true
-            setCall(current)
+            await setCall(current)
         case .callEnd:
             guard var current = call, !current.hasEnded else {
                 throw .refused(reason: "noCallInProgress", message: "call.end needs a call in progress")
             }
             current.hasEnded = true
-            setCall(current)
+            await setCall(current)
         case .wifiJoin(let ssid):
-            wifi = ssid
-            trace.record(.wifi(ssid: ssid), by: "springBoard")
+            await setNetwork(ssid)
         case .wifiLeave(let ssid):
-            if let ssid, ssid != wifi {
+            let current = await platform.system.ssid
+            if let ssid, ssid != current {
                 throw .refused(reason: "notJoined", message: "the device is not on \(ssid)")
             }
-            wifi = nil
-            trace.record(.wifi(ssid: nil), by: "springBoard")
+            await setNetwork(nil)
         case .contactsSet(let list):
-            contacts = list
+            await platform.system.setContacts(list)
             trace.record(.contacts(count: list.count), by: "springBoard")
+        case .storeKitPurchase(let product):
+            try await storeKit { agent throws(StoreKitError) in try await agent.purchase(product) }
+        case .storeKitExpire(let product):
+            try await storeKit { agent throws(StoreKitError) in try await agent.expire(product) }
+        case .storeKitRefund(let product):
+            try await storeKit { agent throws(StoreKitError) in try await agent.refund(product) }
         }
     }
 
-    private func setCall(_ state: CallState) {
+    private func storeKit(_ body: (StoreKitAgent) async throws(StoreKitError) -> Void) async throws(DeviceError) {
+        do {
+            try await body(platform.storeKit)
+        } catch {
+            throw .refused(reason: error.reason, message: error.message)
+        }
+        await refreshForeground()
+    }
+
+    /// CXCallObserver: every transition reaches the main app's call observer.
+    private func setCall(_ state: CallState) async {
         var state = state
         state.since = platform.now.seconds
         call = state
         trace.record(.call(state), by: "springBoard")
+        let reported = state
+        _ = try? await runMainApp { try await self.app.callChanged(reported) }
+    }
+
+    private func setNetwork(_ ssid: String?) async {
+        await platform.system.setSSID(ssid)
+        trace.record(.wifi(ssid: ssid), by: "springBoard")
+        _ = try? await runMainApp { try await self.app.networkChanged(ssid: ssid) }
+    }
+
+    /// Makes `bundle` the frontmost app; the main app becomes active when it is Clarity's.
+    private func bringToFront(_ bundle: String) async {
+        foregroundApp = bundle
+        shieldShown = false
+        traceAppState()
+        if bundle == app.bundleIdentifier {
+            _ = try? await runMainApp { try await self.app.didBecomeActive() }
+        }
+        await refreshForeground()
+    }
+
+    /// `UIApplication.open`: `sms:` opens Messages, `tel:` Phone, `facetime:` FaceTime.
+    private func open(url: String) async -> Bool {
+        let schemes = [
+            "sms:": "com.apple.MobileSMS", "tel:": "com.apple.mobilephone", "facetime:": "com.apple.facetime",
+        ]
+        guard !locked, let bundle = schemes.first(where: { url.hasPrefix($0.key) })?.value else { return false }
+        await bringToFront(bundle)
+        return true
     }
 
     private func press(_ button: ShieldButton, on bundle: String) async throws(DeviceError) {

@@ -50,6 +50,13 @@ public struct TracedEffect: Sendable, Encodable {
             try c.encode(ssid, forKey: Key("ssid"))
         case .call(let state):
             try c.encode(state, forKey: Key("call"))
+        case .focusMode(let on):
+            try c.encode(on, forKey: Key("on"))
+        case .openURL(let url):
+            try c.encode(url, forKey: Key("url"))
+        case .storeKit(let transaction, let product):
+            try c.encode(transaction, forKey: Key("transaction"))
+            try c.encode(product, forKey: Key("product"))
         case .contacts(let count):
             try c.encode(count, forKey: Key("count"))
         case .shieldApply(let store, let applications, let categories):

@@ -8,6 +8,8 @@ public struct Platform: Sendable {
     let managedSettings: ManagedSettingsAgent
     let deviceActivity: DeviceActivityAgent
     let notifications: NotificationAgent
+    let system: SystemAgent
+    let storeKit: StoreKitAgent
     let world: World
     /// The device's calendar (epoch and time zone).
     public let calendar: DeviceCalendar
@@ -28,7 +30,35 @@ public struct Platform: Sendable {
     public var deviceActivityCenter: DeviceActivityCenter { DeviceActivityCenter(agent: deviceActivity) }
 
     /// `UNUserNotificationCenter.current()`.
-    public var notificationCenter: UserNotificationCenter { UserNotificationCenter(agent: notifications) }
+    public var notificationCenter: UserNotificationCenter { UserNotificationCenter(agent: notifications, system: system) }
+
+    /// Device-wide services: WiFi, contacts, Focus mode, opening URLs.
+    public var systemServices: SystemServices { SystemServices(agent: system) }
+
+    /// StoreKit 2.
+    public var storeKitServices: StoreKitServices { StoreKitServices(agent: storeKit) }
+
+    /// Today's usage per app in seconds, as a `DeviceActivityReport` would show the main app.
+    public func usageToday() async throws -> [String: Double] {
+        try CallbackContext.current?.checkpoint()
+        return await deviceActivity.usageToday()
+    }
+
+    /// A timer of the main app on the virtual clock (`Timer`, `asyncAfter`, a `BGTask`'s
+    /// earliest date): `action` runs as the main app, after which shields are re-checked.
+    @discardableResult
+    public func scheduleAppTimer(after seconds: Double, label: String, action: @escaping @Sendable () async -> Void)
+        -> VirtualClock.TimerID
+    {
+        let system = system
+        return world.clock.schedule(at: world.clock.now + .seconds(seconds), label: label) {
+            await system.runAsMainApp(action)
+        }
+    }
+
+    public func cancelAppTimer(_ id: VirtualClock.TimerID) {
+        world.clock.cancel(id)
+    }
 
     /// The device's current virtual time.
     public var now: VirtualInstant { world.clock.now }

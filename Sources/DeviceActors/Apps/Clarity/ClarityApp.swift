@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import Foundation
 
 /// Clarity v2 (seed 000) as the device runs it: the main app, its three extensions and the
 /// intents a user can perform (docs/apps/clarity.md).
@@ -52,7 +53,19 @@ struct ClarityApp: SimulatedApp {
         }
     }
 
+    func launch() async throws {}
+
     func didBecomeActive() async throws {}
+
+    func callChanged(_ call: CallState) async throws {}
+
+    func networkChanged(ssid: String?) async throws {}
+
+    func revision() async -> Int { 0 }
+
+    func persistentData() async throws -> Data? { nil }
+
+    func restore(from data: Data) async throws {}
 
     func state() async throws -> any Encodable & Sendable {
         try await mainApp.state()

@@ -6,6 +6,8 @@ public struct DeliveredNotification: Sendable, Hashable, Codable {
     public let title: String
     public let body: String
     public let source: String
+    /// Delivered while Focus mode was on: silenced, shown only in the list.
+    public let silenced: Bool
 }
 
 /// The device's local notification center (`UNUserNotificationCenter`): keeps what was
@@ -23,8 +25,9 @@ actor NotificationAgent: WorldActor {
         self.trace = trace
     }
 
-    func add(title: String, body: String, source: String) {
-        delivered.append(DeliveredNotification(t: clock.now.seconds, title: title, body: body, source: source))
+    func add(title: String, body: String, source: String, silenced: Bool) {
+        delivered.append(
+            DeliveredNotification(t: clock.now.seconds, title: title, body: body, source: source, silenced: silenced))
         if delivered.count > capacity { delivered.removeFirst(delivered.count - capacity) }
         trace.record(.notification(title: title, body: body))
     }
@@ -38,11 +41,13 @@ actor NotificationAgent: WorldActor {
 /// `UNUserNotificationCenter.current()` for simulated code.
 public struct UserNotificationCenter: Sendable {
     let agent: NotificationAgent
+    let system: SystemAgent
 
     /// Delivers a local notification now (`add(_:)` with an immediate trigger).
     public func add(title: String, body: String) async throws {
         let context = CallbackContext.current
         try context?.checkpoint()
-        await agent.add(title: title, body: body, source: context?.actor ?? "system")
+        let silenced = await system.focusModeOn
+        await agent.add(title: title, body: body, source: context?.actor ?? "system", silenced: silenced)
     }
 }
