@@ -152,6 +152,7 @@ import Testing
                 "clarity.monitor extension.callback",
                 "clarity.monitor store.write",
                 "clarity.monitor store.read",
+                "clarity.monitor store.read",
                 "clarity.monitor shield.apply",
                 "clarity.monitor extension.terminate",
                 "clarity.shieldConfiguration extension.launch",
@@ -166,6 +167,9 @@ import Testing
                 == .storeWrite(suite: "group.com.clarity.focus", key: "frictionLevel", value: .int(2)))
         #expect(
             outcome.effects[6].entry.payload
+                == .storeRead(suite: "group.com.clarity.focus", key: "prosocialEnabled", bytes: 1))
+        #expect(
+            outcome.effects[7].entry.payload
                 == .shieldApply(store: "friction", applications: [instagram], categories: .none))
         #expect(outcome.effects.allSatisfy { $0.entry.time.seconds == ($0.entry.payload.kind == "clock.advance" ? 300 : 600) })
     }

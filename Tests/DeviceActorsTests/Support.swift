@@ -11,6 +11,9 @@ struct TestArguments: IntentArguments {
     func int(_ name: String) throws(DeviceError) -> Int? { values[name] as? Int }
     func strings(_ name: String) throws(DeviceError) -> [String]? { values[name] as? [String] }
     func contacts(_ name: String) throws(DeviceError) -> [Contact]? { values[name] as? [Contact] }
+    func objects(_ name: String) throws(DeviceError) -> [any IntentArguments]? {
+        (values[name] as? [[String: any Sendable]]).map { $0.map { TestArguments(values: $0) } }
+    }
 }
 
 /// A Clarity device starting Monday 2026-01-05 09:00 UTC.

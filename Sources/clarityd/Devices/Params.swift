@@ -67,6 +67,19 @@ struct Params: Sendable {
         return strings
     }
 
+    func objects(_ name: String) throws(RPCError) -> [Params]? {
+        guard let value = value(name) else { return nil }
+        guard let items = value.arrayValue else { throw wrongType(name, "an array of objects", value) }
+        var objects: [Params] = []
+        for (index, item) in items.enumerated() {
+            guard case .object = item else {
+                throw RPCError.invalidParams(field: "\(path(name))[\(index)]", reason: "expected an object, got \(item.typeName)")
+            }
+            objects.append(try Params(item, prefix: "\(path(name))[\(index)]."))
+        }
+        return objects
+    }
+
     func object(_ name: String) throws(RPCError) -> Params? {
         guard let value = value(name) else { return nil }
         guard case .object = value else { throw wrongType(name, "an object", value) }
@@ -133,6 +146,10 @@ struct DeviceFields: EventFields, IntentArguments {
 
     func contacts(_ name: String) throws(DeviceError) -> [Contact]? {
         try mapped { () throws(RPCError) in try params.decode([Contact].self, name) }
+    }
+
+    func objects(_ name: String) throws(DeviceError) -> [any IntentArguments]? {
+        try mapped { () throws(RPCError) in try params.objects(name)?.map { DeviceFields(params: $0) } }
     }
 
     private func mapped<T>(_ body: () throws(RPCError) -> T) throws(DeviceError) -> T {

@@ -13,6 +13,18 @@ enum ClarityKeys {
     /// Project choice: the friction layer reached today (0–5), written by the monitor extension
     /// and read by the shield extensions and the main app.
     static let frictionLevel = "frictionLevel"
+    /// Project choice: prosocial challenges are on, entitled and have contacts (the monitor then
+    /// shields layers 2 and 4 through `prosocialFriction`).
+    static let prosocialEnabled = "prosocialEnabled"
+    /// Project choice: the user has the paid tier (trial or subscription); without it the
+    /// monitor stops at layer 2 (seed task 9e: free tier has friction layers 1-2 only).
+    static let isSubscribed = "isSubscribed"
+    /// Project choice: `WiFiGateConfig.strictMode`, mirrored for the shield extensions.
+    static let wifiGateStrictMode = "wifiGateStrictMode"
+    /// Project choice: the user overrode the WiFi gate (until the network changes).
+    static let wifiGateOverride = "wifiGateOverride"
+    /// Project choice: when the WiFi gate last started shielding (virtual `t`), for the 30 s override.
+    static let wifiGateAppliedAt = "wifiGateAppliedAt"
 
     // ManagedSettings stores.
     static let prosocialFrictionStore = "prosocialFriction"

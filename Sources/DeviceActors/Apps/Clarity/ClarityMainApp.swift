@@ -1,69 +1,103 @@
 import ExtensionSandbox
+import Foundation
 
-/// Clarity's main app (seed 000): the user's actions (intents) and what the app shows.
+/// Clarity's main app (seed 000): its SwiftData store (``ClarityStore``) and the services of
+/// tasks 2, 8 and 9, as one actor: in the real app they all run on the main thread.
+///
+/// Services are split by file (`ClarityMainApp+<Service>.swift`); the pure decisions live in
+/// value types (``CallVerificationService``, ``ProsocialChallengeEngine``) and this actor performs
+/// the I/O: App Group writes, shields, DeviceActivity, deep links and timers.
 actor ClarityMainApp: WorldActor {
     nonisolated let executor: WorldActorExecutor
-    private let platform: Platform
-    private let thresholdsMinutes: [Int]
+    let platform: Platform
+    let thresholdsMinutes: [Int]
+    var store: ClarityStore
+    var callVerification = CallVerificationService()
+    /// When the call watch started (to re-arm its timeout after a restart).
+    var callWatchStartedAt: Double?
+    /// Bumped on every change to ``store`` (the device saves when it moves).
+    private(set) var revision = 0
+    var timers: [String: VirtualClock.TimerID] = [:]
+    private var idCounter = 0
 
     init(executor: WorldActorExecutor, platform: Platform, thresholdsMinutes: [Int]) {
         self.executor = executor
         self.platform = platform
         self.thresholdsMinutes = thresholdsMinutes
+        self.store = ClarityStore(profile: .init(installedAt: platform.now.seconds))
     }
 
-    private var sharedDefaults: AppGroupDefaults { platform.userDefaults(suiteName: ClarityKeys.appGroup) }
+    var sharedDefaults: AppGroupDefaults { platform.userDefaults(suiteName: ClarityKeys.appGroup) }
+    var now: Double { platform.now.seconds }
+    var engine: ProsocialChallengeEngine { ProsocialChallengeEngine(platform: platform, now: now) }
 
-    /// The apps and categories the user chose to shield, and whether friction is monitored.
-    struct SelectionResult: Encodable, Sendable {
-        let apps: [String]
-        let categories: [String]
-        let monitoring: Bool
+    /// Marks the store changed.
+    func changed() { revision += 1 }
+
+    /// A fresh UUID from the world's seeded generator (`UUID()` would break replay).
+    func newID() -> String {
+        let high = platform.world.random.next()
+        let low = platform.world.random.next()
+        let hex = String(format: "%016llX%016llX", high, low)
+        let chars = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
     }
 
-    /// `selectApps`: saves `shieldedAppsSelection` and (re)starts friction monitoring: a daily
-    /// interval (00:00:00–23:59:59, repeating) with one event per layer at the configured
-    /// minutes of the day's usage of the selection. An empty selection stops monitoring.
-    func selectApps(_ apps: [String], categories: [String]) async throws -> SelectionResult {
-        let selection = FamilyActivitySelectionData(
-            applicationTokens: Array(Set(apps)).sorted(), categoryTokens: Array(Set(categories)).sorted())
-        let center = platform.deviceActivityCenter
-        try await center.stopMonitoring([ClarityKeys.frictionActivity])
-        if selection.applicationTokens.isEmpty, selection.categoryTokens.isEmpty {
-            try await sharedDefaults.removeObject(forKey: ClarityKeys.shieldedAppsSelection)
-            try await platform.managedSettingsStore(named: ClarityKeys.frictionStore).clearAllSettings()
-            return SelectionResult(apps: [], categories: [], monitoring: false)
+    /// Replaces the timer named `name` (one of each kind at a time).
+    func setTimer(_ name: String, after seconds: Double, _ action: @escaping @Sendable () async -> Void) {
+        if let old = timers[name] { platform.cancelAppTimer(old) }
+        timers[name] = platform.scheduleAppTimer(after: max(0, seconds), label: "clarity.\(name)", action: action)
+    }
+
+    func cancelTimer(_ name: String) {
+        if let old = timers.removeValue(forKey: name) { platform.cancelAppTimer(old) }
+    }
+
+    // MARK: - Lifecycle
+
+    private struct Persisted: Codable {
+        var store: ClarityStore
+        var callVerification: CallVerificationService
+        var callWatchStartedAt: Double?
+    }
+
+    func persistentData() throws -> Data {
+        try JSONEncoder().encode(
+            Persisted(store: store, callVerification: callVerification, callWatchStartedAt: callWatchStartedAt))
+    }
+
+    func restore(from data: Data) throws {
+        let persisted = try JSONDecoder().decode(Persisted.self, from: data)
+        store = persisted.store
+        callVerification = persisted.callVerification
+        callWatchStartedAt = persisted.callWatchStartedAt
+    }
+
+    /// App launch (seed 000 task 12b `onAppear`): listen for transactions, refresh the
+    /// subscription, clean up old data, schedule the daily cleanup, start WiFi monitoring; and
+    /// re-arm what was pending (a focus session's end, a call watch).
+    func launch() async throws {
+        await platform.storeKit.configure(products: Self.products)
+        await platform.storeKitServices.listenForTransactions { [self] _ in
+            try? await self.updateSubscriptionStatus()
         }
-        try await sharedDefaults.set(.data(selection.encoded), forKey: ClarityKeys.shieldedAppsSelection)
-        var events: [String: DeviceActivityEvent] = [:]
-        for (index, minutes) in thresholdsMinutes.enumerated() {
-            events[ClarityKeys.frictionEvent(layer: index + 1)] = DeviceActivityEvent(
-                applications: Set(selection.applicationTokens), categories: Set(selection.categoryTokens),
-                threshold: DateComponentsSpec(minute: minutes))
+        try await updateSubscriptionStatus()
+        try cleanupOnLaunch()
+        scheduleCleanup()
+        try await startWiFiMonitoring()
+        try await rearmFocusSession()
+        if let challengeId = callVerification.pendingChallengeId, let started = callWatchStartedAt {
+            armCallWatchTimeout(challengeId: challengeId, after: started + Double(ProsocialLimits.callWatchTimeout) - now)
         }
-        try await center.startMonitoring(
-            ClarityKeys.frictionActivity,
-            during: DeviceActivitySchedule(
-                intervalStart: DateComponentsSpec(hour: 0, minute: 0, second: 0),
-                intervalEnd: DateComponentsSpec(hour: 23, minute: 59, second: 59), repeats: true),
-            events: events)
-        return SelectionResult(apps: selection.applicationTokens, categories: selection.categoryTokens, monitoring: true)
+        try await syncSharedState()
     }
 
-    /// What `device.state.app` shows for Clarity.
-    struct State: Encodable, Sendable {
-        let frictionLevel: Int
-        let shieldedApps: [String]
-        let shieldedCategories: [String]
-        let monitoring: Bool
-    }
-
-    func state() async throws -> State {
-        let selection = FamilyActivitySelectionData.decode(
-            try await sharedDefaults.data(forKey: ClarityKeys.shieldedAppsSelection))
-        return State(
-            frictionLevel: try await sharedDefaults.integer(forKey: ClarityKeys.frictionLevel),
-            shieldedApps: selection?.applicationTokens ?? [], shieldedCategories: selection?.categoryTokens ?? [],
-            monitoring: try await platform.deviceActivityCenter.activities().contains(ClarityKeys.frictionActivity))
+    /// The app came to the foreground: check a pending text verification (task 2e
+    /// `checkTextVerification`, "polled from main app when returning from Messages") and issue
+    /// the challenge of a prosocial friction layer.
+    func didBecomeActive() async throws {
+        try await checkTextVerification()
+        try await issueChallengeIfDue()
+        try await recordTodaySnapshot()
     }
 }

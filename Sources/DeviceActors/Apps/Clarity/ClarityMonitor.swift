@@ -3,9 +3,13 @@ import ExtensionSandbox
 /// Clarity's DeviceActivityMonitor extension (seed 000, task 2c, plus progressive friction).
 ///
 /// - `friction_layer_<n>` of `clarity_friction`: writes `frictionLevel` = n; layer 1 posts the
-///   awareness notification (task 4e), layers 2–5 shield the selection through the `friction`
-///   store (which also re-shields apps the user continued into at the previous layer).
-/// - The friction interval starting or ending (a new day): layer back to 0, `friction` cleared.
+///   awareness notification (task 4e), layers 2–5 shield the selection (which also re-shields
+///   apps the user continued into at the previous layer): layers 2 and 4 through
+///   `prosocialFriction` when prosocial challenges are on (`prosocialEnabled`), so a verified
+///   text lifts them (task 2c); the others through `friction`. Without the paid tier
+///   (`isSubscribed` false) layers 3–5 do nothing (task 9e: free has layers 1–2 only).
+/// - The friction interval starting or ending (a new day): layer back to 0, both friction
+///   stores cleared.
 /// - `text_threshold_reached` of `prosocial_text_verification` (task 2c): sets
 ///   `prosocialChallengeVerified` and clears the `prosocialFriction` store.
 actor ClarityMonitor: WorldActor, DeviceActivityMonitor {
@@ -31,12 +35,15 @@ actor ClarityMonitor: WorldActor, DeviceActivityMonitor {
         guard activity == ClarityKeys.frictionActivity, let layer = ClarityKeys.frictionLayer(ofEvent: event),
             let level = FrictionLevel(rawValue: layer)
         else { return }
+        if layer > 2, !(try await sharedDefaults.bool(forKey: ClarityKeys.isSubscribed)) { return }
         try await sharedDefaults.set(.int(layer), forKey: ClarityKeys.frictionLevel)
         let selection = FamilyActivitySelectionData.decode(
             try await sharedDefaults.data(forKey: ClarityKeys.shieldedAppsSelection))
         if level.shields {
             guard let selection else { return }
-            try await platform.managedSettingsStore(named: ClarityKeys.frictionStore).setShield(
+            let prosocialOn = try await sharedDefaults.bool(forKey: ClarityKeys.prosocialEnabled)
+            let storeName = level.isProsocial && prosocialOn ? ClarityKeys.prosocialFrictionStore : ClarityKeys.frictionStore
+            try await platform.managedSettingsStore(named: storeName).setShield(
                 applications: Set(selection.applicationTokens),
                 categories: selection.categoryTokens.isEmpty
                     ? .none : .specific(Set(selection.categoryTokens), except: []))
@@ -58,6 +65,7 @@ actor ClarityMonitor: WorldActor, DeviceActivityMonitor {
     private func resetFriction() async throws {
         try await sharedDefaults.set(.int(0), forKey: ClarityKeys.frictionLevel)
         try await platform.managedSettingsStore(named: ClarityKeys.frictionStore).clearAllSettings()
+        try await platform.managedSettingsStore(named: ClarityKeys.prosocialFrictionStore).clearAllSettings()
     }
 
     /// Layer 1 (task 4e): "You've been on [app] for 5 minutes. [Name] would love to hear from you."

@@ -3,7 +3,8 @@ import Foundation
 
 /// The App Group containers of the device: one `UserDefaults` suite per app group, shared by
 /// the main app and its three extensions (BEHAVIOR.md, Platform). An actor, so every read and
-/// write is a scheduling point where cross-extension races can happen.
+/// write is a scheduling point where cross-extension races can happen. Writes are traced; reads
+/// are traced when an extension makes them (they are charged to its memory ledger).
 ///
 /// Two platform quirks live here (off by default, docs/decisions.md):
 /// - `lateDefaultsPropagation`: an extension's write is seen by its own process at once and by
@@ -64,7 +65,9 @@ actor AppGroupContainer: WorldActor {
         } else {
             value = suites[suite]?[key]
         }
-        trace.record(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0))
+        if context?.sandbox != nil {
+            trace.record(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0))
+        }
         return value
     }
 

@@ -98,6 +98,14 @@ public indirect enum StoredValue: Sendable, Hashable, Codable {
         }
     }
 
+    public var doubleValue: Double? {
+        switch self {
+        case .double(let value): value
+        case .int(let value): Double(value)
+        default: nil
+        }
+    }
+
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil

@@ -16,7 +16,8 @@ public enum ShieldReason: Sendable, Equatable {
 
 /// The ManagedSettings agent: every named store of the device and their effective union
 /// (BEHAVIOR.md, Platform: most restrictive wins; clearing one store never lifts another's
-/// shield). An actor: each store access is a scheduling point.
+/// shield). An actor: each store access is a scheduling point. A write that changes nothing is
+/// not traced.
 actor ManagedSettingsAgent: WorldActor {
     /// Apple's limits: up to 50 named stores, 50 application tokens per store.
     static let maxStores = 50
@@ -52,6 +53,7 @@ actor ManagedSettingsAgent: WorldActor {
             }
             settings.applicationCategories = categories
         }
+        guard settings != (stores[store] ?? ShieldSettings()) else { return }
         stores[store] = settings.isEmpty ? nil : settings
         trace.record(
             settings.isEmpty
@@ -61,6 +63,7 @@ actor ManagedSettingsAgent: WorldActor {
     }
 
     func clearAllSettings(store: String) {
+        guard stores[store] != nil else { return }
         stores[store] = nil
         trace.record(.shieldClear(store: store))
     }

@@ -1,0 +1,248 @@
+import ExtensionSandbox
+
+/// Prosocial challenges (seed 000 tasks 2a, 2b, 2e, 4, 5a): important people, challenge issue,
+/// deep links and verification by call observation and Communication-category usage.
+extension ClarityMainApp {
+    /// A contact as the user gives it: by address-book id, or entered by hand.
+    struct ContactInput: Sendable {
+        var id: String?
+        var name: String?
+        var phone: String?
+    }
+
+    /// `setImportantContacts`: replaces the important people (at most 5). A contact named by
+    /// `id` must be in the address book (`contacts.set`); one without `id` is entered by hand.
+    /// Stats of contacts that stay are kept.
+    func setImportantContacts(_ inputs: [ContactInput]) async throws -> [ImportantContact] {
+        guard inputs.count <= ProsocialLimits.maxImportantContacts else {
+            throw DeviceError.invalidArgument(
+                field: "args.contacts", reason: "at most \(ProsocialLimits.maxImportantContacts) important contacts")
+        }
+        let addressBook = try await platform.systemServices.contacts()
+        var result: [ImportantContact] = []
+        for (index, input) in inputs.enumerated() {
+            let resolved: (identifier: String, name: String, phone: String?)
+            if let id = input.id {
+                guard let entry = addressBook.first(where: { $0.id == id }) else {
+                    throw DeviceError.invalidArgument(field: "args.contacts[\(index)].id", reason: "not in the address book")
+                }
+                resolved = (entry.id, entry.name, entry.phone)
+            } else if let name = input.name, !name.isEmpty {
+                store.profile.manualContactCount += 1
+                resolved = ("manual-\(store.profile.manualContactCount)", name, input.phone)
+            } else {
+                throw DeviceError.invalidArgument(field: "args.contacts[\(index)]", reason: "needs an id or a name")
+            }
+            guard !result.contains(where: { $0.contactIdentifier == resolved.identifier }) else {
+                throw DeviceError.invalidArgument(field: "args.contacts[\(index)]", reason: "listed twice")
+            }
+            let kept = store.importantContacts.first { $0.contactIdentifier == resolved.identifier }
+            var contact =
+                kept
+                ?? ImportantContact(
+                    id: newID(), contactIdentifier: resolved.identifier, contactName: resolved.name,
+                    contactPhone: resolved.phone, addedAt: now)
+            contact.contactName = resolved.name
+            contact.contactPhone = resolved.phone
+            result.append(contact)
+        }
+        store.importantContacts = result
+        store.profile.nextContactIdentifier = nil
+        changed()
+        try await syncSharedState()
+        return result
+    }
+
+    /// `setProsocial`: prosocial challenges on or off (task 7a; a paid feature, task 9e).
+    func setProsocial(_ enabled: Bool) async throws {
+        if enabled { try requireEntitlement("prosocial challenges") }
+        store.profile.prosocialEnabled = enabled
+        changed()
+        try await syncSharedState()
+    }
+
+    /// Prosocial challenges run: enabled, entitled, and someone to suggest.
+    var prosocialActive: Bool {
+        store.profile.prosocialEnabled && isEntitled && !store.importantContacts.isEmpty
+    }
+
+    /// Writes what the extensions must know: `prosocialEnabled`, `prosocialContactName` (the
+    /// contact the next challenge will suggest), `isSubscribed`, `wifiGateStrictMode`.
+    func syncSharedState() async throws {
+        try await sharedDefaults.set(.bool(prosocialActive), forKey: ClarityKeys.prosocialEnabled)
+        try await sharedDefaults.set(.bool(isEntitled), forKey: ClarityKeys.isSubscribed)
+        try await sharedDefaults.set(.bool(store.wifiGate.strictMode), forKey: ClarityKeys.wifiGateStrictMode)
+        if prosocialActive {
+            let next = nextContact()
+            store.profile.nextContactIdentifier = next?.contactIdentifier
+            if let name = next?.contactName {
+                try await sharedDefaults.set(.string(name), forKey: ClarityKeys.prosocialContactName)
+            }
+        } else if try await sharedDefaults.object(forKey: ClarityKeys.prosocialContactName) != nil {
+            try await sharedDefaults.removeObject(forKey: ClarityKeys.prosocialContactName)
+        }
+    }
+
+    /// The contact the next challenge suggests: kept while still important, else chosen by the
+    /// engine's priorities.
+    private func nextContact() -> ImportantContact? {
+        if let id = store.profile.nextContactIdentifier,
+            let kept = store.importantContacts.first(where: { $0.contactIdentifier == id })
+        {
+            return kept
+        }
+        return engine.selectContact(from: store.importantContacts, recentLogs: store.connectionLogs)
+    }
+
+    // MARK: - Issuing
+
+    /// Layers 2 and 4 issue a challenge (task 4d) when prosocial challenges are active and no
+    /// challenge was issued today for that layer.
+    func issueChallengeIfDue() async throws {
+        let layer = try await sharedDefaults.integer(forKey: ClarityKeys.frictionLevel)
+        guard prosocialActive, let level = FrictionLevel(rawValue: layer), level.isProsocial else { return }
+        let startOfToday = platform.calendar.startOfDay(platform.now).seconds
+        guard !store.challenges.contains(where: { $0.frictionLayer == layer && $0.issuedAt >= startOfToday }) else {
+            return
+        }
+        try await issueChallenge(layer: layer)
+    }
+
+    private func issueChallenge(layer: Int) async throws {
+        let selection = FamilyActivitySelectionData.decode(
+            try await sharedDefaults.data(forKey: ClarityKeys.shieldedAppsSelection))
+        let contact = nextContact()
+        engine.generateChallenge(
+            frictionLayer: layer, targetApp: selection?.applicationTokens.first ?? "", contact: contact, store: &store,
+            id: newID())
+        store.profile.nextContactIdentifier = nil
+        changed()
+        if store.profile.verificationStatus == .autoVerified {
+            try await platform.managedSettingsStore(named: ClarityKeys.prosocialFrictionStore).clearAllSettings()
+        }
+        try await syncSharedState()
+    }
+
+    // MARK: - challenge.open / challenge.skip
+
+    /// `challenge.open`: deep-links to Messages (text) or Phone (call) for the current challenge
+    /// and starts verification (task 2e `deepLinkToMessages` / `deepLinkToPhone`). Issues the
+    /// challenge of the current prosocial layer first if there is none yet.
+    func openChallenge() async throws -> ProsocialChallenge {
+        if store.currentChallenge == nil || store.currentChallenge?.userSkipped == true
+            || store.profile.verificationStatus.isDone
+        {
+            try await issueChallengeIfDue()
+        }
+        guard let challenge = store.currentChallenge, !challenge.userSkipped else {
+            throw DeviceError.refused(
+                reason: "noChallenge",
+                message: "no prosocial challenge: it comes at friction layers 2 and 4 with prosocial challenges on and important contacts set")
+        }
+        guard !store.profile.verificationStatus.isDone else {
+            throw DeviceError.refused(reason: "challengeCompleted", message: "the current challenge is already done")
+        }
+        let phone = challenge.suggestedContactPhone
+        if challenge.type.isText {
+            try await platform.systemServices.open(phone.map { "sms://\($0)" } ?? "sms://")
+            try await startTextVerification(challengeId: challenge.id)
+        } else {
+            try await platform.systemServices.open(phone.map { "tel://\($0)" } ?? "tel://")
+            callVerification.watchForCall(challengeId: challenge.id)
+            callWatchStartedAt = now
+            armCallWatchTimeout(challengeId: challenge.id, after: Double(ProsocialLimits.callWatchTimeout))
+        }
+        store.profile.verificationStatus = .waitingForAction
+        changed()
+        return challenge
+    }
+
+    /// `challenge.skip` (task 2e `skipChallenge`).
+    func skipChallenge() async throws {
+        guard store.currentChallenge != nil else {
+            throw DeviceError.refused(reason: "noChallenge", message: "there is no challenge to skip")
+        }
+        engine.skip(store: &store)
+        changed()
+        try await stopVerification()
+    }
+
+    // MARK: - Text verification (task 2b)
+
+    /// `startTextVerification`: the monitor extension marks the challenge verified when the
+    /// Communication category reaches 30 s within the next 15 minutes.
+    private func startTextVerification(challengeId: String) async throws {
+        let center = platform.deviceActivityCenter
+        // Store pending challenge ID for the extension to read
+        try await sharedDefaults.set(.string(challengeId), forKey: ClarityKeys.pendingProsocialChallengeId)
+        try await sharedDefaults.set(.bool(false), forKey: ClarityKeys.prosocialChallengeVerified)
+        let calendar = platform.calendar.calendar
+        let nowDate = platform.calendar.date(platform.now)
+        let timeout = calendar.date(byAdding: .minute, value: 15, to: nowDate)!
+        let start = calendar.dateComponents([.hour, .minute, .second], from: nowDate)
+        let end = calendar.dateComponents([.hour, .minute, .second], from: timeout)
+        let schedule = DeviceActivitySchedule(
+            intervalStart: DateComponentsSpec(hour: start.hour, minute: start.minute, second: start.second),
+            intervalEnd: DateComponentsSpec(hour: end.hour, minute: end.minute, second: end.second), repeats: false)
+        // Monitor Communication category (Phone, Messages, FaceTime). Threshold: 30 seconds of usage
+        let event = DeviceActivityEvent(
+            categories: ["communication"], threshold: DateComponentsSpec(second: ProsocialLimits.textMinSeconds))
+        // Stop any existing monitoring first
+        try await center.stopMonitoring([ClarityKeys.textVerificationActivity])
+        // The seed prints a failure and carries on.
+        try? await center.startMonitoring(
+            ClarityKeys.textVerificationActivity, during: schedule, events: [ClarityKeys.textThresholdEvent: event])
+    }
+
+    /// `checkTextVerification`: verified once the extension set `prosocialChallengeVerified`.
+    func checkTextVerification() async throws {
+        guard let challenge = store.currentChallenge, challenge.type.isText,
+            store.profile.verificationStatus == .waitingForAction,
+            try await sharedDefaults.bool(forKey: ClarityKeys.prosocialChallengeVerified)
+        else { return }
+        engine.markTextVerified(store: &store, logID: newID())
+        changed()
+        try await stopVerification()
+        try await syncSharedState()
+    }
+
+    /// `stopVerification`: stop monitoring and clean up.
+    func stopVerification() async throws {
+        try await platform.deviceActivityCenter.stopMonitoring([ClarityKeys.textVerificationActivity])
+        try await sharedDefaults.removeObject(forKey: ClarityKeys.pendingProsocialChallengeId)
+    }
+
+    // MARK: - Call verification (task 2a)
+
+    func armCallWatchTimeout(challengeId: String, after seconds: Double) {
+        setTimer("callWatch", after: seconds) { [self] in try? await self.callWatchTimedOut(challengeId: challengeId) }
+    }
+
+    private func callWatchTimedOut(challengeId: String) async throws {
+        guard let result = callVerification.timeout(challengeId: challengeId) else { return }
+        callWatchStartedAt = nil
+        try await handleCallResult(result)
+    }
+
+    /// CXCallObserver delegate.
+    func callChanged(_ call: CallState) async throws {
+        guard let result = callVerification.callChanged(call, now: now) else { return }
+        cancelTimer("callWatch")
+        callWatchStartedAt = nil
+        try await handleCallResult(result)
+    }
+
+    private func handleCallResult(_ result: CallVerificationService.CallResult) async throws {
+        engine.handle(result, store: &store, logID: newID())
+        changed()
+        if store.profile.verificationStatus == .verified || store.profile.verificationStatus == .callAttempted {
+            try await platform.managedSettingsStore(named: ClarityKeys.prosocialFrictionStore).clearAllSettings()
+        }
+        try await syncSharedState()
+    }
+}
+
+extension VerificationState {
+    /// The challenge is over and passed (a new one may come at the next prosocial layer).
+    var isDone: Bool { self == .verified || self == .callAttempted || self == .autoVerified }
+}
