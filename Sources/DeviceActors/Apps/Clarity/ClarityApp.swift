@@ -68,7 +68,9 @@ struct ClarityApp: SimulatedApp {
             return Done()
         case "challenge.open":
             let challenge = try await mainApp.openChallenge()
-            return Opened(challengeId: challenge.id, type: challenge.type.rawValue, contactName: challenge.suggestedContactName)
+            return Opened(
+                challengeId: challenge.id, type: challenge.type.rawValue, contactName: challenge.suggestedContactName,
+                status: await mainApp.store.profile.verificationStatus.rawValue)
         case "challenge.skip":
             try await mainApp.skipChallenge()
             return Done()
@@ -104,6 +106,7 @@ struct ClarityApp: SimulatedApp {
         let challengeId: String
         let type: String
         let contactName: String?
+        let status: String
     }
     private struct Subscription: Encodable, Sendable { let subscription: String }
 

@@ -126,22 +126,26 @@ extension ClarityMainApp {
     // MARK: - challenge.open / challenge.skip
 
     /// `challenge.open`: deep-links to Messages (text) or Phone (call) for the current challenge
-    /// and starts verification (task 2e `deepLinkToMessages` / `deepLinkToPhone`). Issues the
-    /// challenge of the current prosocial layer first if there is none yet.
+    /// and starts verification (task 2e `deepLinkToMessages` / `deepLinkToPhone`); "Try Again"
+    /// after a failure opens it again. With no open challenge (none yet, skipped or done) at a
+    /// prosocial layer, a new one is issued first: the user asks for another. An auto-verified
+    /// challenge needs no deep link.
     func openChallenge() async throws -> ProsocialChallenge {
         if store.currentChallenge == nil || store.currentChallenge?.userSkipped == true
             || store.profile.verificationStatus.isDone
         {
-            try await issueChallengeIfDue()
+            let layer = try await sharedDefaults.integer(forKey: ClarityKeys.frictionLevel)
+            guard prosocialActive, FrictionLevel(rawValue: layer)?.isProsocial == true else {
+                throw DeviceError.refused(
+                    reason: "noChallenge",
+                    message: "no prosocial challenge: they come at friction layers 2 and 4 with prosocial challenges on and important contacts set")
+            }
+            try await issueChallenge(layer: layer)
         }
-        guard let challenge = store.currentChallenge, !challenge.userSkipped else {
-            throw DeviceError.refused(
-                reason: "noChallenge",
-                message: "no prosocial challenge: it comes at friction layers 2 and 4 with prosocial challenges on and important contacts set")
+        guard let challenge = store.currentChallenge else {
+            throw DeviceError.refused(reason: "noChallenge", message: "no prosocial challenge")
         }
-        guard !store.profile.verificationStatus.isDone else {
-            throw DeviceError.refused(reason: "challengeCompleted", message: "the current challenge is already done")
-        }
+        guard !store.profile.verificationStatus.isDone else { return challenge }
         let phone = challenge.suggestedContactPhone
         if challenge.type.isText {
             try await platform.systemServices.open(phone.map { "sms://\($0)" } ?? "sms://")

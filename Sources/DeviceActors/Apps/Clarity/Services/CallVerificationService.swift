@@ -27,9 +27,12 @@ struct CallVerificationService: Codable, Sendable, Equatable {
         callConnected = false
     }
 
-    /// The 2-minute timeout: `.noCallDetected` if still watching for that challenge.
+    /// The 2-minute timeout: `.noCallDetected` if still watching for that challenge and no call
+    /// has started. The seed's timer does not check for a call in progress, which would fail
+    /// every call longer than 2 minutes and make its own 5-minute XP (`longCall5min`)
+    /// unreachable; BEHAVIOR.md reads it as "no call within 120 s", and so do we.
     mutating func timeout(challengeId: String) -> CallResult? {
-        guard pendingChallengeId == challengeId else { return nil }
+        guard pendingChallengeId == challengeId, callStartTime == nil else { return nil }
         reset()
         return .noCallDetected
     }
