@@ -2,7 +2,8 @@ import ExtensionSandbox
 
 /// The WiFi gate (seed 000 task 2d `WiFiGateService`): the selection is shielded through the
 /// `wifiGate` store everywhere except on a home network. Checked when the network changes and
-/// every 30 seconds. With `strictMode` off, the shield's continue button overrides the gate once
+/// every 30 seconds while the gate is on (the seed polls always; a check of a gate that is off
+/// can only clear an empty store, so the simulation skips those). With `strictMode` off, the shield's continue button overrides the gate once
 /// it has shown for 30 s (until the network changes); with it on, there is no override.
 extension ClarityMainApp {
     static let wifiCheckInterval = 30.0
@@ -25,13 +26,18 @@ extension ClarityMainApp {
     /// `startMonitoring`: check now, then every 30 seconds.
     func startWiFiMonitoring() async throws {
         try await evaluateGate()
-        scheduleWiFiCheck()
     }
 
-    private func scheduleWiFiCheck() {
-        setTimer("wifiCheck", after: Self.wifiCheckInterval) { [self] in
-            try? await self.evaluateGate()
-            await self.scheduleWiFiCheck()
+    /// Polls every 30 s while the gate is on and entitled; stops otherwise.
+    private func updateWiFiPolling(gateOn: Bool) {
+        if gateOn {
+            guard timers["wifiCheck"] == nil else { return }
+            setTimer("wifiCheck", after: Self.wifiCheckInterval) { [self] in
+                await self.cancelTimer("wifiCheck")
+                try? await self.evaluateGate()
+            }
+        } else {
+            cancelTimer("wifiCheck")
         }
     }
 
@@ -86,7 +92,9 @@ extension ClarityMainApp {
         let ssid = try await platform.systemServices.currentSSID()
         let networks = try await homeNetworks
         let onHomeNetwork = ssid.map(networks.contains) ?? false
-        guard try await wifiGateEnabled, isEntitled, !onHomeNetwork,
+        let gateOn = try await wifiGateEnabled && isEntitled
+        updateWiFiPolling(gateOn: gateOn)
+        guard gateOn, !onHomeNetwork,
             !(try await sharedDefaults.bool(forKey: ClarityKeys.wifiGateOverride))
         else {
             // WiFi gate disabled, on home WiFi, or overridden — remove all WiFi shields
