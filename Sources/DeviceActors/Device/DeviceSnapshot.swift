@@ -24,6 +24,8 @@ public struct DeviceSnapshot: Sendable, Codable {
     /// The app's own data (its SwiftData store), if it keeps any.
     public var appData: Data?
     public var storeTransactions: [StoreTransaction]?
+    /// The outgoing call in progress, if any.
+    public var call: CallState?
 }
 
 /// How a device's clock moves: only when told (`virtual`), or with real time (`wall`).

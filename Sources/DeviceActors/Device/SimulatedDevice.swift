@@ -33,15 +33,15 @@ public final class SimulatedDevice: @unchecked Sendable {
     ]
 
     public init(
-        name: String, app appName: String, start: Date, timeZone: TimeZone, seed: UInt64, clock: ClockMode,
-        config: DeviceConfig, launch: Bool = true
+        name: String, app appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
+        clock: ClockMode, config: DeviceConfig, launch: Bool = true
     ) throws(DeviceError) {
         self.name = name
         self.appName = appName
         self.seed = seed
         self.clockMode = clock
         self.config = config
-        let calendar = DeviceCalendar(start: start, timeZone: timeZone)
+        let calendar = DeviceCalendar(start: start, timeZone: timeZone, name: timeZoneName)
         self.calendar = calendar
         let world = World(seed: seed)
         self.world = world
@@ -114,7 +114,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             throw .invalidArgument(field: "timezone", reason: "unknown time zone")
         }
         try self.init(
-            name: snapshot.name, app: snapshot.app, start: start, timeZone: timeZone, seed: snapshot.seed,
+            name: snapshot.name, app: snapshot.app, start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
+            seed: snapshot.seed,
             clock: snapshot.clock, config: snapshot.config, launch: false)
         do {
             try world.advance(to: VirtualInstant(milliseconds: snapshot.nowMilliseconds))
@@ -134,7 +135,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             if let data = snapshot.appData { try await app.restore(from: data) }
             await springBoard.restore(
                 locked: snapshot.locked, foregroundApp: snapshot.foregroundApp, wifi: snapshot.wifi,
-                contacts: snapshot.contacts)
+                contacts: snapshot.contacts, call: snapshot.call)
         }
         try launchApp()
         needsSave = false
@@ -374,7 +375,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     public var summary: DeviceSummary {
         DeviceSummary(
-            name: name, app: appName, clock: clockMode.rawValue, seed: seed, timezone: calendar.timeZone.identifier,
+            name: name, app: appName, clock: clockMode.rawValue, seed: seed, timezone: calendar.timeZoneName,
             start: DeviceCalendar.isoString(calendar.start), t: now.t, time: now.time)
     }
 
@@ -388,17 +389,18 @@ public final class SimulatedDevice: @unchecked Sendable {
                 await platform.appGroups.suites, await platform.managedSettings.stores,
                 await platform.deviceActivity.activities, await platform.deviceActivity.usageByDay,
                 await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
-                await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions
+                await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,
+                await springBoard.call
             )
         }
         needsSave = false
         hasUnsavedChanges = false
         return DeviceSnapshot(
             name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
-            timezone: calendar.timeZone.identifier, seed: seed, clock: clockMode, config: config,
+            timezone: calendar.timeZoneName, seed: seed, clock: clockMode, config: config,
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
             contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3,
-            appData: parts.8, storeTransactions: parts.9)
+            appData: parts.8, storeTransactions: parts.9, call: parts.10)
     }
 
     // MARK: - Running the world

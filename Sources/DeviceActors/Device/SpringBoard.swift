@@ -45,9 +45,10 @@ actor SpringBoard: WorldActor {
         await platform.system.setMainAppRunner { [self] action in await self.runMainApp { await action() } }
     }
 
-    func restore(locked: Bool, foregroundApp: String?, wifi: String?, contacts: [Contact]) async {
+    func restore(locked: Bool, foregroundApp: String?, wifi: String?, contacts: [Contact], call: CallState?) async {
         self.locked = locked
         self.foregroundApp = foregroundApp
+        self.call = call
         await platform.system.setSSID(wifi)
         await platform.system.setContacts(contacts)
         await platform.deviceActivity.setInUse(!locked)

@@ -7,11 +7,14 @@ import Foundation
 public struct DeviceCalendar: Sendable {
     public let start: Date
     public let timeZone: TimeZone
+    /// The zone's name as the user gave it (Foundation on Linux reports `UTC` as `GMT`).
+    public let timeZoneName: String
     public let calendar: Calendar
 
-    public init(start: Date, timeZone: TimeZone) {
+    public init(start: Date, timeZone: TimeZone, name: String? = nil) {
         self.start = start
         self.timeZone = timeZone
+        self.timeZoneName = name ?? timeZone.identifier
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar

@@ -13,7 +13,7 @@ enum HelpText {
     static let exitStatuses = [
         "Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 cannot reach clarityd.",
         "Values written NAME=VALUE (and store values) are JSON when they parse as JSON, else strings:",
-        "  enabled=true  minutes=25  apps='[\"com.instagram.app\"]'  ssid=Home  label='\"42\"'",
+        "  enabled=true  minutes=25  apps='[\"com.burbn.instagram\"]'  ssid=Home  label='\"42\"'",
     ]
 
     static var overview: String {

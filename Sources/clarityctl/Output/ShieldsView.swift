@@ -4,8 +4,8 @@ import ControlProtocol
 ///
 /// ```
 /// store        applications                   categories
-/// (effective)  com.instagram.app, com.tiktok  (none)
-/// friction     com.instagram.app              (none)
+/// (effective)  com.burbn.instagram, com.zhiliaoapp.musically (none)
+/// friction     com.burbn.instagram              (none)
 /// ```
 enum ShieldsView {
     static func lines(for result: JSONValue) -> [String] {

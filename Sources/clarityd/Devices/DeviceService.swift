@@ -141,7 +141,8 @@ final class DeviceService: Sendable {
         let device: SimulatedDevice
         do {
             device = try SimulatedDevice(
-                name: name, app: app, start: start, timeZone: timeZone, seed: UInt64(seed), clock: clock, config: config)
+                name: name, app: app, start: start, timeZone: timeZone, timeZoneName: zoneName, seed: UInt64(seed),
+                clock: clock, config: config)
         } catch {
             throw RPCError(error)
         }

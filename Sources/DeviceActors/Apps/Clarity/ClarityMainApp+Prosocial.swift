@@ -69,18 +69,24 @@ extension ClarityMainApp {
     /// Writes what the extensions must know: `prosocialEnabled`, `prosocialContactName` (the
     /// contact the next challenge will suggest), `isSubscribed`, `wifiGateStrictMode`.
     func syncSharedState() async throws {
-        try await sharedDefaults.set(.bool(prosocialActive), forKey: ClarityKeys.prosocialEnabled)
-        try await sharedDefaults.set(.bool(isEntitled), forKey: ClarityKeys.isSubscribed)
-        try await sharedDefaults.set(.bool(store.wifiGate.strictMode), forKey: ClarityKeys.wifiGateStrictMode)
+        try await setShared(.bool(prosocialActive), ClarityKeys.prosocialEnabled)
+        try await setShared(.bool(isEntitled), ClarityKeys.isSubscribed)
+        try await setShared(.bool(store.wifiGate.strictMode), ClarityKeys.wifiGateStrictMode)
         if prosocialActive {
             let next = nextContact()
             store.profile.nextContactIdentifier = next?.contactIdentifier
             if let name = next?.contactName {
-                try await sharedDefaults.set(.string(name), forKey: ClarityKeys.prosocialContactName)
+                try await setShared(.string(name), ClarityKeys.prosocialContactName)
             }
         } else if try await sharedDefaults.object(forKey: ClarityKeys.prosocialContactName) != nil {
             try await sharedDefaults.removeObject(forKey: ClarityKeys.prosocialContactName)
         }
+    }
+
+    /// Writes a shared key only when its value changes (the extensions see no needless writes).
+    private func setShared(_ value: StoredValue, _ key: String) async throws {
+        guard try await sharedDefaults.object(forKey: key) != value else { return }
+        try await sharedDefaults.set(value, forKey: key)
     }
 
     /// The contact the next challenge suggests: kept while still important, else chosen by the

@@ -78,8 +78,9 @@ actor ClarityMainApp: WorldActor {
     /// re-arm what was pending (a focus session's end, a call watch).
     func launch() async throws {
         await platform.storeKit.configure(products: Self.products)
+        let system = platform.system
         await platform.storeKitServices.listenForTransactions { [self] _ in
-            try? await self.updateSubscriptionStatus()
+            await system.runAsMainApp { try? await self.updateSubscriptionStatus() }
         }
         try await updateSubscriptionStatus()
         try cleanupOnLaunch()
@@ -89,7 +90,6 @@ actor ClarityMainApp: WorldActor {
         if let challengeId = callVerification.pendingChallengeId, let started = callWatchStartedAt {
             armCallWatchTimeout(challengeId: challengeId, after: started + Double(ProsocialLimits.callWatchTimeout) - now)
         }
-        try await syncSharedState()
     }
 
     /// The app came to the foreground: check a pending text verification (task 2e

@@ -10,13 +10,13 @@ struct EventSend: RequestCommand {
         abstract: "inject an event and show its effects (event)",
         details: [
             "TYPE: lock, unlock, app.open, app.close, shield.press, call.dial, call.connect, call.end,",
-            "      wifi.join, wifi.leave, health.sample, health.fail, storekit.purchase, storekit.expire,",
+            "      wifi.join, wifi.leave, device.reboot, storekit.purchase, storekit.expire,",
             "      storekit.refund, contacts.set",
             "KEY=VALUE adds any other field; VALUE is JSON when it parses as JSON, else a string.",
             "Examples:",
-            "  clarityctl event app.open --app com.instagram.app",
-            "  clarityctl event shield.press --app com.instagram.app --button primary",
-            "  clarityctl event health.sample --kind steps --value 1200",
+            "  clarityctl event app.open --app com.burbn.instagram",
+            "  clarityctl event shield.press --app com.burbn.instagram --button primary",
+            "  clarityctl event storekit.purchase --product com.clarity.focus.monthly",
             "  clarityctl event contacts.set --contacts '[{\"id\":\"1\",\"name\":\"Mom\",\"phone\":\"+15550100\"}]'",
         ])
 

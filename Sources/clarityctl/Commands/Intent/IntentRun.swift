@@ -8,7 +8,7 @@ struct IntentRun: RequestCommand {
         details: [
             "Each KEY=VALUE becomes a member of args; VALUE is JSON when it parses as JSON, else a string.",
             "Examples:",
-            "  clarityctl intent selectApps apps='[\"com.instagram.app\"]'",
+            "  clarityctl intent selectApps apps='[\"com.burbn.instagram\"]'",
             "  clarityctl intent setProsocial enabled=true",
             "  clarityctl intent addHomeNetwork ssid=Home",
             "  clarityctl intent focus.start minutes=25 whitelist='[]'",

@@ -6,7 +6,7 @@ struct RawCall: ClarityCommand {
     static let help = CommandHelp(
         words: ["call"], synopsis: "METHOD ['<json params>']",
         abstract: "call any method with raw JSON params; print the result as JSON",
-        details: ["Example: clarityctl call trace.export '{\"device\":\"default\",\"format\":\"perfetto\"}'"])
+        details: ["Example: clarityctl call shields.get '{\"device\":\"default\"}'"])
 
     let method: String
     let params: JSONValue?

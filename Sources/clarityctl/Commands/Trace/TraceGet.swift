@@ -3,11 +3,11 @@ import ControlProtocol
 /// `clarityctl trace`: the device's trace events, one line each.
 struct TraceGet: RequestCommand {
     static let help = CommandHelp(
-        words: ["trace"], synopsis: "[--since T] [--limit N]",
+        words: ["trace"], synopsis: "[--since SEQ] [--limit N]",
         abstract: "show the device's trace (trace.get)",
         details: [
-            "  --since T   only events at or after t = T seconds since the device's epoch",
-            "  --limit N   at most N events",
+            "  --since SEQ  only events after sequence number SEQ (the `seq` of an event seen before)",
+            "  --limit N    at most N events, the oldest first",
         ])
 
     let params: JSONValue?
@@ -15,7 +15,7 @@ struct TraceGet: RequestCommand {
     init(arguments: inout Arguments, options: GlobalOptions) throws {
         var members: [String: JSONValue] = [:]
         if let since = try arguments.value(of: "--since") {
-            members["since"] = try ArgumentValues.number(since, for: "--since")
+            members["since"] = .int(try ArgumentValues.integer(since, for: "--since", minimum: 0))
         }
         if let limit = try arguments.value(of: "--limit") {
             members["limit"] = .int(try ArgumentValues.integer(limit, for: "--limit", minimum: 1))
