@@ -1,0 +1,112 @@
+import ExtensionSandbox
+import Foundation
+
+/// What a device shows: the read-only methods (`store.get`, `shields.get`, `device.state`, …).
+extension SimulatedDevice {
+    public var now: (t: Double, time: String) {
+        (world.clock.now.seconds, calendar.isoString(world.clock.now))
+    }
+
+    public var defaultSuite: String { app.appGroup }
+
+    public func storeGet(suite: String?, key: String) throws(DeviceError) -> StoredValue? {
+        let container = platform.appGroups
+        let suite = suite ?? app.appGroup
+        return try run { await container.dump(suite: suite)[key] }
+    }
+
+    public func storeDump(suite: String?) throws(DeviceError) -> [String: StoredValue] {
+        let container = platform.appGroups
+        let suite = suite ?? app.appGroup
+        return try run { await container.dump(suite: suite) }
+    }
+
+    public func shields() throws(DeviceError) -> ShieldsReport {
+        let agent = platform.managedSettings
+        return try run {
+            let effective = await agent.effective()
+            return ShieldsReport(
+                effective: .init(applications: effective.applications, categories: effective.categories),
+                stores: await agent.stores)
+        }
+    }
+
+    /// `shield.config`: asks the ShieldConfiguration extension now (traced like any callback).
+    public func shieldConfig(app bundle: String) throws(DeviceError) -> ShieldConfigReport {
+        let springBoard = springBoard
+        let shown = try run { await springBoard.shieldConfiguration(for: bundle) }
+        return ShieldConfigReport(
+            app: bundle, shielded: shown != nil, title: shown?.configuration.title,
+            subtitle: shown?.configuration.subtitle, primaryButtonLabel: shown?.configuration.primaryButtonLabel,
+            secondaryButtonLabel: shown?.configuration.secondaryButtonLabel, source: shown?.source)
+    }
+
+    public func notifications(since t: Double?) throws(DeviceError) -> [DeliveredNotification] {
+        let agent = platform.notifications
+        return try run { await agent.list(since: t) }
+    }
+
+    public func sandboxes() -> [SandboxReport] {
+        [
+            report(springBoard.monitor), report(springBoard.shieldConfiguration), report(springBoard.shieldAction),
+        ]
+    }
+
+    private func report<E>(_ sandbox: Sandbox<E>) -> SandboxReport {
+        SandboxReport(
+            extension: sandbox.name, state: sandbox.state, budgetBytes: sandbox.budgetBytes,
+            usedBytes: sandbox.usedBytes, peakBytes: sandbox.peakBytes, launches: sandbox.launches,
+            jetsams: sandbox.jetsams)
+    }
+
+    public func activities() throws(DeviceError) -> [ActivityReport] {
+        let agent = platform.deviceActivity
+        let calendar = calendar
+        return try run {
+            await agent.activities.values.sorted { $0.name < $1.name }.map { activity in
+                ActivityReport(
+                    name: activity.name, schedule: activity.schedule, events: activity.events,
+                    phase: activity.phase.rawValue, intervalStart: activity.interval.map { calendar.isoString($0.start) },
+                    intervalEnd: activity.interval.map { calendar.isoString($0.end) },
+                    progress: activity.progress.mapValues { Double($0) / 1000 })
+            }
+        }
+    }
+
+    /// Trace entries after sequence `since` (all when nil), at most `limit` (the oldest first).
+    public func traceEntries(since: Int?, limit: Int?) -> [TracedEffect] {
+        let entries = trace.recorder.entries(after: since ?? 0)
+        let limited = limit.map { entries.prefix($0) } ?? entries
+        return limited.map { TracedEffect(entry: $0, calendar: calendar) }
+    }
+
+    public func state() throws(DeviceError) -> DeviceStateReport {
+        let springBoard = springBoard
+        let platform = platform
+        let app = app
+        let sandboxes = sandboxes()
+        let (t, time) = now
+        let name = name
+        let appName = appName
+        return try run {
+            let effective = await platform.managedSettings.effective()
+            return DeviceStateReport(
+                device: name, app: appName, t: t, time: time, locked: await springBoard.locked,
+                foregroundApp: await springBoard.foregroundApp, shieldShown: await springBoard.shieldShown,
+                wifi: await platform.system.ssid, call: await springBoard.call, contacts: await platform.system.contacts,
+                focusMode: await platform.system.focusModeOn,
+                shields: .init(applications: effective.applications, categories: effective.categories),
+                usageToday: await platform.deviceActivity.usageToday(),
+                usageTodayByCategory: await platform.deviceActivity.usageTodayByCategory(), sandboxes: sandboxes,
+                appState: try await CallbackContext.$current.withValue(springBoard.mainAppContext) {
+                    try await app.state()
+                })
+        }
+    }
+
+    public var summary: DeviceSummary {
+        DeviceSummary(
+            name: name, app: appName, clock: clockMode.rawValue, seed: seed, timezone: calendar.timeZoneName,
+            start: DeviceCalendar.isoString(calendar.start), t: now.t, time: now.time)
+    }
+}
