@@ -19,13 +19,15 @@ struct JSONReader {
     }
 
     static func parse(_ data: Data) throws -> JSONValue {
-        try data.withUnsafeBytes { raw in
-            var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self))
-            let value = try reader.readValue(depth: 0)
-            reader.skipWhitespace()
-            guard reader.index == reader.bytes.count else { throw reader.malformed("unexpected text after the value") }
-            return value
-        }
+        try data.withUnsafeBytes { raw in try parse(raw) }
+    }
+
+    static func parse(_ raw: UnsafeRawBufferPointer) throws -> JSONValue {
+        var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self))
+        let value = try reader.readValue(depth: 0)
+        reader.skipWhitespace()
+        guard reader.index == reader.bytes.count else { throw reader.malformed("unexpected text after the value") }
+        return value
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -79,6 +81,7 @@ struct JSONReader {
         guard depth <= Self.maxDepth else { throw malformed("nested too deeply") }
         index += 1
         var members: [String: JSONValue] = [:]
+        members.reserveCapacity(4)
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -90,7 +93,8 @@ struct JSONReader {
             let key = try readString()
             try expect(UInt8(ascii: ":"), "expected ':' after a member name")
             let value = try readValue(depth: depth)
-            if members[key] == nil { members[key] = value }
+            // Inserts `value` only when `key` is new (the first of duplicated keys wins), hashing once.
+            Self.keep(&members[key, default: value])
             skipWhitespace()
             switch current {
             case UInt8(ascii: ",")?: index += 1
@@ -101,6 +105,9 @@ struct JSONReader {
             }
         }
     }
+
+    @inline(__always)
+    private static func keep(_ value: inout JSONValue) {}
 
     private mutating func readArray(depth: Int) throws -> JSONValue {
         guard depth <= Self.maxDepth else { throw malformed("nested too deeply") }
@@ -129,12 +136,15 @@ struct JSONReader {
         index += 1
         var utf8: [UInt8] = []
         var runStart = index
+        var ascii = true
         while true {
             guard let byte = current else { throw malformed("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
                 let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
                 index += 1
+                // ASCII is valid UTF-8 as it is: no need for the (slower) validating initialiser.
+                if utf8.isEmpty, ascii { return String(decoding: run, as: UTF8.self) }
                 if utf8.isEmpty, let string = String(validating: run, as: UTF8.self) { return string }
                 utf8.append(contentsOf: run)
                 guard let string = String(validating: utf8, as: UTF8.self) else {
@@ -148,6 +158,9 @@ struct JSONReader {
                 runStart = index
             case ..<0x20:
                 throw malformed("a control character inside a string must be escaped")
+            case 0x80...:
+                ascii = false
+                index += 1
             default:
                 index += 1
             }

@@ -117,25 +117,93 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 
 /// The one JSON encoding used on the wire and in traces: sorted keys, no escaped slashes,
 /// one line. Converts between `Codable` types and ``JSONValue``.
+///
+/// Encoding goes through ``JSONOutput`` (and, for types other than ``JSONValue``, the tree
+/// encoder), which write the same bytes as `JSONEncoder` with `[.sortedKeys,
+/// .withoutEscapingSlashes]` several times faster; whatever they do not reproduce (a NaN, very
+/// deep nesting, a value that encodes nothing) is handed to `JSONEncoder` itself, so the bytes —
+/// and the errors — are those of ``encodeWithFoundation(_:)`` in every case.
 public enum JSONWire {
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
+        Data(try bytes(value))
+    }
+
+    /// The encoding of `value`, as bytes.
+    public static func bytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        var output = JSONOutput()
+        if append(value, to: &output) { return output.bytes }
+        return Array(try encodeWithFoundation(value))
+    }
+
+    /// Appends the encoding of `value` to `bytes`, falling back to `JSONEncoder` like ``bytes(_:)``.
+    public static func append<T: Encodable>(_ value: T, to bytes: inout [UInt8]) throws {
+        var output = JSONOutput(appendingTo: bytes)
+        bytes = []
+        defer { bytes = output.bytes }
+        let start = output.bytes.count
+        if append(value, to: &output) { return }
+        output.bytes.removeSubrange(start...)
+        output.bytes.append(contentsOf: try encodeWithFoundation(value))
+    }
+
+    /// Appends a response (``append(_:to:)`` without the generic dispatch: the daemon's reply path).
+    public static func append(_ response: RPCResponse, to bytes: inout [UInt8]) throws {
+        var output = JSONOutput(appendingTo: bytes)
+        bytes = []
+        defer { bytes = output.bytes }
+        let start = output.bytes.count
+        do {
+            try output.write(response)
+        } catch {
+            output.bytes.removeSubrange(start...)
+            output.bytes.append(contentsOf: try encodeWithFoundation(response))
+        }
+    }
+
+    /// Writes `value` with the fast writers; false when it must be left to `JSONEncoder`.
+    private static func append<T: Encodable>(_ value: T, to output: inout JSONOutput) -> Bool {
+        do {
+            if T.self == JSONValue.self {
+                try output.write(value as! JSONValue)
+            } else if T.self == RPCResponse.self {
+                try output.write(value as! RPCResponse)
+            } else {
+                guard let node = try? JSONTreeEncoder.node(value) else { return false }
+                try node.write(to: &output)
+            }
+            return true
+        } catch {
+            return false
+        }
     }
 
     public static func encodeString<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try encode(value), as: UTF8.self)
+        String(decoding: try bytes(value), as: UTF8.self)
+    }
+
+    /// The reference encoding: `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]`.
+    static func encodeWithFoundation<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try JSONDecoder().decode(type, from: data)
     }
 
-    /// Converts any `Encodable` value to a ``JSONValue`` tree.
+    /// Converts any `Encodable` value to a ``JSONValue`` tree: the value that decoding its
+    /// encoding gives (``valueWithFoundation(_:)``), built without the text in between.
     public static func value<T: Encodable>(_ value: T) throws -> JSONValue {
+        if T.self == JSONValue.self { return value as! JSONValue }
+        if let node = try? JSONTreeEncoder.node(value) { return node.decodedValue }
+        return try valueWithFoundation(value)
+    }
+
+    /// The reference conversion: encoded by `JSONEncoder`, decoded back by `JSONDecoder`.
+    static func valueWithFoundation<T: Encodable>(_ value: T) throws -> JSONValue {
         if let json = value as? JSONValue { return json }
-        return try decode(JSONValue.self, from: encode(value))
+        return try decode(JSONValue.self, from: encodeWithFoundation(value))
     }
 
     /// Decodes a typed value from a ``JSONValue`` tree.

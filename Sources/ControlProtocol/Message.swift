@@ -144,6 +144,11 @@ public enum InboundMessage: Sendable {
     /// Parses one NDJSON line. A parse error or an empty batch is returned as a failure that
     /// must be answered with a single error response carrying id null.
     public static func parse(_ line: Data) -> Result<InboundMessage, RPCError> {
+        line.withUnsafeBytes { parse($0) }
+    }
+
+    /// Parses one NDJSON line held in memory the caller owns (``LineBuffer`` hands these out).
+    public static func parse(_ line: UnsafeRawBufferPointer) -> Result<InboundMessage, RPCError> {
         let value: JSONValue
         do {
             value = try JSONReader.parse(line)

@@ -10,10 +10,13 @@ final class ConnectionRegistry: Sendable {
 
     private let state = Protected(State())
     private let maxLineBytes: Int
+    private let loops: EventLoops
+    private let lanes = WorkLanes()
     private let log: Logger
 
-    init(maxLineBytes: Int, log: Logger) {
+    init(maxLineBytes: Int, loops: EventLoops, log: Logger) {
         self.maxLineBytes = maxLineBytes
+        self.loops = loops
         self.log = log
     }
 
@@ -26,8 +29,8 @@ final class ConnectionRegistry: Sendable {
             return state.nextID
         }
         let connection = Connection(
-            id: id, descriptor: descriptor, maxLineBytes: maxLineBytes, dispatcher: dispatcher, log: log,
-            onClosed: { [self] id in state.withLock { _ = $0.open.removeValue(forKey: id) } })
+            id: id, descriptor: descriptor, maxLineBytes: maxLineBytes, loop: loops.loop(for: id), lanes: lanes,
+            dispatcher: dispatcher, log: log, onClosed: { [self] id in state.withLock { _ = $0.open.removeValue(forKey: id) } })
         state.withLock { $0.open[id] = connection }
         log.debug("connection \(id) opened (\(peer))")
         connection.start()

@@ -20,6 +20,7 @@ final class Daemon: Sendable {
     private let socketPath: String
     private let stateDirectory: URL
     private let listener: Listener
+    private let loops: EventLoops
     private let shutdown: Shutdown
     private let notifier: ServiceNotifier
 
@@ -79,7 +80,12 @@ final class Daemon: Sendable {
         }
         notifier = ServiceNotifier(environment: environment, log: log)
         shutdown = Shutdown(claim: claim, devices: devices, notifier: notifier, log: log)
-        let connections = ConnectionRegistry(maxLineBytes: config.maxRequestBytes, log: log)
+        do {
+            loops = try EventLoops(log: log)
+        } catch {
+            throw .runtime("cannot start the event loops: \(error)")
+        }
+        let connections = ConnectionRegistry(maxLineBytes: config.maxRequestBytes, loops: loops, log: log)
         let methods = DaemonMethods(
             socketPath: socketPath, stateDirectory: stateDirectory, devices: devices, connections: connections,
             shutdown: shutdown)
@@ -98,6 +104,7 @@ final class Daemon: Sendable {
     /// Starts accepting and handling signals, tells the service manager, and parks the main thread.
     private func serve() -> Never {
         let signals = TerminationSignals(shutdown: shutdown)
+        loops.start()
         listener.start()
         log.info("clarityd \(ClarityProtocol.version) listening on \(socketPath)")
         log.info("state directory \(stateDirectory.path), pid \(getpid())")

@@ -8,6 +8,9 @@ import Foundation
 /// error; a notification is executed but not answered, and a batch of only notifications gets
 /// no line at all. Bad input is logged as a warning, an unexpected error from a handler as an
 /// error (answered -32603); neither stops the daemon.
+///
+/// Responses are written straight into the connection's output bytes by ``JSONOutput``, which
+/// gives the bytes `JSONEncoder` would.
 struct RequestDispatcher: Sendable {
     let router: Router
     let log: Logger
@@ -15,38 +18,80 @@ struct RequestDispatcher: Sendable {
     /// The answer to one line: the bytes to send (nil when nothing is owed) and the actions
     /// to run once they are delivered.
     struct Reply {
-        var line: Data?
+        var line: [UInt8]?
         var afterDelivery: [@Sendable () -> Void] = []
     }
 
+    /// Where a line may be answered (see ``Connection``).
+    enum Placement: Equatable {
+        /// At once, on the connection's event loop: the answer never waits for a device.
+        case inline
+        /// On the work lane of this device: the request runs on that device's queue.
+        case device(String)
+        /// On a thread of its own (a batch, or a method that visits every device).
+        case anywhere
+    }
+
+    typealias Parsed = Result<InboundMessage, RPCError>
     private typealias Validated = Result<RPCRequest, RPCRequest.InvalidRequest>
 
     private static let newline = UInt8(ascii: "\n")
 
-    func respond(to line: Data, connection: Int) -> Reply {
-        switch InboundMessage.parse(line) {
-        case .failure(let error):
-            log.warning("connection \(connection): \(error.message)")
-            return Reply(line: encodeLine(RPCResponse(id: .null, error: error)))
-        case .success(.single(let item)):
-            var reply = Reply()
-            if let response = answer(item, connection: connection, afterDelivery: &reply.afterDelivery) {
-                reply.line = encodeLine(response)
-            }
-            return reply
+    func parse(_ line: UnsafeRawBufferPointer) -> Parsed {
+        InboundMessage.parse(line)
+    }
+
+    /// Where `message` may be answered without keeping other connections waiting.
+    func placement(of message: Parsed) -> Placement {
+        switch message {
+        case .failure, .success(.single(.failure)): return .inline
+        case .success(.single(.success(let request))):
+            if router.answersAtOnce(request.method) { return .inline }
+            if request.method == Method.deviceList.rawValue { return .anywhere }
+            return .device(request.params?["device"]?.stringValue ?? "default")
         case .success(.batch(let items)):
-            var reply = Reply()
-            let responses = items.compactMap {
-                answer($0, connection: connection, afterDelivery: &reply.afterDelivery)
+            let waits = items.contains { item in
+                guard case .success(let request) = item else { return false }
+                return !router.answersAtOnce(request.method)
             }
-            if !responses.isEmpty { reply.line = encodeBatchLine(responses) }
-            return reply
+            return waits ? .anywhere : .inline
         }
     }
 
+    func respond(to line: Data, connection: Int) -> Reply {
+        var bytes: [UInt8] = []
+        let afterDelivery = line.withUnsafeBytes { raw in
+            respond(to: parse(raw), connection: connection, into: &bytes)
+        }
+        return Reply(line: bytes.isEmpty ? nil : bytes, afterDelivery: afterDelivery)
+    }
+
+    /// Appends the answer to `message`, if one is owed, to `output`; returns the actions to run
+    /// once it is delivered.
+    func respond(to message: Parsed, connection: Int, into output: inout [UInt8]) -> [@Sendable () -> Void] {
+        var afterDelivery: [@Sendable () -> Void] = []
+        switch message {
+        case .failure(let error):
+            log.warning("connection \(connection): \(error.message)")
+            appendLine(RPCResponse(id: .null, error: error), to: &output)
+        case .success(.single(let item)):
+            if let response = answer(item, connection: connection, afterDelivery: &afterDelivery) {
+                appendLine(response, to: &output)
+            }
+        case .success(.batch(let items)):
+            let responses = items.compactMap {
+                answer($0, connection: connection, afterDelivery: &afterDelivery)
+            }
+            if !responses.isEmpty { appendBatchLine(responses, to: &output) }
+        }
+        return afterDelivery
+    }
+
     /// The -32004 line sent before a connection whose line overflowed is closed.
-    func tooLargeLine(limit: Int) -> Data {
-        encodeLine(RPCResponse(id: .null, error: .requestTooLarge(limit: limit)))
+    func tooLargeLine(limit: Int) -> [UInt8] {
+        var line: [UInt8] = []
+        appendLine(RPCResponse(id: .null, error: .requestTooLarge(limit: limit)), to: &line)
+        return line
     }
 
     /// The response owed for one batch member or single request; nil for a notification.
@@ -76,31 +121,31 @@ struct RequestDispatcher: Sendable {
         return RPCResponse(id: id, outcome: outcome)
     }
 
-    private func encodeLine(_ response: RPCResponse) -> Data {
-        var line = encode(response)
-        line.append(Self.newline)
-        return line
+    private func appendLine(_ response: RPCResponse, to output: inout [UInt8]) {
+        append(response, to: &output)
+        output.append(Self.newline)
     }
 
-    private func encodeBatchLine(_ responses: [RPCResponse]) -> Data {
-        var line = Data("[".utf8)
+    private func appendBatchLine(_ responses: [RPCResponse], to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "["))
         for (index, response) in responses.enumerated() {
-            if index > 0 { line.append(UInt8(ascii: ",")) }
-            line.append(encode(response))
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            append(response, to: &output)
         }
-        line.append(contentsOf: [UInt8(ascii: "]"), Self.newline])
-        return line
+        output.append(contentsOf: [UInt8(ascii: "]"), Self.newline])
     }
 
     /// One response as JSON. A result that cannot be encoded (a NaN, say) is a bug in its
     /// handler: it is logged and answered -32603 instead.
-    private func encode(_ response: RPCResponse) -> Data {
+    private func append(_ response: RPCResponse, to output: inout [UInt8]) {
+        let start = output.count
         do {
-            return try JSONWire.encode(response)
+            try JSONWire.append(response, to: &output)
         } catch {
+            output.removeSubrange(start...)
             log.error("cannot encode the response to id \(response.id): \(error)")
             let fallback = RPCResponse(id: response.id, error: .internalError("the result could not be encoded"))
-            return (try? JSONWire.encode(fallback)) ?? Data()
+            try? JSONWire.append(fallback, to: &output)
         }
     }
 }

@@ -31,6 +31,12 @@ struct Router: Sendable {
         routes[method.rawValue] = { params in MethodReply(result: try handler(params)) }
     }
 
+    /// Whether `method` has a route of its own (`daemon.*`): such handlers answer at once, never
+    /// waiting for a device, so connections run them on their event loop.
+    func answersAtOnce(_ method: String) -> Bool {
+        routes[method] != nil
+    }
+
     func route(_ method: String, params: JSONValue?) throws -> MethodReply {
         if let handler = routes[method] { return try handler(params) }
         switch fallback(method, params) {

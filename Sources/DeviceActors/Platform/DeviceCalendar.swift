@@ -33,13 +33,34 @@ public struct DeviceCalendar: Sendable {
         Self.isoString(date(instant))
     }
 
+    /// ISO-8601 UTC of `date`, `.SSS` milliseconds only when not a whole second. Computed by
+    /// arithmetic (days → civil date, Hinnant's algorithm): a formatter per call costs ICU setup
+    /// on every effect, and the result is the same.
     public static func isoString(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        if date.timeIntervalSince1970.rounded() != date.timeIntervalSince1970 {
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        }
-        return formatter.string(from: date)
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = totalMilliseconds.floorDivided(by: 1000)
+        let milliseconds = totalMilliseconds - seconds * 1000
+        let days = seconds.floorDivided(by: 86_400)
+        seconds -= days * 86_400
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        var text = String(
+            format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", year, month, day, seconds / 3600, seconds / 60 % 60,
+            seconds % 60)
+        if milliseconds != 0 { text += String(format: ".%03lld", milliseconds) }
+        return text + "Z"
+    }
+
+    /// Year, month, day of the proleptic Gregorian calendar for days since 1970-01-01.
+    static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+        let z = daysSinceEpoch + 719_468
+        let era = z.floorDivided(by: 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     public static func parseISO(_ string: String) -> Date? {
@@ -58,5 +79,13 @@ public struct DeviceCalendar: Sendable {
     public func dayKey(_ instant: VirtualInstant) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date(instant))
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}
+
+extension Int64 {
+    /// Division rounding toward negative infinity.
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 }

@@ -1,0 +1,138 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One I/O thread serving many connections with `poll(2)`, as redis does: it reads what clients
+/// sent, answers what it can at once (``RequestDispatcher/Placement/inline``), and writes.
+///
+/// Doing this on a few threads of our own instead of a dispatch source per connection saves two
+/// thread hand-offs per request (dispatch's event thread to a worker, and back to sleep) and lets
+/// one wake-up serve every client that is ready — under 50 clients that was most of the daemon's
+/// time. Work that may wait for a device never runs here: the connection hands it to a
+/// ``WorkLanes`` lane and is called back on this thread with the answer.
+///
+/// Other threads talk to the loop only through ``post(_:)``, which queues an action and wakes
+/// `poll` through a pipe. Everything else is confined to the loop's thread
+/// (`@unchecked Sendable`).
+final class EventLoop: @unchecked Sendable {
+    let index: Int
+    private let log: Logger
+    private let wakeReader: Int32
+    private let wakeWriter: Int32
+    private let inbox = Protected(Inbox())
+    /// The loop's connections, in `pollSet` order (after the wake pipe). Loop-confined.
+    private var connections: [Connection] = []
+    private var pollSet: [pollfd] = []
+    /// One read buffer for every connection of the loop (they are served one at a time).
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    private struct Inbox {
+        var actions: [@Sendable () -> Void] = []
+        var woken = false
+    }
+
+    init(index: Int, log: Logger) throws(SystemCallError) {
+        self.index = index
+        self.log = log
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw SystemCallError("pipe") }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            try SystemCall.setNonBlocking(fd)
+        }
+        wakeReader = ends[0]
+        wakeWriter = ends[1]
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            // Signals go to the main thread and Dispatch, as before there were loops: a
+            // process-directed SIGTERM must not land here.
+            var all = sigset_t()
+            sigfillset(&all)
+            pthread_sigmask(SIG_BLOCK, &all, nil)
+            Thread.current.name = "clarityd.loop.\(index)"
+            run()
+        }
+        thread.start()
+    }
+
+    /// Runs `action` on the loop's thread, soon. Safe from any thread.
+    func post(_ action: @escaping @Sendable () -> Void) {
+        let wake = inbox.withLock { inbox in
+            inbox.actions.append(action)
+            defer { inbox.woken = true }
+            return !inbox.woken
+        }
+        guard wake else { return }
+        var byte: UInt8 = 1
+        while write(wakeWriter, &byte, 1) < 0 && errno == EINTR {}
+    }
+
+    /// Starts serving `connection` on this loop. Loop thread only.
+    func adopt(_ connection: Connection) {
+        connections.append(connection)
+    }
+
+    private func run() -> Never {
+        while true {
+            pollSet.removeAll(keepingCapacity: true)
+            pollSet.append(pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0))
+            for connection in connections {
+                let events = connection.pollEvents
+                pollSet.append(pollfd(fd: events == 0 ? -1 : connection.descriptor, events: events, revents: 0))
+            }
+            let ready = poll(&pollSet, nfds_t(pollSet.count), -1)
+            if ready < 0 {
+                if errno != EINTR { log.error("event loop \(index): \(SystemCallError("poll"))") }
+                continue
+            }
+            // The connections polled this round; actions below may add or close some.
+            let polled = connections
+            for (offset, connection) in polled.enumerated() {
+                let revents = pollSet[offset + 1].revents
+                if revents != 0 { connection.handle(revents: revents) }
+            }
+            if pollSet[0].revents != 0 { runInbox() }
+            if connections.contains(where: \.isClosed) { connections.removeAll(where: \.isClosed) }
+        }
+    }
+
+    private func runInbox() {
+        var drain = [UInt8](repeating: 0, count: 64)
+        while read(wakeReader, &drain, drain.count) > 0 {}
+        let actions = inbox.withLock { inbox in
+            defer {
+                inbox.actions.removeAll(keepingCapacity: true)
+                inbox.woken = false
+            }
+            return inbox.actions
+        }
+        for action in actions { action() }
+    }
+}
+
+/// Every event loop of the daemon; connections are spread over them in turn.
+final class EventLoops: Sendable {
+    let loops: [EventLoop]
+
+    /// One loop per processor, at most 4: clients are local and requests small, so a few loops
+    /// keep every core busy.
+    init(count: Int = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4), log: Logger) throws(SystemCallError) {
+        var loops: [EventLoop] = []
+        for index in 0..<count { loops.append(try EventLoop(index: index, log: log)) }
+        self.loops = loops
+    }
+
+    func start() {
+        for loop in loops { loop.start() }
+    }
+
+    func loop(for connectionID: Int) -> EventLoop {
+        loops[connectionID % loops.count]
+    }
+}
