@@ -1,6 +1,6 @@
 import Foundation
 
-/// ``LineFramer``'s rules, one line at a time and without copying: bytes go in with
+/// the NDJSON framing rules (docs/protocol.md; the reference model is in the tests), one line at a time and without copying: bytes go in with
 /// ``append(_:)``, and ``next(_:)`` hands out the next complete line as a view of the buffer.
 ///
 /// A line ends at `\n`; a trailing `\r` is dropped and blank lines (only spaces and tabs) are

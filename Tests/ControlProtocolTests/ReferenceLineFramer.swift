@@ -1,3 +1,5 @@
+// The reference model of NDJSON framing: LineFramerTests pin its rules, and
+// JSONWireEquivalenceTests checks that the daemon's LineBuffer frames exactly as it does.
 import Foundation
 
 /// Splits a byte stream into `\n`-terminated lines (NDJSON), refusing lines over a limit.
