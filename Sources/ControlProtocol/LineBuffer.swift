@@ -1,6 +1,7 @@
 import Foundation
 
-/// the NDJSON framing rules (docs/protocol.md; the reference model is in the tests), one line at a time and without copying: bytes go in with
+/// Frames NDJSON lines by the protocol's rules (docs/protocol.md; the tests hold a reference
+/// model), one line at a time and without copying: bytes go in with
 /// ``append(_:)``, and ``next(_:)`` hands out the next complete line as a view of the buffer.
 ///
 /// A line ends at `\n`; a trailing `\r` is dropped and blank lines (only spaces and tabs) are
