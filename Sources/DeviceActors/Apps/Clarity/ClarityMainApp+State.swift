@@ -15,6 +15,26 @@ extension ClarityMainApp {
             let verificationMethod: String?
             let message: String?
             let skipped: Bool
+
+            enum CodingKeys: String, CodingKey {
+                case id, type, contactName, contactPhone, frictionLayer, status, xpEarned, verificationMethod, message,
+                    skipped
+            }
+
+            /// Every field present, null when unset (PROTOCOL.md lists them).
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(id, forKey: .id)
+                try c.encode(type, forKey: .type)
+                try c.encode(contactName, forKey: .contactName)
+                try c.encode(contactPhone, forKey: .contactPhone)
+                try c.encode(frictionLayer, forKey: .frictionLayer)
+                try c.encode(status, forKey: .status)
+                try c.encode(xpEarned, forKey: .xpEarned)
+                try c.encode(verificationMethod, forKey: .verificationMethod)
+                try c.encode(message, forKey: .message)
+                try c.encode(skipped, forKey: .skipped)
+            }
         }
 
         struct Person: Encodable, Sendable {
