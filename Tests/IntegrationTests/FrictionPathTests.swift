@@ -66,3 +66,38 @@ import Testing
         #expect(traces[0] == traces[1])
     }
 }
+
+/// Layers 3–5 and the contact's name on every layer's shield (seed 000 task 4g,
+/// `ProsocialFrictionDescriptions`), with short thresholds.
+@Suite struct FrictionLayerTextsTests {
+    @Test func everyLayerHasItsTextsAndAlwaysTheContinueButton() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let clarity = try ClarityDriver(daemon, device: "layers", config: ["frictionThresholdsMinutes": [1, 2, 3, 4, 5]])
+        try clarity.setUpPeople(["Mom"])
+        try clarity.event("app.open", ["app": .string(ClarityDriver.instagram)])
+        let expected: [(String, String)] = [
+            ("Text Mom instead", "A real connection beats any feed"),
+            ("What are you looking for?", "Or call someone instead of scrolling"),
+            ("Call Mom — for real", "Have a real conversation"),
+            ("0 texts today. 58 min scrolling.", "Type 'I choose to keep scrolling' to continue. Or connect with someone."),
+        ]
+        let first = try clarity.advance(60)
+        #expect(
+            clarity.effects(first, "notification").first?["body"]
+                == "You've been on Instagram for 1 minute. Mom would love to hear from you.")
+        for (layer, texts) in expected.enumerated() {
+            let outcome = try clarity.advance(60)
+            let shown = clarity.effects(outcome, "shield.shown").first
+            #expect(shown?["title"] == .string(texts.0), "layer \(layer + 2)")
+            #expect(shown?["subtitle"] == .string(texts.1), "layer \(layer + 2)")
+            #expect(shown?["primaryButtonLabel"] == "Open Clarity")
+            #expect(shown?["secondaryButtonLabel"] == "I Choose to Continue")
+            let store = layer == 0 || layer == 2 ? "prosocialFriction" : "friction"
+            #expect(try clarity.shields()["stores"]?[store]?["applications"] == [.string(ClarityDriver.instagram)])
+            try clarity.event("shield.press", ["app": .string(ClarityDriver.instagram), "button": "secondary"])
+            #expect(try clarity.state()["shieldShown"] == false)
+        }
+        #expect(try clarity.app()["products"]?.arrayValue?.map { $0["displayPrice"] } == ["$4.99", "$39.99"])
+    }
+}

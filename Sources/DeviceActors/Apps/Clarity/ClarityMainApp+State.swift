@@ -57,6 +57,8 @@ extension ClarityMainApp {
         let frictionLevel: Int
         let xp: Int
         let subscription: String
+        /// The StoreKit products Clarity sells (`Product.products(for:)`).
+        let products: [StoreProduct]
         let trialEndsAt: Double
         let prosocialEnabled: Bool
         let focusActive: Bool
@@ -74,7 +76,7 @@ extension ClarityMainApp {
         let monitoring: Bool
 
         enum CodingKeys: String, CodingKey {
-            case frictionLevel, xp, subscription, trialEndsAt, prosocialEnabled, focusActive, focusSession,
+            case frictionLevel, xp, subscription, products, trialEndsAt, prosocialEnabled, focusActive, focusSession,
                 connectionsToday, conversationMinutesToday, scrollingMinutesToday, today, history, challenge,
                 importantContacts, wifiGate, shieldedApps, shieldedCategories, monitoring
         }
@@ -84,6 +86,7 @@ extension ClarityMainApp {
             try c.encode(frictionLevel, forKey: .frictionLevel)
             try c.encode(xp, forKey: .xp)
             try c.encode(subscription, forKey: .subscription)
+            try c.encode(products, forKey: .products)
             try c.encode(trialEndsAt, forKey: .trialEndsAt)
             try c.encode(prosocialEnabled, forKey: .prosocialEnabled)
             try c.encode(focusActive, forKey: .focusActive)
@@ -118,7 +121,10 @@ extension ClarityMainApp {
         }
         return State(
             frictionLevel: try await sharedDefaults.integer(forKey: ClarityKeys.frictionLevel),
-            xp: store.profile.totalXP, subscription: subscriptionLabel, trialEndsAt: trialEndsAt,
+            xp: store.profile.totalXP, subscription: subscriptionLabel,
+            products: try await platform.storeKitServices.products(
+                for: [Self.monthlyProductId, Self.yearlyProductId]),
+            trialEndsAt: trialEndsAt,
             prosocialEnabled: store.profile.prosocialEnabled, focusActive: store.activeFocusSession != nil,
             focusSession: store.activeFocusSession, connectionsToday: today.connections,
             conversationMinutesToday: today.conversationMinutes, scrollingMinutesToday: today.scrollingMinutes,

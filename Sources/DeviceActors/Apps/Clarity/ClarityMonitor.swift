@@ -75,7 +75,7 @@ actor ClarityMonitor: WorldActor, DeviceActivityMonitor {
         let apps = selection?.applicationTokens ?? []
         let appName = apps.count == 1 ? platform.catalog.displayName(of: apps[0]) : "your shielded apps"
         let minutes = thresholdsMinutes.first ?? 5
-        var body = "You've been on \(appName) for \(minutes) minutes."
+        var body = "You've been on \(appName) for \(minutes == 1 ? "1 minute" : "\(minutes) minutes")."
         if let name = try await sharedDefaults.string(forKey: ClarityKeys.prosocialContactName) {
             body += " \(name) would love to hear from you."
         }
