@@ -10,7 +10,6 @@ struct TestArguments: IntentArguments {
     func bool(_ name: String) throws(DeviceError) -> Bool? { values[name] as? Bool }
     func int(_ name: String) throws(DeviceError) -> Int? { values[name] as? Int }
     func strings(_ name: String) throws(DeviceError) -> [String]? { values[name] as? [String] }
-    func contacts(_ name: String) throws(DeviceError) -> [Contact]? { values[name] as? [Contact] }
     func objects(_ name: String) throws(DeviceError) -> [any IntentArguments]? {
         (values[name] as? [[String: any Sendable]]).map { $0.map { TestArguments(values: $0) } }
     }

@@ -45,6 +45,11 @@ import Testing
         #expect(challenge?["contactName"] == "Mom")
         #expect(challenge?["status"] == "idle")
         #expect(["textSomeone", "replyToMessage"].contains(challenge?["type"]?.stringValue ?? ""))
+        let prompts = [
+            "Send Mom a quick text", "Tell Mom you're thinking of them", "Check in on Mom — it's been a while",
+            "Ask Mom how their day's going",
+        ]
+        #expect(prompts.contains(challenge?["prompt"]?.stringValue ?? ""))
 
         let opened = try clarity.intent("challenge.open")
         #expect(clarity.effects(opened, "openURL").first?["url"] == "sms://+15550000")

@@ -58,7 +58,6 @@ public protocol IntentArguments: Sendable {
     func bool(_ name: String) throws(DeviceError) -> Bool?
     func int(_ name: String) throws(DeviceError) -> Int?
     func strings(_ name: String) throws(DeviceError) -> [String]?
-    func contacts(_ name: String) throws(DeviceError) -> [Contact]?
     /// The array of objects `name`, each readable as arguments (paths like `args.contacts[2].id`).
     func objects(_ name: String) throws(DeviceError) -> [any IntentArguments]?
 }

@@ -144,10 +144,6 @@ struct DeviceFields: EventFields, IntentArguments {
         try mapped { () throws(RPCError) in try params.strings(name) }
     }
 
-    func contacts(_ name: String) throws(DeviceError) -> [Contact]? {
-        try mapped { () throws(RPCError) in try params.decode([Contact].self, name) }
-    }
-
     func objects(_ name: String) throws(DeviceError) -> [any IntentArguments]? {
         try mapped { () throws(RPCError) in try params.objects(name)?.map { DeviceFields(params: $0) } }
     }

@@ -33,6 +33,7 @@ extension ClarityMainApp {
             store.profile.currentChallengeId = nil
             store.profile.verificationStatus = .idle
             store.profile.lastVerificationMessage = nil
+            store.profile.challengePrompt = nil
         }
         if historyCounts != before { changed() }
     }

@@ -9,6 +9,8 @@ extension ClarityMainApp {
             let contactName: String?
             let contactPhone: String?
             let frictionLayer: Int
+            /// What the challenge asks ("Send Mom a quick text").
+            let prompt: String?
             /// `idle`, `waitingForAction`, `verified`, `failed`, `callAttempted`, `autoVerified`.
             let status: String
             let xpEarned: Int
@@ -17,7 +19,7 @@ extension ClarityMainApp {
             let skipped: Bool
 
             enum CodingKeys: String, CodingKey {
-                case id, type, contactName, contactPhone, frictionLayer, status, xpEarned, verificationMethod, message,
+                case id, type, contactName, contactPhone, frictionLayer, prompt, status, xpEarned, verificationMethod, message,
                     skipped
             }
 
@@ -29,6 +31,7 @@ extension ClarityMainApp {
                 try c.encode(contactName, forKey: .contactName)
                 try c.encode(contactPhone, forKey: .contactPhone)
                 try c.encode(frictionLayer, forKey: .frictionLayer)
+                try c.encode(prompt, forKey: .prompt)
                 try c.encode(status, forKey: .status)
                 try c.encode(xpEarned, forKey: .xpEarned)
                 try c.encode(verificationMethod, forKey: .verificationMethod)
@@ -115,6 +118,7 @@ extension ClarityMainApp {
             State.Challenge(
                 id: challenge.id, type: challenge.type.rawValue, contactName: challenge.suggestedContactName,
                 contactPhone: challenge.suggestedContactPhone, frictionLayer: challenge.frictionLayer,
+                prompt: store.profile.challengePrompt,
                 status: store.profile.verificationStatus.rawValue, xpEarned: challenge.xpEarned,
                 verificationMethod: challenge.verificationMethod, message: store.profile.lastVerificationMessage,
                 skipped: challenge.userSkipped)

@@ -12,6 +12,8 @@ struct ClarityStore: Codable, Sendable {
         var currentChallengeId: String?
         var verificationStatus: VerificationState = .idle
         var lastVerificationMessage: String?
+        /// The current challenge's prompt (`ProsocialResponses.prompt`, chosen when it was issued).
+        var challengePrompt: String?
         /// The contact the next challenge will suggest (its name is on the shield meanwhile).
         var nextContactIdentifier: String?
         var manualContactCount = 0

@@ -125,19 +125,7 @@ public struct ManagedSettingsStore: Sendable {
 
     public static let defaultName = "default"
 
-    /// `store.shield.applications = tokens` (nil clears the field).
-    public func setShieldApplications(_ applications: Set<String>?) async throws {
-        try CallbackContext.current?.checkpoint()
-        try await agent.setShield(store: name, applications: applications ?? [], categories: nil)
-    }
-
-    /// `store.shield.applicationCategories = policy`.
-    public func setShieldApplicationCategories(_ policy: CategoryPolicy) async throws {
-        try CallbackContext.current?.checkpoint()
-        try await agent.setShield(store: name, applications: nil, categories: policy)
-    }
-
-    /// Both fields in one write.
+    /// `store.shield.applications` and `.applicationCategories`, in one write.
     public func setShield(applications: Set<String>, categories: CategoryPolicy) async throws {
         try CallbackContext.current?.checkpoint()
         try await agent.setShield(store: name, applications: applications, categories: categories)

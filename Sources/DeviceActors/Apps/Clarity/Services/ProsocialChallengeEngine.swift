@@ -54,6 +54,8 @@ struct ProsocialChallengeEngine {
         store.currentChallenge = challenge
         store.profile.verificationStatus = .idle
         store.profile.lastVerificationMessage = nil
+        store.profile.challengePrompt = ProsocialResponses.prompt(
+            for: challenge.type, contactName: contact?.contactName, platform: platform)
         if let index = store.importantContacts.firstIndex(where: { $0.contactIdentifier == contact?.contactIdentifier }) {
             store.importantContacts[index].lastSuggestedAt = now
         }
@@ -129,6 +131,7 @@ struct ProsocialChallengeEngine {
     }
 
     /// A connection happened: a ConnectionLog, and the contact's times connected / last connected.
+    /// The person picked ahead for the next challenge is picked again (the priorities changed).
     private func record(
         _ kind: ConnectionLog.Kind, for challenge: ProsocialChallenge, duration: Int, store: inout ClarityStore,
         logID: String
@@ -144,5 +147,6 @@ struct ProsocialChallengeEngine {
             store.importantContacts[index].timesConnected += 1
             store.importantContacts[index].lastConnectedAt = now
         }
+        store.profile.nextContactIdentifier = nil
     }
 }
