@@ -27,7 +27,7 @@ public protocol SimulatedApp: Sendable {
     /// App-specific state for `device.state.app`.
     func state() async throws -> any Encodable & Sendable
     /// Bumped whenever the app's own persistent data changes (its SwiftData store).
-    func revision() async -> Int
+    var dataRevision: DataRevision { get }
     /// The app's persistent data, for the device snapshot.
     func persistentData() async throws -> Data?
     /// Restores data saved by ``persistentData()`` (before ``launch()``).
@@ -60,4 +60,15 @@ public protocol IntentArguments: Sendable {
     func strings(_ name: String) throws(DeviceError) -> [String]?
     /// The array of objects `name`, each readable as arguments (paths like `args.contacts[2].id`).
     func objects(_ name: String) throws(DeviceError) -> [any IntentArguments]?
+}
+
+/// Counts changes to an app's own persistent data, so the device knows when to save it.
+/// World-confined (`@unchecked Sendable`): bumped by the main app inside the world, read by the
+/// device between runs, on the thread that drives the world.
+public final class DataRevision: @unchecked Sendable {
+    public private(set) var value = 0
+
+    public init() {}
+
+    func bump() { value += 1 }
 }

@@ -99,10 +99,10 @@ public final class SimulatedDevice: @unchecked Sendable {
         let springBoard = springBoard
         let app = app
         let from = trace.recorder.lastSequence
-        let before = try run { await app.revision() }
+        let before = app.dataRevision.value
         try run { try await springBoard.runMainApp { try await app.launch() } }
         _ = finish(from: from)
-        if try run({ await app.revision() }) != before { needsSave = true }
+        noteAppChanges(since: before)
     }
 
     /// Rebuilds a device saved by ``snapshot()``, at the saved virtual time. No callback is replayed.
@@ -161,14 +161,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         return try outcome { try await springBoard.handle(event) }
     }
 
-    /// The app's data revision, to know whether a request changed it.
-    private func appRevision() throws(DeviceError) -> Int {
-        let app = app
-        return try run { await app.revision() }
-    }
-
-    private func noteAppChanges(since revision: Int) throws(DeviceError) {
-        if try appRevision() != revision { needsSave = true }
+    /// A request that changed the app's own data must be saved like a store write.
+    private func noteAppChanges(since revision: Int) {
+        if app.dataRevision.value != revision { needsSave = true }
     }
 
     /// `clock.advance`: moves virtual time forward, firing everything due on the way.
@@ -177,7 +172,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             throw .invalidArgument(field: "seconds", reason: "must be a number > 0")
         }
         let from = trace.recorder.lastSequence
-        let revision = try appRevision()
+        let revision = app.dataRevision.value
         let target = world.clock.now + .seconds(seconds)
         trace.record(.clockAdvance(seconds: seconds), by: "clock")
         do {
@@ -185,7 +180,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         } catch {
             throw .internalFailure("\(error)")
         }
-        try noteAppChanges(since: revision)
+        noteAppChanges(since: revision)
         return finish(from: from)
     }
 
@@ -198,7 +193,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     public func perform(intent: String, arguments: any IntentArguments) throws(DeviceError) -> IntentOutcome {
         let from = trace.recorder.lastSequence
-        let revision = try appRevision()
+        let revision = app.dataRevision.value
         let springBoard = springBoard
         let app = app
         let trace = trace
@@ -207,7 +202,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             trace.record(.intent(name: intent), by: actor)
             return try await springBoard.runMainApp { try await app.perform(intent: intent, arguments: arguments) }
         }
-        try noteAppChanges(since: revision)
+        noteAppChanges(since: revision)
         let outcome = finish(from: from)
         return IntentOutcome(t: outcome.t, time: outcome.time, result: result, effects: outcome.effects)
     }
@@ -317,15 +312,15 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     private func outcome(_ body: @escaping @Sendable () async throws -> Void) throws(DeviceError) -> DeviceOutcome {
         let from = trace.recorder.lastSequence
-        let revision = try appRevision()
+        let revision = app.dataRevision.value
         do {
             try run(body)
         } catch {
-            try noteAppChanges(since: revision)
+            noteAppChanges(since: revision)
             _ = finish(from: from)
             throw error
         }
-        try noteAppChanges(since: revision)
+        noteAppChanges(since: revision)
         return finish(from: from)
     }
 

@@ -118,7 +118,7 @@ struct ClarityApp: SimulatedApp {
 
     func networkChanged(ssid: String?) async throws { try await mainApp.networkChanged(ssid: ssid) }
 
-    func revision() async -> Int { await mainApp.revision }
+    var dataRevision: DataRevision { mainApp.dataRevision }
 
     func persistentData() async throws -> Data? { try await mainApp.persistentData() }
 

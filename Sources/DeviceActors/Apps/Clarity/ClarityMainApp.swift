@@ -16,7 +16,7 @@ actor ClarityMainApp: WorldActor {
     /// When the call watch started (to re-arm its timeout after a restart).
     var callWatchStartedAt: Double?
     /// Bumped on every change to ``store`` (the device saves when it moves).
-    private(set) var revision = 0
+    nonisolated let dataRevision = DataRevision()
     var timers: [String: VirtualClock.TimerID] = [:]
     private var idCounter = 0
 
@@ -32,7 +32,7 @@ actor ClarityMainApp: WorldActor {
     var engine: ProsocialChallengeEngine { ProsocialChallengeEngine(platform: platform, now: now) }
 
     /// Marks the store changed.
-    func changed() { revision += 1 }
+    func changed() { dataRevision.bump() }
 
     /// A fresh UUID from the world's seeded generator (`UUID()` would break replay).
     func newID() -> String {
