@@ -36,14 +36,6 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
         self.strategy = strategy
     }
 
-    /// The strategy's name, for failure reports.
-    public var strategyName: String { lock.withLock { strategy.name } }
-
-    /// Replaces the strategy (between runs).
-    public func setStrategy(_ strategy: any SchedulingStrategy) {
-        lock.withLock { self.strategy = strategy }
-    }
-
     public func enqueue(_ job: consuming ExecutorJob) {
         enqueue(UnownedJob(job), actorExecutor: nil)
     }

@@ -46,11 +46,6 @@ public final class VirtualClock: @unchecked Sendable {
     /// The earliest pending deadline.
     public var nextDeadline: VirtualInstant? { timers.first?.deadline }
 
-    /// Labels and deadlines of pending timers, in firing order (for inspection).
-    public var pendingTimers: [(label: String, deadline: VirtualInstant)] {
-        timers.map { ($0.label, $0.deadline) }
-    }
-
     /// Removes and returns the next timer due at or before `limit`, moving now to its deadline.
     func popDue(upTo limit: VirtualInstant) -> Timer? {
         guard let first = timers.first, first.deadline <= limit else { return nil }

@@ -7,8 +7,6 @@ extension SimulatedDevice {
         (world.clock.now.seconds, calendar.isoString(world.clock.now))
     }
 
-    public var defaultSuite: String { app.appGroup }
-
     public func storeGet(suite: String?, key: String) throws(DeviceError) -> StoredValue? {
         let container = platform.appGroups
         let suite = suite ?? app.appGroup

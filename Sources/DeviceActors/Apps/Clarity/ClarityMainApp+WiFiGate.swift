@@ -7,7 +7,6 @@ import ExtensionSandbox
 /// it has shown for 30 s (until the network changes); with it on, there is no override.
 extension ClarityMainApp {
     static let wifiCheckInterval = 30.0
-    static let overrideDelay = 30.0
 
     var homeNetworks: [String] {
         get async throws {

@@ -18,7 +18,6 @@ actor ClarityMainApp: WorldActor {
     /// Bumped on every change to ``store`` (the device saves when it moves).
     nonisolated let dataRevision = DataRevision()
     var timers: [String: VirtualClock.TimerID] = [:]
-    private var idCounter = 0
 
     init(executor: WorldActorExecutor, platform: Platform, thresholdsMinutes: [Int]) {
         self.executor = executor

@@ -15,6 +15,9 @@ actor ClarityShieldAction: WorldActor, ShieldActionDelegate {
     nonisolated let executor: WorldActorExecutor
     private let platform: Platform
 
+    /// Seconds the WiFi gate must have shielded before it can be overridden (task 1d).
+    static let overrideDelay = 30.0
+
     init(executor: WorldActorExecutor, platform: Platform) {
         self.executor = executor
         self.platform = platform
@@ -58,7 +61,7 @@ actor ClarityShieldAction: WorldActor, ShieldActionDelegate {
         let sharedDefaults = platform.userDefaults(suiteName: ClarityKeys.appGroup)
         guard !(try await sharedDefaults.bool(forKey: ClarityKeys.wifiGateStrictMode)) else { return }
         let appliedAt = try await sharedDefaults.object(forKey: ClarityKeys.wifiGateAppliedAt).flatMap(\.doubleValue) ?? 0
-        guard platform.now.seconds - appliedAt >= 30 else { return }
+        guard platform.now.seconds - appliedAt >= Self.overrideDelay else { return }
         try await sharedDefaults.set(.bool(true), forKey: ClarityKeys.wifiGateOverride)
         try await gate.clearAllSettings()
     }
