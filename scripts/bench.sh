@@ -8,8 +8,9 @@
 #   --bin DIR           use the clarityd and clarityctl already in DIR; build nothing
 #   --quick             a tenth of the requests (a smoke run; figures are noisier)
 #
-# Workloads: daemon.ping and event (lock/unlock on a device created for the run) at -c 1, -c 50
-# and -c 50 -P 16; redis PING (PING_MBULK) at the same settings. The ratio column compares each
+# Workloads: daemon.ping, event (lock/unlock), clock.advance (1 s) and store.set, the last three on
+# a device created for the run, at -c 1, -c 50 and -c 50 -P 16; redis PING (PING_MBULK) at the
+# same settings. The ratio column compares each
 # clarityd row with redis PING at the same -c/-P. Everything started here is stopped on exit.
 # Needs: swift (unless --bin), and for the comparison redis-server and redis-benchmark
 # (Debian/Ubuntu: apt-get install -y redis-server redis-tools; macOS: brew install redis).
@@ -33,6 +34,8 @@ done
 declare -A requests=(
     [ping_c1]=$((100000 / scale)) [ping_c50]=$((200000 / scale)) [ping_p16]=$((1000000 / scale))
     [event_c1]=$((5000 / scale)) [event_c50]=$((20000 / scale)) [event_p16]=$((20000 / scale))
+    [advance_c1]=$((5000 / scale)) [advance_c50]=$((20000 / scale)) [advance_p16]=$((20000 / scale))
+    [store_c1]=$((2000 / scale)) [store_c50]=$((10000 / scale)) [store_p16]=$((10000 / scale))
 )
 
 if [[ -z "$bin" ]]; then
@@ -103,7 +106,7 @@ measure() { # label workload clients pipeline key
     if ! out=$("$bin/clarityctl" --socket "$work/clarityd.sock" --json bench -t "$workload" \
         -c "$clients" -P "$pipeline" -n "$n" 2>&1); then
         echo "bench.sh: clarityctl bench failed: $out" >&2
-        rows+=("$(printf '%-12s %4s %3s | %s' "$label" "$clients" "$pipeline" "failed (see above)")")
+        rows+=("$(printf '%-13s %4s %3s | %s' "$label" "$clients" "$pipeline" "failed (see above)")")
         return
     fi
     rps=$(field requestsPerSecond "$out")
@@ -121,7 +124,7 @@ measure() { # label workload clients pipeline key
         IFS=, read -r _ r_rps _ _ r_p50 _ r_p99 _ <"$csv"
         ratio=$(awk -v a="$rps" -v b="$r_rps" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
     fi
-    rows+=("$(printf '%-12s %4s %3s | %11.0f %8.3f %8.3f | %11.0f %8s %8s | %6s' "$label" "$clients" "$pipeline" \
+    rows+=("$(printf '%-13s %4s %3s | %11.0f %8.3f %8.3f | %11.0f %8s %8s | %6s' "$label" "$clients" "$pipeline" \
         "$rps" "$p50" "$p99" "${r_rps:-0}" "${r_p50:--}" "${r_p99:--}" "$ratio")")
 }
 
@@ -132,6 +135,12 @@ measure daemon.ping ping 50 16 ping_p16
 measure event event 1 1 event_c1
 measure event event 50 1 event_c50
 measure event event 50 16 event_p16
+measure clock.advance advance 1 1 advance_c1
+measure clock.advance advance 50 1 advance_c50
+measure clock.advance advance 50 16 advance_p16
+measure store.set store 1 1 store_c1
+measure store.set store 50 1 store_c50
+measure store.set store 50 16 store_p16
 
 threads="?"
 [[ -r "/proc/$daemon_pid/status" ]] && threads=$(awk '/^Threads:/ { print $2 }' "/proc/$daemon_pid/status")
@@ -140,9 +149,9 @@ echo
 echo "$(uname -sm), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') CPUs," \
     "load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*load averages*: //');" \
     "clarityd threads after the run: $threads"
-printf '%-12s %4s %3s | %11s %8s %8s | %11s %8s %8s | %6s\n' workload -c -P "clarityd/s" "p50 ms" "p99 ms" \
+printf '%-13s %4s %3s | %11s %8s %8s | %11s %8s %8s | %6s\n' workload -c -P "clarityd/s" "p50 ms" "p99 ms" \
     "redis/s" "p50 ms" "p99 ms" ratio
-printf '%s\n' "------------------------------------------------------------------------------------------"
+printf '%s\n' "-------------------------------------------------------------------------------------------"
 printf '%s\n' "${rows[@]}"
 $have_redis && echo "(redis: PING_MBULK at the same -c/-P; ratio = clarityd requests/s ÷ redis requests/s)"
 exit 0

@@ -5,21 +5,23 @@ import Foundation
 ///
 /// For each method of `-t`, `-c` clients (each its own connection on its own thread) share `-n`
 /// requests, `-P` in flight per client. Every response must be a success; errors are counted,
-/// shown, and make the exit status 1. The `event` phase alternates `lock` and `unlock` on the
-/// `--device` given, else on a device `bench-<pid>` created for the run and removed after it.
+/// shown, and make the exit status 1. The device phases (`event` alternates `lock` and `unlock`,
+/// `advance` moves the clock one second, `store` sets a key) run on the `--device` given, else
+/// on a device `bench-<pid>` created for the run and removed after it.
 struct BenchRun: ClarityCommand {
     static let help = CommandHelp(
-        words: ["bench"], synopsis: "[-c CLIENTS] [-n REQUESTS] [-P PIPELINE] [-t ping,event]",
+        words: ["bench"], synopsis: "[-c CLIENTS] [-n REQUESTS] [-P PIPELINE] [-t ping,event,advance,store]",
         abstract: "measure throughput and latency",
         details: [
             "  -c CLIENTS    concurrent connections, one thread each (default 50)",
             "  -n REQUESTS   total requests per method (default 100000)",
             "  -P PIPELINE   requests sent before reading their responses, per client (default 1)",
-            "  -t METHODS    comma-separated: ping (daemon.ping), event (lock/unlock) (default ping,event)",
-            "The event phase uses --device when given, else a device bench-<pid> created for the run.",
+            "  -t METHODS    comma-separated: ping (daemon.ping), event (lock/unlock), advance (clock.advance 1 s),",
+            "                store (store.set) (default ping,event)",
+            "Device phases use --device when given, else a device bench-<pid> created for the run.",
         ])
 
-    private static let methodNames = ["ping", "event"]
+    private static let methodNames = ["ping", "event", "advance", "store"]
 
     let clients: Int
     let requests: Int
@@ -51,8 +53,7 @@ struct BenchRun: ClarityCommand {
                 report = try measure(try .ping(pipeline: pipeline), socketPath: session.options.socketPath)
             } else {
                 report = try withEventDevice(session) { device in
-                    try measure(
-                        try .lockUnlock(device: device, pipeline: pipeline), socketPath: session.options.socketPath)
+                    try measure(try workload(method, device: device), socketPath: session.options.socketPath)
                 }
             }
             if !session.options.json { print(report.lines.joined(separator: "\n")) }
@@ -61,6 +62,15 @@ struct BenchRun: ClarityCommand {
         if session.options.json { session.output.showJSON(["results": .array(reports.map(\.json))]) }
         let errors = reports.map(\.errors).reduce(0, +)
         if errors > 0 { throw BenchFailure(message: "bench: \(errors) requests got an error response") }
+    }
+
+    /// The workload of a device phase.
+    private func workload(_ method: String, device: String) throws -> BenchWorkload {
+        switch method {
+        case "advance": try .advance(device: device, pipeline: pipeline)
+        case "store": try .storeSet(device: device, pipeline: pipeline)
+        default: try .lockUnlock(device: device, pipeline: pipeline)
+        }
     }
 
     /// Runs `body` on the `--device` given, else on a device created for it and removed afterwards.

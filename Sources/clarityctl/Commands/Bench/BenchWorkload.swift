@@ -2,8 +2,8 @@ import ControlProtocol
 
 /// The requests of one bench phase, prebuilt as bytes so that clients only copy them to the socket.
 ///
-/// A workload is a cycle of request lines (`daemon.ping`; or an `event` of type `lock` then
-/// `unlock`), laid out as pipeline batches: `batches[p]` holds `pipeline` lines starting at
+/// A workload is a cycle of request lines (`daemon.ping`; an `event` of type `lock` then
+/// `unlock`; `clock.advance`; `store.set`), laid out as pipeline batches: `batches[p]` holds `pipeline` lines starting at
 /// position `p` of the cycle, so request number `i` of a client always gets the same line.
 struct BenchWorkload: Sendable {
     /// A pipeline batch: the bytes of its lines back to back, and where each line ends.
@@ -47,6 +47,20 @@ struct BenchWorkload: Sendable {
             request(.event, params: ["device": .string(device), "type": .string(type)])
         }
         return try BenchWorkload(label: Method.event.rawValue, cycle: cycle, pipeline: pipeline)
+    }
+
+    /// `clock.advance` by one second, over and over, on `device`: each request moves virtual time.
+    static func advance(device: String, pipeline: Int) throws -> BenchWorkload {
+        let cycle = [request(.clockAdvance, params: ["device": .string(device), "seconds": 1])]
+        return try BenchWorkload(label: Method.clockAdvance.rawValue, cycle: cycle, pipeline: pipeline)
+    }
+
+    /// `store.set` of one key to 0, 1, 2 … 7 in turn on `device`: each request is a durable write.
+    static func storeSet(device: String, pipeline: Int) throws -> BenchWorkload {
+        let cycle = (0..<8).map { value in
+            request(.storeSet, params: ["device": .string(device), "key": "benchKey", "value": .int(value)])
+        }
+        return try BenchWorkload(label: Method.storeSet.rawValue, cycle: cycle, pipeline: pipeline)
     }
 
     private static func request(_ method: Method, params: JSONValue?) -> JSONValue {
