@@ -12,13 +12,16 @@ import Foundation
 /// until `daemon.shutdown` or a termination signal.
 ///
 /// Start-up order matters: the socket is claimed (private directory, lock, stale socket gone)
-/// before the devices load, and the socket only appears once they have, so a client that sees
+/// and the state directory locked before the devices load, and the socket only appears once they have, so a client that sees
 /// it can use it. Exit status: 0 after a clean shutdown, 2 for a bad command line or config,
 /// 1 for anything else that stops it starting.
 final class Daemon: Sendable {
     private let log: Logger
     private let socketPath: String
     private let stateDirectory: URL
+    /// Held while the daemon runs: two daemons on one state directory would overwrite each
+    /// other's devices, whatever their sockets.
+    private let stateLock: PidLockFile
     private let listener: Listener
     private let loops: EventLoops
     private let shutdown: Shutdown
@@ -67,6 +70,13 @@ final class Daemon: Sendable {
             try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
         } catch {
             throw .runtime("cannot create state directory \(stateDirectory.path): \(error.localizedDescription)")
+        }
+        do {
+            stateLock = try PidLockFile.acquire(stateDirectory.appendingPathComponent("clarityd.lock").path)
+        } catch {
+            throw .runtime(
+                error.message(using: "the state directory \(stateDirectory.path)")
+                    + "; each daemon needs a --state-dir of its own")
         }
         let devices: DeviceService
         do {

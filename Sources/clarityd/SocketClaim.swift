@@ -9,17 +9,16 @@ import Foundation
 /// The right to listen on one socket path (PLATFORM-NOTES, "Socket ownership and single instance").
 ///
 /// Acquiring it checks the path fits a socket address, makes the socket's directory private
-/// (created 0700; it must be a real directory owned by us), takes `<socket>.lock` with a
-/// non-blocking `flock` so only one daemon serves a path, and removes a stale socket left by a
-/// dead daemon. The lock is held until the process exits; the kernel drops it even after a crash.
-/// The lock file itself is never removed: unlinking a held lock lets two daemons lock different files.
+/// (created 0700; it must be a real directory owned by us), takes `<socket>.lock`
+/// (``PidLockFile``) so only one daemon serves a path, and removes a stale socket left by a
+/// dead daemon. The lock is held until the process exits.
 final class SocketClaim: Sendable {
     let path: String
-    private let lockDescriptor: Int32
+    private let lock: PidLockFile
 
-    private init(path: String, lockDescriptor: Int32) {
+    private init(path: String, lock: PidLockFile) {
         self.path = path
-        self.lockDescriptor = lockDescriptor
+        self.lock = lock
     }
 
     static func acquire(path: String, log: Logger) throws(StartupFailure) -> SocketClaim {
@@ -30,17 +29,17 @@ final class SocketClaim: Sendable {
             throw .runtime(error.description)
         }
         try securePrivateDirectory(NSString(string: path).deletingLastPathComponent)
-        let lockPath = path + ".lock"
-        let lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode_t(0o600))
-        guard lockDescriptor >= 0 else { throw .runtime(SystemCallError("open", lockPath).description) }
-        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let failure = SystemCallError("flock", lockPath)
-            close(lockDescriptor)
-            if failure.code == EWOULDBLOCK { throw .runtime("another clarityd is running on \(path)") }
-            throw .runtime(failure.description)
+        let lock: PidLockFile
+        do {
+            lock = try PidLockFile.acquire(path + ".lock")
+        } catch {
+            if case .held(let pid) = error {
+                throw .runtime("another clarityd\(pid.map { " (pid \($0))" } ?? "") is running on \(path)")
+            }
+            throw .runtime(error.message(using: path))
         }
         try removeStaleSocket(path, address: address, log: log)
-        return SocketClaim(path: path, lockDescriptor: lockDescriptor)
+        return SocketClaim(path: path, lock: lock)
     }
 
     /// Binds and listens on the claimed path, socket mode 0600; returns the non-blocking listening socket.

@@ -32,8 +32,32 @@ import Testing
         let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         second.waitUntilExit()
         #expect(second.terminationStatus == 1)
-        #expect(output.contains("another clarityd is running"))
+        #expect(output.contains("another clarityd (pid \(daemon.processIdentifier)) is running on \(daemon.socketPath)"))
         #expect(try daemon.call("daemon.ping")["pong"] == true)
+    }
+
+    /// Two daemons on one state directory would each save their own copy of the devices over
+    /// the other's, losing acknowledged writes: the second is refused, whatever its socket.
+    @Test func aSecondDaemonOnTheSameStateDirectoryIsRefusedNamingTheFirst() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("store.set", ["key": "k", "value": 1])
+
+        let second = BuildProducts.run(
+            "clarityd", ["--socket", daemon.directory.path + "/b.sock", "--state-dir", daemon.stateDirectory],
+            currentDirectory: daemon.directory, timeout: 10)
+        #expect(second.status == 1)
+        #expect(
+            second.stderr.contains(
+                "another clarityd (pid \(daemon.processIdentifier)) is using the state directory \(daemon.stateDirectory)"),
+            "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.directory.path + "/b.sock"))
+
+        _ = try daemon.call("store.set", ["key": "k", "value": 2])
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        try daemon.start()
+        #expect(try daemon.call("store.get", ["key": "k"])["value"] == 2)
     }
 
     @Test func sigtermSavesAndExitsZeroAndAStaleSocketIsReplaced() throws {

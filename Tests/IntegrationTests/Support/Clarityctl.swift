@@ -3,16 +3,26 @@ import Foundation
 
 /// Runs the built `clarityctl`.
 enum Clarityctl {
-    /// Runs `clarityctl arguments…` to completion and returns its exit status and output. A
-    /// binary that cannot be started gives status 127 and the reason on `stderr`, as a shell would;
-    /// one still running after `timeout` seconds is terminated (SIGTERM, status 15).
-    ///
-    /// Waits with `terminationHandler`, not `waitUntilExit()`, which can hang on Linux when called
-    /// from a Swift concurrency thread.
+    /// Runs `clarityctl arguments…` to completion (see ``BuildProducts/run(_:_:environment:currentDirectory:timeout:)``).
     static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60)
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let scratch = URL(fileURLWithPath: "/tmp").appendingPathComponent("clarityctl-\(UUID().uuidString)")
+        BuildProducts.run("clarityctl", arguments, environment: environment, timeout: timeout)
+    }
+}
+
+extension BuildProducts {
+    /// Runs the built executable `name` with `arguments` to completion and returns its exit status
+    /// and output. A binary that cannot be started gives status 127 and the reason on `stderr`, as
+    /// a shell would; one still running after `timeout` seconds is terminated (SIGTERM, status 15).
+    ///
+    /// Waits with `terminationHandler`, not `waitUntilExit()`, which can hang on Linux when called
+    /// from a Swift concurrency thread.
+    static func run(
+        _ name: String, _ arguments: [String], environment: [String: String]? = nil, currentDirectory: URL? = nil,
+        timeout: Double = 60
+    ) -> (status: Int32, stdout: String, stderr: String) {
+        let scratch = URL(fileURLWithPath: "/tmp").appendingPathComponent("\(name)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -21,9 +31,10 @@ enum Clarityctl {
             _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
             _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
             let process = Process()
-            process.executableURL = BuildProducts.executable("clarityctl")
+            process.executableURL = executable(name)
             process.arguments = arguments
             if let environment { process.environment = environment }
+            if let currentDirectory { process.currentDirectoryURL = currentDirectory }
             process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
             process.standardError = try FileHandle(forWritingTo: stderrURL)
             let exited = DispatchGroup()
@@ -40,7 +51,7 @@ enum Clarityctl {
                 (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
             )
         } catch {
-            return (127, "", "cannot run clarityctl: \(error)")
+            return (127, "", "cannot run \(name): \(error)")
         }
     }
 }
