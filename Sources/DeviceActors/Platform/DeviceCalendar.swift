@@ -34,8 +34,8 @@ public struct DeviceCalendar: Sendable {
     }
 
     /// ISO-8601 UTC of `date`, `.SSS` milliseconds only when not a whole second. Computed by
-    /// arithmetic (days → civil date, Hinnant's algorithm): a formatter per call costs ICU setup
-    /// on every effect, and the result is the same.
+    /// arithmetic (days → civil date, Hinnant's algorithm) and written digit by digit: a
+    /// formatter, or `String(format:)`, per effect costs more than the rest of a request.
     public static func isoString(_ date: Date) -> String {
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = totalMilliseconds.floorDivided(by: 1000)
@@ -43,11 +43,32 @@ public struct DeviceCalendar: Sendable {
         let days = seconds.floorDivided(by: 86_400)
         seconds -= days * 86_400
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        var text = String(
-            format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", year, month, day, seconds / 3600, seconds / 60 % 60,
-            seconds % 60)
-        if milliseconds != 0 { text += String(format: ".%03lld", milliseconds) }
-        return text + "Z"
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        if year < 0 { text.append(UInt8(ascii: "-")) }
+        appendDigits(abs(year), width: 4, to: &text)
+        for (separator, value) in [("-", month), ("-", day), ("T", seconds / 3600), (":", seconds / 60 % 60), (":", seconds % 60)] {
+            text.append(UInt8(ascii: separator.unicodeScalars.first!))
+            appendDigits(value, width: 2, to: &text)
+        }
+        if milliseconds != 0 {
+            text.append(UInt8(ascii: "."))
+            appendDigits(milliseconds, width: 3, to: &text)
+        }
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the decimal digits of `value` (≥ 0), zero-padded to at least `width`.
+    private static func appendDigits(_ value: Int64, width: Int, to text: inout [UInt8]) {
+        var digits: [UInt8] = []
+        var rest = value
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
+        text.append(contentsOf: digits.reversed())
     }
 
     /// Year, month, day of the proleptic Gregorian calendar for days since 1970-01-01.
