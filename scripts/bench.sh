@@ -2,10 +2,12 @@
 # Benchmarks a release clarityd with `clarityctl bench` and, in the same run, redis-server with
 # redis-benchmark, both on Unix sockets on this machine, and prints one comparison table.
 #
-#   scripts/bench.sh [--scratch-path DIR] [--bin DIR] [--quick]
+#   scripts/bench.sh [--scratch-path DIR] [--bin DIR] [--config FILE] [--quick]
 #
 #   --scratch-path DIR  passed to `swift build -c release` (default: SwiftPM's .build)
 #   --bin DIR           use the clarityd and clarityctl already in DIR; build nothing
+#   --config FILE       the daemon's config (default: config/clarityd.json), e.g. one with
+#                       "durability": "write" to measure without syncs
 #   --quick             a tenth of the requests (a smoke run; figures are noisier)
 #
 # Workloads: daemon.ping, event (lock/unlock), clock.advance (1 s) and store.set, the last three on
@@ -19,13 +21,15 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 scratch=()
 bin=""
+config_file=""
 scale=1
 while (($#)); do
     case "$1" in
     --scratch-path) scratch=(--scratch-path "$2"); shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
+    --config) config_file="$2"; shift 2 ;;
     --quick) scale=10; shift ;;
-    -h | --help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -70,7 +74,11 @@ wait_for_socket() { # path pid
 }
 
 config=()
-[[ -f "$root/config/clarityd.json" ]] && config=(--config "$root/config/clarityd.json")
+if [[ -n "$config_file" ]]; then
+    config=(--config "$config_file")
+elif [[ -f "$root/config/clarityd.json" ]]; then
+    config=(--config "$root/config/clarityd.json")
+fi
 (cd "$work" && exec "$bin/clarityd" ${config[@]+"${config[@]}"} --socket "$work/clarityd.sock" \
     --state-dir "$work/state" --log-level warning) 2>"$work/clarityd.log" &
 daemon_pid=$!

@@ -257,3 +257,15 @@ struct JSONReader {
         return index > start
     }
 }
+
+extension JSONValue {
+    /// Parses JSON text with ``JSONReader`` (the fast path the daemon reads requests and
+    /// journals with); throws when the text is not one JSON value.
+    public init(parsing bytes: UnsafeRawBufferPointer) throws {
+        self = try JSONReader.parse(bytes)
+    }
+
+    public init(parsing data: Data) throws {
+        self = try JSONReader.parse(data)
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A field a request got wrong: its JSON path (`args.apps[1]`, `config.quirks`) and why.
 /// The daemon answers it as -32602 with `data` `{"field", "reason"}`.
 public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -19,25 +21,40 @@ public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
 ///   nearest name the type did ask for (`args.enable: unknown; did you mean enabled?`);
 /// - numbers must fit the asked type exactly: no `1.5` or `1e19` for an `Int`;
 /// - `null` is absent for optional fields and refused for required ones;
-/// - every error names the field by its JSON path below `root` (`args.contacts[2].id`).
+/// - every error names the field by its JSON path below `root` (`args.contacts[2].id`);
+/// - `Data` is Base64 text, as ``JSONWire`` and `JSONEncoder` write it.
 ///
 /// A type that reads every member (a dictionary, ``JSONValue``) accepts any member. Errors a type
-/// throws itself as `DecodingError.dataCorrupted` keep their coding path and description.
+/// throws itself as `DecodingError.dataCorrupted` keep their coding path and description; any
+/// other error it throws (a domain error such as "unknown event type") passes through unchanged.
+///
+/// With `unknownMembers: .ignore` (for files the daemon wrote itself, which a later version may
+/// read) members nobody asked for are skipped, as `JSONDecoder` does.
 public struct JSONValueDecoder: Sendable {
-    public init() {}
+    /// What to do with a member the decoded type never asked for.
+    public enum UnknownMembers: Sendable {
+        case refuse
+        case ignore
+    }
+
+    public var unknownMembers: UnknownMembers
+
+    public init(unknownMembers: UnknownMembers = .refuse) {
+        self.unknownMembers = unknownMembers
+    }
 
     /// Decodes `type` from `value`, which sits at `root` in the request (`""` at the top, `"args"`
-    /// for an intent's arguments).
-    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, root: String = "") throws(FieldError) -> T {
+    /// for an intent's arguments). Throws ``FieldError`` for anything wrong with the input.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, root: String = "") throws -> T {
         let tracker = MemberTracker()
         let decoder = ValueDecoder(value: value, codingPath: [], tracker: tracker)
         let decoded: T
         do {
             decoded = try T(from: decoder)
-        } catch {
+        } catch let error as DecodingError {
             throw tracker.fieldError(for: error, root: root)
         }
-        if let unknown = tracker.firstUnknownMember(root: root) { throw unknown }
+        if unknownMembers == .refuse, let unknown = tracker.firstUnknownMember(root: root) { throw unknown }
         return decoded
     }
 }
@@ -124,11 +141,7 @@ private final class MemberTracker {
 
     /// The field error for a failed decode. A required member that is missing next to an unknown
     /// one with a near name is reported as the unknown one: that is the typo.
-    func fieldError(for error: any Error, root: String) -> FieldError {
-        if let error = error as? FieldError { return error }
-        guard let error = error as? DecodingError else {
-            return FieldError(field: root, reason: "\(error)")
-        }
+    func fieldError(for error: DecodingError, root: String) -> FieldError {
         switch error {
         case .keyNotFound(let key, let context):
             let objectKey = jsonPath(root: "", context.codingPath)
@@ -213,21 +226,24 @@ private enum Scalar {
         }
     }
 
-    /// An integer of type `T`: whole, and within `T`'s range.
+    /// An integer of type `T`: whole, and within `T`'s range as JSON can carry it exactly (a
+    /// number beyond `Int`'s range arrives as a rounded double, and is refused).
     static func integer<T: FixedWidthInteger>(_ value: JSONValue, _ path: [any CodingKey], as type: T.Type) throws -> T {
-        let range = "\(T.min) to \(T.max)"
+        let upper = T.max > T(clamping: Int.max) ? "\(Int.max)" : "\(T.max)"
+        func outOfRange(_ shown: String) -> DecodingError {
+            .dataCorrupted(.init(codingPath: path, debugDescription: "\(shown) is out of range (\(T.min) to \(upper))"))
+        }
         switch value {
         case .int(let number):
-            guard let exact = T(exactly: number) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "\(number) is out of range (\(range))"))
-            }
+            guard let exact = T(exactly: number) else { throw outOfRange("\(number)") }
             return exact
         case .double(let number):
             guard number.rounded() == number else {
                 throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "expected a whole number, got \(number)"))
             }
-            guard let exact = T(exactly: number) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "\(number) is out of range (\(range))"))
+            // Integers beyond 2^53 read as doubles are already rounded: refuse rather than guess.
+            guard abs(number) < 9_007_199_254_740_992, let exact = T(exactly: number) else {
+                throw outOfRange("\(number)")
             }
             return exact
         default:
@@ -247,6 +263,11 @@ private enum Scalar {
         case is UInt64.Type: return try integer(value, path, as: UInt64.self) as! T
         case is UInt32.Type: return try integer(value, path, as: UInt32.self) as! T
         case is UInt.Type: return try integer(value, path, as: UInt.self) as! T
+        case is Data.Type:
+            guard let data = Data(base64Encoded: try string(value, path)) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "expected Base64 data"))
+            }
+            return data as! T
         case is JSONValue.Type:
             if case .object(let members) = value { tracker.askAll(in: tracker.register(members, at: path)) }
             return value as! T

@@ -58,11 +58,24 @@ public struct RPCError: Error, Sendable, Hashable, Codable {
         RPCError(code: Code.deviceExists, message: "Device already exists: \(name)", data: ["device": .string(name)])
     }
 
-    /// -32002: an unknown app, event type or intent. `kind` is `app`, `event` or `intent`.
-    public static func unknownName(kind: String, name: String) -> RPCError {
-        RPCError(
-            code: Code.unknownName, message: "Unknown \(kind): \(name)",
-            data: ["kind": .string(kind), "name": .string(name)])
+    /// -32002: an unknown app, event type or intent. `kind` is `app`, `event` or `intent`; the
+    /// message lists the `known` names and suggests the nearest
+    /// (`Unknown intent: setWifiGate (did you mean setWiFiGate? known: …)`), and `data` carries
+    /// `known` and, when there is one, `suggestion`.
+    public static func unknownName(kind: String, name: String, known: [String] = []) -> RPCError {
+        let label = kind == "event" ? "event type" : kind
+        var data: [String: JSONValue] = ["kind": .string(kind), "name": .string(name)]
+        var notes: [String] = []
+        if let suggestion = Spelling.nearest(to: name, among: known) {
+            data["suggestion"] = .string(suggestion)
+            notes.append("did you mean \(suggestion)?")
+        }
+        if !known.isEmpty {
+            data["known"] = .array(known.map(JSONValue.string))
+            notes.append("known: \(known.joined(separator: ", "))")
+        }
+        let detail = notes.isEmpty ? "" : " (\(notes.joined(separator: " ")))"
+        return RPCError(code: Code.unknownName, message: "Unknown \(label): \(name)\(detail)", data: .object(data))
     }
 
     /// -32003: the simulated platform refused; `reason` names the case (e.g. `intervalTooShort`).

@@ -2,8 +2,11 @@
 ///
 /// Same seed, same sequence, on every platform. Random choices of simulated code (a message
 /// from a list, a contact among equals) and the random scheduling strategy draw from one of these.
+/// Its whole state is one number: saved with a device and given back to ``init(seed:)``, the
+/// generator goes on where it stopped instead of repeating what it drew before.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    /// Where the sequence stands; `SeededRandom(seed: state)` continues it.
+    public private(set) var state: UInt64
 
     public init(seed: UInt64) { self.state = seed }
 

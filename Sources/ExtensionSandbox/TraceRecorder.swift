@@ -18,8 +18,11 @@ public final class TraceRecorder<Payload: Sendable>: @unchecked Sendable {
     private var head = 0
     public private(set) var lastSequence = 0
 
-    public init(capacity: Int = 100_000) {
+    /// A recorder whose first entry will be `lastSequence + 1` (a device restored from a
+    /// snapshot goes on numbering where it stopped).
+    public init(capacity: Int = 100_000, lastSequence: Int = 0) {
         self.capacity = capacity
+        self.lastSequence = lastSequence
     }
 
     @discardableResult

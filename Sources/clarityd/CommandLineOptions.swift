@@ -20,8 +20,9 @@ struct CommandLineOptions: Equatable {
         options:
           --config PATH       config file (default: config/clarityd.json in the current directory;
                               built-in defaults when that file is missing)
-          --socket PATH       socket to listen on (default: $XDG_RUNTIME_DIR/clarityd.sock,
-                              else /tmp/clarityd-<uid>/clarityd.sock)
+          --socket PATH       socket to listen on (default: $CLARITYD_SOCKET, else the config's
+                              socket, else $XDG_RUNTIME_DIR/clarityd.sock, else
+                              /tmp/clarityd-<uid>/clarityd.sock)
           --state-dir PATH    where device state is kept (default: $XDG_STATE_HOME/clarityd,
                               else ~/.local/state/clarityd)
           --log-level LEVEL   debug, info, warning or error (default: info)

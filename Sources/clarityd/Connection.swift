@@ -22,6 +22,10 @@ import Foundation
 /// ``outputHighWater`` bytes wait unsent, reading pauses until they drain, so such a client
 /// cannot grow the daemon without bound.
 ///
+/// An answer that reports a durable change goes out only once its journal line is synced
+/// (``DurabilityWaits``); the lane meanwhile serves the device's next request, so concurrent
+/// clients share one sync.
+///
 /// A line over the limit is answered -32004 and the connection closes once that is delivered;
 /// at end of input a final unterminated line is still answered.
 ///
@@ -153,8 +157,10 @@ final class Connection: @unchecked Sendable {
         let (dispatcher, id, loop) = (dispatcher, id, loop)
         lanes.run(on: lane) { [self] in
             var bytes: [UInt8] = []
-            let actions = dispatcher.respond(to: message, connection: id, into: &bytes)
-            loop.post { [self, bytes] in laneAnswered(bytes, actions) }
+            let waits = DurabilityWaits()
+            let actions = dispatcher.respond(to: message, connection: id, waits: waits, into: &bytes)
+            let answer = bytes
+            waits.whenDurable { [self] in loop.post { [self] in laneAnswered(answer, actions) } }
         }
     }
 

@@ -41,7 +41,7 @@ final class Daemon: Sendable {
                 exit(0)
             case .run(let options):
                 file = try ConfigFile.load(explicitPath: options.configPath)
-                file.apply(options)
+                file.apply(options, environment: environment)
             }
         } catch {
             try? FileHandle.standardError.write(contentsOf: Data("clarityd: \(error)\n".utf8))
@@ -80,9 +80,11 @@ final class Daemon: Sendable {
         }
         let devices: DeviceService
         do {
+            let store = try DeviceStateStore(
+                stateDirectory: stateDirectory, syncs: config.durability == .fsync, log: log)
             devices = try DeviceService(
-                defaultApp: config.defaultApp, clockMode: config.clock.rawValue, deviceDefaults: file.deviceDefaults,
-                stateDirectory: stateDirectory, log: log)
+                defaultApp: config.defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
+                compactionThreshold: config.compactJournalAfter, log: log)
         } catch let error as RPCError {
             throw .runtime("the devices failed to start: \(error.message)")
         } catch {
@@ -100,7 +102,7 @@ final class Daemon: Sendable {
             socketPath: socketPath, stateDirectory: stateDirectory, devices: devices, connections: connections,
             shutdown: shutdown)
 
-        var router = Router(fallback: devices.handle(method:params:))
+        var router = Router(fallback: devices.handle(method:params:waits:))
         router.on(.daemonPing, methods.ping)
         router.on(.daemonStatus, methods.status)
         router.on(.daemonShutdown, methods.shutdown)

@@ -1,53 +1,42 @@
 import ControlProtocol
+import DeviceActors
 import Foundation
 
-/// The contents of clarityd.json. A missing field takes its default; a present one must be valid.
-/// Fields the daemon doesn't know are kept for the devices (see ``ConfigFile/deviceDefaults``).
-struct DaemonConfig: Codable, Sendable, Equatable {
-    /// The socket path; nil means ``SocketPath/defaultPath(environment:)``.
+/// The daemon's own settings in clarityd.json. A missing field takes its default; a present one
+/// must be valid. The same file holds the devices' defaults (``DeviceConfig/Overrides``), and a
+/// field that is neither is refused by name (``ConfigFile``).
+struct DaemonConfig: Decodable, Sendable, Equatable {
+    /// The socket path; nil means ``SocketPath/defaultPath(environment:)``. `--socket` and
+    /// `$CLARITYD_SOCKET` come first (``ConfigFile/apply(_:environment:)``).
     var socket: String?
     /// The state directory; nil means `$XDG_STATE_HOME/clarityd`, else `~/.local/state/clarityd`.
     var stateDir: String?
-    /// The app that device `default` runs.
+    /// The app that device `default` runs, and devices created without `app`.
     var defaultApp = "clarity"
     var clock = ClockMode.virtual
     /// The longest request line accepted, in bytes; longer lines get -32004 and the connection closes.
     var maxRequestBytes = ClarityProtocol.defaultMaxRequestBytes
     var logLevel = LogLevel.info
-    var memoryBudgets = MemoryBudgets()
-    /// Bytes charged to every running extension.
-    var baselineBytes = 2 * 1024 * 1024
-    /// Behaviour switches named in BEHAVIOR.md.
-    var quirks: [String: Bool] = [:]
+    /// Whether an answer waits for its journal line to be synced to disk.
+    var durability = Durability.fsync
+    /// Journal lines after which a device is snapshotted and its journal started afresh.
+    var compactJournalAfter = 50_000
 
-    /// How device clocks advance.
-    enum ClockMode: String, Codable, Sendable, CaseIterable {
-        /// Only `clock.advance` moves time.
-        case virtual
-        /// Real time drives the virtual clock.
-        case wall
-    }
-
-    /// Memory limits of the three extension sandboxes, in bytes.
-    struct MemoryBudgets: Codable, Sendable, Equatable {
-        static let sixMebibytes = 6 * 1024 * 1024
-
-        var monitor = sixMebibytes
-        var shieldConfiguration = sixMebibytes
-        var shieldAction = sixMebibytes
-
-        init() {}
-
-        init(from decoder: any Decoder) throws {
-            let fields = try decoder.container(keyedBy: CodingKeys.self)
-            let defaults = MemoryBudgets()
-            monitor = try fields.positive(.monitor) ?? defaults.monitor
-            shieldConfiguration = try fields.positive(.shieldConfiguration) ?? defaults.shieldConfiguration
-            shieldAction = try fields.positive(.shieldAction) ?? defaults.shieldAction
-        }
+    /// How far an acknowledged change is saved before the reply goes out.
+    enum Durability: String, Codable, Sendable, CaseIterable {
+        /// Written and synced (`fdatasync`, shared by concurrent requests): survives `kill -9`,
+        /// an OS crash and a power cut.
+        case fsync
+        /// Written to the OS: survives `kill -9` and a crash of the daemon; an OS crash or
+        /// power cut can lose the last changes. Journals are synced at shutdown.
+        case write
     }
 
     init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case socket, stateDir, defaultApp, clock, maxRequestBytes, logLevel, durability, compactJournalAfter
+    }
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
@@ -59,31 +48,11 @@ struct DaemonConfig: Codable, Sendable, Equatable {
         clock = try fields.oneOf(.clock) ?? defaults.clock
         maxRequestBytes = try fields.positive(.maxRequestBytes) ?? defaults.maxRequestBytes
         logLevel = try fields.oneOf(.logLevel) ?? defaults.logLevel
-        memoryBudgets = try fields.decodeIfPresent(MemoryBudgets.self, forKey: .memoryBudgets) ?? defaults.memoryBudgets
-        baselineBytes = try fields.decodeIfPresent(Int.self, forKey: .baselineBytes) ?? defaults.baselineBytes
-        if baselineBytes < 0 { throw fields.invalid(.baselineBytes, "must not be negative") }
-        quirks = try fields.decodeIfPresent([String: Bool].self, forKey: .quirks) ?? defaults.quirks
+        durability = try fields.oneOf(.durability) ?? defaults.durability
+        compactJournalAfter = try fields.positive(.compactJournalAfter) ?? defaults.compactJournalAfter
     }
 
-    /// Encodes every field, nil ones as `null`, so the defaults file shows them all.
-    func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: CodingKeys.self)
-        try fields.encode(socket, forKey: .socket)
-        try fields.encode(stateDir, forKey: .stateDir)
-        try fields.encode(defaultApp, forKey: .defaultApp)
-        try fields.encode(clock, forKey: .clock)
-        try fields.encode(maxRequestBytes, forKey: .maxRequestBytes)
-        try fields.encode(logLevel, forKey: .logLevel)
-        try fields.encode(memoryBudgets, forKey: .memoryBudgets)
-        try fields.encode(baselineBytes, forKey: .baselineBytes)
-        try fields.encode(quirks, forKey: .quirks)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case socket, stateDir, defaultApp, clock, maxRequestBytes, logLevel, memoryBudgets, baselineBytes, quirks
-    }
-
-    /// The socket path in force.
+    /// The socket in force.
     func socketPath(environment: [String: String]) -> String {
         socket.map(Self.expandingTilde) ?? SocketPath.defaultPath(environment: environment)
     }
@@ -107,7 +76,7 @@ extension KeyedDecodingContainer {
     /// A positive integer field, or nil when absent.
     fileprivate func positive(_ key: Key) throws -> Int? {
         guard let value = try decodeIfPresent(Int.self, forKey: key) else { return nil }
-        guard value > 0 else { throw invalid(key, "must be a positive number of bytes, got \(value)") }
+        guard value > 0 else { throw invalid(key, "must be a positive number, got \(value)") }
         return value
     }
 

@@ -15,13 +15,6 @@ struct RequestDispatcher: Sendable {
     let router: Router
     let log: Logger
 
-    /// The answer to one line: the bytes to send (nil when nothing is owed) and the actions
-    /// to run once they are delivered.
-    struct Reply {
-        var line: [UInt8]?
-        var afterDelivery: [@Sendable () -> Void] = []
-    }
-
     /// Where a line may be answered (see ``Connection``).
     enum Placement: Equatable {
         /// At once, on the connection's event loop: the answer never waits for a device.
@@ -58,29 +51,23 @@ struct RequestDispatcher: Sendable {
         }
     }
 
-    func respond(to line: Data, connection: Int) -> Reply {
-        var bytes: [UInt8] = []
-        let afterDelivery = line.withUnsafeBytes { raw in
-            respond(to: parse(raw), connection: connection, into: &bytes)
-        }
-        return Reply(line: bytes.isEmpty ? nil : bytes, afterDelivery: afterDelivery)
-    }
-
     /// Appends the answer to `message`, if one is owed, to `output`; returns the actions to run
-    /// once it is delivered.
-    func respond(to message: Parsed, connection: Int, into output: inout [UInt8]) -> [@Sendable () -> Void] {
+    /// once it is delivered. Journal lines the answer must wait for are added to `waits`.
+    func respond(to message: Parsed, connection: Int, waits: DurabilityWaits? = nil, into output: inout [UInt8])
+        -> [@Sendable () -> Void]
+    {
         var afterDelivery: [@Sendable () -> Void] = []
         switch message {
         case .failure(let error):
             log.warning("connection \(connection): \(error.message)")
             appendLine(RPCResponse(id: .null, error: error), to: &output)
         case .success(.single(let item)):
-            if let response = answer(item, connection: connection, afterDelivery: &afterDelivery) {
+            if let response = answer(item, connection: connection, waits: waits, afterDelivery: &afterDelivery) {
                 appendLine(response, to: &output)
             }
         case .success(.batch(let items)):
             let responses = items.compactMap {
-                answer($0, connection: connection, afterDelivery: &afterDelivery)
+                answer($0, connection: connection, waits: waits, afterDelivery: &afterDelivery)
             }
             if !responses.isEmpty { appendBatchLine(responses, to: &output) }
         }
@@ -96,7 +83,7 @@ struct RequestDispatcher: Sendable {
 
     /// The response owed for one batch member or single request; nil for a notification.
     private func answer(
-        _ item: Validated, connection: Int, afterDelivery: inout [@Sendable () -> Void]
+        _ item: Validated, connection: Int, waits: DurabilityWaits?, afterDelivery: inout [@Sendable () -> Void]
     ) -> RPCResponse? {
         let request: RPCRequest
         switch item {
@@ -108,7 +95,7 @@ struct RequestDispatcher: Sendable {
         }
         let outcome: RPCResponse.Outcome
         do {
-            let reply = try router.route(request.method, params: request.params)
+            let reply = try router.route(request.method, params: request.params, waits: waits)
             if let action = reply.afterDelivery { afterDelivery.append(action) }
             outcome = .result(reply.result)
         } catch let error as RPCError {

@@ -14,7 +14,10 @@ struct MethodReply: Sendable {
 struct Router: Sendable {
     typealias Handler = @Sendable (JSONValue?) throws -> MethodReply
     /// Answers a method it knows; nil when it doesn't know the method.
-    typealias Fallback = @Sendable (_ method: String, _ params: JSONValue?) -> Result<JSONValue, RPCError>?
+    /// Journal lines the answer must wait for are added to `waits`.
+    typealias Fallback = @Sendable (_ method: String, _ params: JSONValue?, _ waits: DurabilityWaits?) -> Result<
+        JSONValue, RPCError
+    >?
 
     private var routes: [String: Handler] = [:]
     private let fallback: Fallback
@@ -37,9 +40,9 @@ struct Router: Sendable {
         routes[method] != nil
     }
 
-    func route(_ method: String, params: JSONValue?) throws -> MethodReply {
+    func route(_ method: String, params: JSONValue?, waits: DurabilityWaits?) throws -> MethodReply {
         if let handler = routes[method] { return try handler(params) }
-        switch fallback(method, params) {
+        switch fallback(method, params, waits) {
         case .success(let result)?: return MethodReply(result: result)
         case .failure(let error)?: throw error
         case nil: throw RPCError.methodNotFound(method)

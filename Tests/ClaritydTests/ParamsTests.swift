@@ -5,58 +5,60 @@ import Testing
 
 @testable import clarityd
 
-@Suite struct ParamsTests {
-    private func field(_ body: () throws -> Void) -> String? {
+/// Every device method decodes its params strictly: a wrong type, a missing field or a member
+/// the method doesn't take is -32602 naming the field by its JSON path.
+@Suite struct DeviceParamsTests {
+    private func failure<P: Decodable>(_ type: P.Type, _ params: JSONValue?) -> RPCError? {
         do {
-            try body()
+            _ = try decodeParams(type, params)
             return nil
-        } catch let error as RPCError {
-            #expect(error.code == RPCError.Code.invalidParams)
-            return error.data?["field"]?.stringValue
         } catch {
-            return "\(error)"
+            return error
         }
     }
 
-    @Test func wrongTypesNameTheirJSONPath() throws {
-        let params = try Params(["seconds": "ten", "args": ["apps": ["ok", 3]], "schedule": ["intervalStart": ["hour": "x"]]])
-        #expect(field { _ = try params.double("seconds") } == "seconds")
-        #expect(field { _ = try params.object("args")?.strings("apps") } == "args.apps[1]")
-        #expect(field { _ = try params.decode(DeviceActivitySchedule.self, "schedule") } == "schedule.intervalStart.hour")
-        #expect(field { _ = try params.requiredString("missing") } == "missing")
+    private func field<P: Decodable>(_ type: P.Type, _ params: JSONValue?) -> String? {
+        failure(type, params)?.data?["field"]?.stringValue
+    }
+
+    @Test func wrongTypesNameTheirJSONPath() {
+        #expect(field(AdvanceParams.self, ["seconds": "ten"]) == "seconds")
+        #expect(field(ActivityStartParams.self, ["name": "a", "schedule": ["intervalStart": ["hour": "x"]]]) == "schedule.intervalStart.hour")
+        #expect(field(StoreKeyParams.self, [:]) == "key")
+        #expect(failure(StoreKeyParams.self, [:])?.data?["reason"] == "required")
+    }
+
+    @Test func unknownMembersAreRefusedWithTheNearestName() {
+        let error = failure(StoreKeyParams.self, ["key": "k", "suit": "group.x"])
+        #expect(error?.code == RPCError.Code.invalidParams)
+        #expect(error?.data?["field"] == "suit")
+        #expect(error?.data?["reason"] == "unknown; did you mean suite?")
+        #expect(field(ConfigParams.self, ["config": ["baselinebytes": 1]]) == "config.baselinebytes")
+        #expect(field(EventParams.self, ["type": "lock", "app": "com.x"]) == "app")
+        #expect(field(NoParams.self, ["device": "x"]) == "device")
+    }
+
+    @Test func anUnknownEventTypeIsUnknownNameWithASuggestion() {
+        let error = failure(EventParams.self, ["type": "unlokc"])
+        #expect(error?.code == RPCError.Code.unknownName)
+        #expect(error?.data?["suggestion"] == "unlock")
+        #expect(error?.message.hasPrefix("Unknown event type: unlokc (did you mean unlock? known: lock, unlock,") == true)
+    }
+
+    @Test func storeSetNeedsAValue() {
+        #expect(failure(StoreSetParams.self, ["key": "k"])?.data?["reason"] == "required (use store.remove to delete a key)")
+        #expect(failure(StoreSetParams.self, ["key": "k", "value": nil])?.data?["field"] == "value")
     }
 
     @Test func paramsMustBeAnObject() {
-        #expect(throws: RPCError.self) { try Params(.array([1])) }
-        #expect(throws: Never.self) { try Params(nil) }
+        #expect(field(DeviceOnlyParams.self, .array([1])) == "params")
+        #expect(throws: Never.self) { try decodeParams(DeviceOnlyParams.self, nil) }
     }
 
-    @Test func deviceFieldsKeepThePathForTheDeviceLayer() throws {
-        let fields = DeviceFields(params: try Params(["apps": [1]], prefix: "args."))
-        #expect(throws: DeviceError.invalidArgument(field: "args.apps[0]", reason: "expected a string, got number")) {
-            _ = try fields.strings("apps")
+    @Test func intentArgumentsKeepTheirPathUnderArgs() {
+        struct Apps: Decodable { var apps: [String] }
+        #expect(throws: DeviceError.invalidArgument(field: "args.apps[0]", reason: "expected a string, got a number (1)")) {
+            _ = try JSONIntentArguments(value: ["apps": [1]]).decode(Apps.self)
         }
-    }
-}
-
-@Suite struct DeviceStateStoreTests {
-    @Test func savesAtomicallyAndMovesCorruptFilesAside() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clarityd-store-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try DeviceStateStore(stateDirectory: directory, log: Logger(level: .error))
-        let device = try SimulatedDevice(
-            name: "saved", app: "clarity", start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: TimeZone(identifier: "UTC")!,
-            seed: 9, clock: .virtual, config: DeviceConfig())
-        _ = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(true))
-        try store.save(device.snapshot())
-        try Data("garbage".utf8).write(to: store.directory.appendingPathComponent("broken.json"))
-
-        let loaded = store.loadAll()
-        #expect(loaded.map(\.name) == ["saved"])
-        #expect(loaded.first?.suites["group.com.clarity.focus"]?["wifiGateEnabled"] == .bool(true))
-        let files = try FileManager.default.contentsOfDirectory(atPath: store.directory.path)
-        #expect(files.contains { $0.hasPrefix("broken.json.corrupt-") })
-        #expect(!files.contains("broken.json"))
-        #expect(!files.contains { $0.hasSuffix(".tmp") })
     }
 }

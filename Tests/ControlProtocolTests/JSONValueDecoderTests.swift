@@ -31,7 +31,7 @@ import Testing
             _ = try decoder.decode(type, from: value, root: root)
             return nil
         } catch {
-            return error
+            return error as? FieldError
         }
     }
 
@@ -80,6 +80,19 @@ import Testing
                 == FieldError(field: "monitor", reason: "1e+19 is out of range (\(Int.min) to \(Int.max))"))
         #expect(failure(Budgets.self, ["monitor": "5"]) == FieldError(field: "monitor", reason: "expected an integer, got a string"))
         #expect(throws: Never.self) { try decoder.decode(Budgets.self, from: ["monitor": 2.0]) }
+    }
+
+    @Test func filesWrittenByAnotherVersionMayCarryMembersThisOneDoesNotKnow() throws {
+        let lenient = JSONValueDecoder(unknownMembers: .ignore)
+        #expect(try lenient.decode(Gate.self, from: ["enabled": true, "addedLater": 1]) == Gate(enabled: true))
+    }
+
+    @Test func aTypesOwnErrorsPassThrough() {
+        struct Refusal: Error {}
+        struct Picky: Decodable {
+            init(from decoder: any Decoder) throws { throw Refusal() }
+        }
+        #expect(throws: Refusal.self) { try decoder.decode(Picky.self, from: [:]) }
     }
 
     @Test func typesAndNullsAreNamed() {

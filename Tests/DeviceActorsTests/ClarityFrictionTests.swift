@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ClarityFrictionTests {
     private func selectInstagram(_ device: SimulatedDevice) throws {
-        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [instagram]]))
+        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
     }
 
     @Test func selectAppsStoresTheSelectionAndStartsFrictionMonitoring() throws {
@@ -139,7 +139,7 @@ import Testing
 @Suite struct ClarityFrictionEffectsTests {
     @Test func layerTwoEffectsInOrder() throws {
         let device = try makeClarityDevice()
-        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [instagram]]))
+        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
         _ = try device.apply(.appOpen(app: instagram))
         _ = try device.advance(seconds: 300)
         let outcome = try device.advance(seconds: 300)

@@ -54,8 +54,8 @@ import Testing
                 .contactsSet([Contact(id: "m", name: "Mom", phone: "+1"), Contact(id: "d", name: "Dad", phone: "+2")]))
             _ = try device.perform(
                 intent: "setImportantContacts",
-                arguments: TestArguments(values: ["contacts": [["id": "m"], ["id": "d"]] as [[String: any Sendable]]]))
-            _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [instagram]]))
+                arguments: TestArguments(values: ["contacts": [["id": "m"], ["id": "d"]]]))
+            _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
             _ = try device.apply(.appOpen(app: instagram))
             _ = try device.advance(seconds: 600)
             _ = try device.apply(.appOpen(app: "com.clarity.focus"))

@@ -9,7 +9,7 @@ import Testing
         var config = DeviceConfig()
         if let quirk { config.quirks[quirk] = true }
         let device = try makeClarityDevice(config: config)
-        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [instagram]]))
+        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
         return device
     }
 

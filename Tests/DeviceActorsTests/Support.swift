@@ -1,17 +1,20 @@
+import ControlProtocol
 import Foundation
 
 @testable import DeviceActors
 
-/// Intent arguments for tests, from a plain dictionary.
+/// Intent arguments for tests, written as a JSON literal and decoded as the daemon decodes them.
 struct TestArguments: IntentArguments {
-    var values: [String: any Sendable] = [:]
+    var values: JSONValue = [:]
 
-    func string(_ name: String) throws(DeviceError) -> String? { values[name] as? String }
-    func bool(_ name: String) throws(DeviceError) -> Bool? { values[name] as? Bool }
-    func int(_ name: String) throws(DeviceError) -> Int? { values[name] as? Int }
-    func strings(_ name: String) throws(DeviceError) -> [String]? { values[name] as? [String] }
-    func objects(_ name: String) throws(DeviceError) -> [any IntentArguments]? {
-        (values[name] as? [[String: any Sendable]]).map { $0.map { TestArguments(values: $0) } }
+    func decode<T: Decodable>(_ type: T.Type) throws(DeviceError) -> T {
+        do {
+            return try JSONValueDecoder().decode(type, from: values, root: "args")
+        } catch let error as FieldError {
+            throw .invalidArgument(field: error.field, reason: error.reason)
+        } catch {
+            throw .invalidArgument(field: "args", reason: "\(error)")
+        }
     }
 }
 

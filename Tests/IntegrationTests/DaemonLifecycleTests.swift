@@ -60,6 +60,50 @@ import Testing
         #expect(try daemon.call("store.get", ["key": "k"])["value"] == 2)
     }
 
+    /// A field clarityd.json doesn't take stops the daemon at start, naming it (exit 2).
+    @Test func anUnknownConfigFieldRefusesToStart() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("clarityd.json")
+        try Data(#"{"logLevel":"info","baselinebytes":1024}"#.utf8).write(to: config)
+        let run = BuildProducts.run(
+            "clarityd", ["--config", config.path, "--socket", directory.path + "/s.sock", "--state-dir", directory.path + "/state"],
+            currentDirectory: directory, timeout: 10)
+        #expect(run.status == 2)
+        #expect(
+            run.stderr.contains(#"config file \#(config.path): field "baselinebytes": unknown; did you mean baselineBytes?"#),
+            "\(run.stderr)")
+    }
+
+    /// clarityd takes its socket from `$CLARITYD_SOCKET` as clarityctl does; `--socket` wins.
+    @Test func bothProgramsTakeTheSocketFromTheEnvironment() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.path + "/env.sock"
+        let environment = ProcessInfo.processInfo.environment.merging(["CLARITYD_SOCKET": socket]) { _, new in new }
+        let daemon = Process()
+        daemon.executableURL = BuildProducts.executable("clarityd")
+        daemon.arguments = ["--state-dir", directory.path + "/state"]
+        daemon.environment = environment
+        daemon.currentDirectoryURL = directory
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer { daemon.terminate() }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(25_000) }
+
+        let ping = BuildProducts.run("clarityctl", ["ping"], environment: environment, timeout: 10)
+        #expect(ping.status == 0 && ping.stdout.contains("pong:    true"), "\(ping)")
+        let elsewhere = BuildProducts.run("clarityctl", ["--socket", directory.path + "/none.sock", "ping"], environment: environment, timeout: 10)
+        #expect(elsewhere.status == 3, "--socket wins over the environment")
+        #expect(BuildProducts.run("clarityctl", ["shutdown"], environment: environment, timeout: 10).status == 0)
+    }
+
+    private func temporaryDirectory() throws -> URL {
+        var template = Array("/tmp/cdt-XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+        return URL(fileURLWithPath: String(cString: created))
+    }
+
     @Test func sigtermSavesAndExitsZeroAndAStaleSocketIsReplaced() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

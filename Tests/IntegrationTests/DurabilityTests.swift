@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,8 @@ import Testing
     import Darwin
 #endif
 
-/// Acknowledged writes survive `kill -9`; a corrupt state file is moved aside, not wiped.
+/// Acknowledged writes survive `kill -9`; a restart is invisible; a corrupt state file is moved
+/// aside, not wiped.
 @Suite struct DurabilityTests {
     @Test func acknowledgedWritesSurviveKillNine() throws {
         let daemon = try DaemonProcess()
@@ -36,13 +38,198 @@ import Testing
         _ = try daemon.call("store.set", ["key": "k", "value": 1])
         daemon.kill(SIGTERM)
         #expect(daemon.waitForExit() == 0)
-        let file = daemon.stateDirectory + "/devices/default.json"
+        let file = daemon.stateDirectory + "/devices/default.journal"
         try Data("{ this is not json".utf8).write(to: URL(fileURLWithPath: file))
 
         try daemon.start()
         #expect(try daemon.call("store.get", ["key": "k"])["value"] == .null)
         let files = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices")
-        #expect(files.contains { $0.hasPrefix("default.json.corrupt-") })
-        #expect(daemon.log.contains("corrupt"))
+        #expect(files.contains { $0.hasPrefix("default.journal.corrupt-") })
+        #expect(daemon.log.contains("moved aside"))
     }
+
+    /// `advance 2h`, `kill -9`, restart: the time and the usage it accrued are still there.
+    @Test func anAcknowledgedAdvanceSurvivesKillNine() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("event", ["type": "app.open", "app": "com.apple.mobilesafari"])
+        _ = try daemon.call("clock.advance", ["seconds": 7200])
+        daemon.kill(SIGKILL)
+        #expect(daemon.waitForExit() == 137)
+
+        try daemon.start()
+        #expect(try daemon.call("clock.now") == ["t": 7200, "time": "2026-01-05T11:00:00Z"])
+        #expect(try daemon.call("device.state")["usageToday"] == ["com.apple.mobilesafari": 7200])
+    }
+
+    /// Concurrent clients of one device share journal syncs; every write any of them was told
+    /// succeeded is there after `kill -9`.
+    @Test func concurrentAcknowledgedWritesSurviveKillNine() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let socketPath = daemon.socketPath
+        let acknowledged = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { client in
+            guard let connection = try? RawConnection(path: socketPath) else { return }
+            for index in 0..<40 {
+                let key = "k\(client)-\(index)"
+                let line = #"{"jsonrpc":"2.0","id":1,"method":"store.set","params":{"key":"\#(key)","value":\#(index)}}"#
+                guard (try? connection.send(line + "\n")) != nil, let reply = try? connection.readLine(),
+                    reply.contains(#""ok":true"#)
+                else { return }
+                acknowledged.withLock { $0.append(key) }
+            }
+        }
+        daemon.kill(SIGKILL)
+        #expect(daemon.waitForExit() == 137)
+
+        try daemon.start()
+        let values = try daemon.call("store.dump")["values"]?.objectValue ?? [:]
+        let keys = acknowledged.withLock { $0 }
+        #expect(keys.count == 160)
+        #expect(keys.filter { values[$0] == nil }.isEmpty)
+    }
+
+    /// A restart, clean or `kill -9`, is invisible: a daemon restarted between requests answers
+    /// every request byte for byte as one that never stopped — new ids (contacts, challenges,
+    /// mood entries) included, which a device that forgot its random generator would repeat.
+    @Test func aRestartedDeviceBehavesByteForByteLikeOneThatNeverStopped() throws {
+        let steady = try DaemonProcess()
+        defer { steady.stop() }
+        let restarted = try DaemonProcess()
+        defer { restarted.stop() }
+        let (before, after) = RestartScript.halves
+        var answers: [[String]] = [[], []]
+        for (index, daemon) in [steady, restarted].enumerated() {
+            for request in before { answers[index].append(try Self.rawAnswer(daemon, request)) }
+        }
+        restarted.kill(SIGTERM)
+        #expect(restarted.waitForExit() == 0)
+        try restarted.start()
+        for (index, daemon) in [steady, restarted].enumerated() {
+            for request in after.prefix(6) { answers[index].append(try Self.rawAnswer(daemon, request)) }
+        }
+        restarted.kill(SIGKILL)
+        #expect(restarted.waitForExit() == 137)
+        try restarted.start()
+        for (index, daemon) in [steady, restarted].enumerated() {
+            for request in after.dropFirst(6) { answers[index].append(try Self.rawAnswer(daemon, request)) }
+        }
+        #expect(answers[0].count == before.count + after.count)
+        for (number, (steadyAnswer, restartedAnswer)) in zip(answers[0], answers[1]).enumerated() {
+            #expect(steadyAnswer == restartedAnswer, "request \(number + 1)")
+        }
+        let requests = before + after
+        let made = zip(requests, answers[1]).compactMap { request, answer -> String? in
+            guard ["logMood", "focus.start"].contains(request["params"]?["name"]?.stringValue ?? "") else { return nil }
+            return (try? JSONWire.decode(JSONValue.self, from: Data(answer.utf8)))?["result"]?["result"]?["id"]?.stringValue
+        }
+        #expect(made.count == 4 && Set(made).count == 4, "every new id is new: \(made)")
+        #expect(restarted.log.contains("requests replayed"))
+        #expect(!restarted.log.contains("another path"), "each replay retraced the device's steps")
+    }
+
+    /// A journal whose requests no longer lead where they did (another build wrote it) still
+    /// restores the device, and the log says where replay left the recorded path.
+    @Test func aReplayThatTakesAnotherPathIsReported() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("store.set", ["key": "k", "value": 1])
+        _ = try daemon.call("intent", ["name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]])
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let url = URL(fileURLWithPath: daemon.stateDirectory + "/devices/default.journal")
+        let journal = try String(contentsOf: url, encoding: .utf8)
+        try journal.replacingOccurrences(of: #"["com.burbn.instagram"]"#, with: "[]")
+            .write(to: url, atomically: true, encoding: .utf8)
+
+        try daemon.start()
+        #expect(try daemon.call("device.state")["app"]?["shieldedApps"] == [])
+        #expect(daemon.log.contains("replaying its journal took another path at line 3 (intent)"), "\(daemon.log)")
+    }
+
+    /// A long journal is compacted into a snapshot: the device restored from it keeps its data,
+    /// its trace numbering and its random generator (no id handed out twice).
+    @Test func aDeviceRestoredFromACompactedJournalGoesOnWhereItStopped() throws {
+        let daemon = try DaemonProcess(config: ["compactJournalAfter": 4])
+        defer { daemon.stop() }
+        var ids: [String] = []
+        for mood in 1...5 {
+            ids.append(try daemon.call("intent", ["name": "logMood", "args": ["mood": .int(mood)]])["result"]?["id"]?.stringValue ?? "")
+        }
+        _ = try daemon.call("store.set", ["key": "k", "value": "kept"])
+        let lastSequence = try daemon.call("trace.get").arrayValue?.last?["seq"]?.intValue ?? 0
+        daemon.kill(SIGKILL)
+        #expect(daemon.waitForExit() == 137)
+        let files = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices")
+        #expect(files.contains("default.json"), "compacted: \(files)")
+
+        try daemon.start()
+        #expect(try daemon.call("store.get", ["key": "k"])["value"] == "kept")
+        #expect(try daemon.call("device.state")["app"]?["history"]?["moodEntries"] == 5)
+        let next = try daemon.call("intent", ["name": "logMood", "args": ["mood": 3]])
+        ids.append(next["result"]?["id"]?.stringValue ?? "")
+        #expect(Set(ids).count == 6, "\(ids)")
+        #expect((next["effects"]?.arrayValue?.first?["seq"]?.intValue ?? 0) > lastSequence)
+    }
+
+    /// The answer line to `request` on a fresh connection, as bytes on the wire.
+    private static func rawAnswer(_ daemon: DaemonProcess, _ request: JSONValue) throws -> String {
+        let line = try JSONWire.encodeString(
+            RPCRequest(id: .number(1), method: request["method"]!.stringValue!, params: request["params"]).json)
+        guard let answer = daemon.sendRaw(line: line) else { throw RawConnection.Failure(operation: "no answer", errno: 0) }
+        return answer
+    }
+}
+
+/// A day of Clarity, split where the daemon restarts.
+enum RestartScript {
+    static let halves: (before: [JSONValue], after: [JSONValue]) = {
+        func intent(_ name: String, _ args: JSONValue = [:]) -> JSONValue {
+            ["method": "intent", "params": ["name": .string(name), "args": args]]
+        }
+        func event(_ type: String, _ fields: [String: JSONValue] = [:]) -> JSONValue {
+            ["method": "event", "params": .object(fields.merging(["type": .string(type)]) { first, _ in first })]
+        }
+        func advance(_ seconds: Int) -> JSONValue { ["method": "clock.advance", "params": ["seconds": .int(seconds)]] }
+        let state: JSONValue = ["method": "device.state"]
+        let book: JSONValue = [
+            ["id": "mom", "name": "Mom", "phone": "+15550100"], ["id": "sam", "name": "Sam", "phone": "+15550101"],
+            ["id": "dad", "name": "Dad", "phone": "+15550102"],
+        ]
+        let before: [JSONValue] = [
+            event("contacts.set", ["contacts": book]),
+            intent("setImportantContacts", ["contacts": [["id": "mom"], ["id": "sam"], ["id": "dad"]]]),
+            intent("selectApps", ["apps": ["com.burbn.instagram"]]),
+            event("app.open", ["app": "com.burbn.instagram"]),
+            advance(600),
+            ["method": "shield.config", "params": ["app": "com.burbn.instagram"]],
+            event("app.open", ["app": "com.clarity.focus"]),
+            intent("challenge.open"),
+            advance(20),
+            intent("logMood", ["mood": 4]),
+            state,
+        ]
+        let after: [JSONValue] = [
+            advance(20),
+            event("app.open", ["app": "com.clarity.focus"]),
+            intent("logMood", ["mood": 2]),
+            intent("focus.start", ["minutes": 30, "whitelist": ["com.apple.MobileSMS"]]),
+            advance(1800),
+            state,
+            ["method": "store.set", "params": ["key": "frictionLevel", "value": 4]],
+            event("app.open", ["app": "com.clarity.focus"]),
+            intent("challenge.open"),
+            event("call.dial", ["handle": "+15550101"]),
+            event("call.connect"),
+            advance(400),
+            event("call.end"),
+            intent("logMood", ["mood": 5]),
+            state,
+            ["method": "trace.get"],
+            ["method": "notifications.list"],
+            ["method": "sandbox.list"],
+        ]
+        return (before, after)
+    }()
 }

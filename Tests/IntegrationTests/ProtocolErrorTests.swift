@@ -56,6 +56,61 @@ import Testing
         }
     }
 
+    private func invalidField(_ body: () throws -> JSONValue) -> String? {
+        do {
+            _ = try body()
+            return "succeeded"
+        } catch let error as RPCError {
+            guard error.code == -32602 else { return "code \(error.code)" }
+            return "\(error.data?["field"]?.stringValue ?? "?"): \(error.data?["reason"]?.stringValue ?? "?")"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// A misspelt or extra field is refused by name, in every method, event and intent, and
+    /// nothing happens: a typo never passes for a setting.
+    @Test func unknownFieldsAreRefusedByNameAndChangeNothing() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let trace = try daemon.call("trace.get").arrayValue?.count
+        #expect(
+            invalidField { try daemon.call("intent", ["name": "setWiFiGate", "args": ["enable": true]]) }
+                == "args.enable: unknown; did you mean enabled?")
+        #expect(
+            invalidField { try daemon.call("intent", ["name": "challenge.skip", "args": ["now": true]]) }
+                == "args.now: unknown; this object takes no other fields")
+        #expect(
+            invalidField { try daemon.call("intent", ["name": "logMood", "args": ["mood": 3, "note": "x"]]) }
+                == "args.note: unknown; expected one of mood")
+        #expect(
+            invalidField { try daemon.call("device.config", ["config": ["baselinebytes": 1]]) }
+                == "config.baselinebytes: unknown; did you mean baselineBytes?")
+        #expect(
+            invalidField { try daemon.call("device.create", ["device": "x", "config": ["quirks": ["batchedThreshold": true]]]) }
+                == "config.quirks.batchedThreshold: unknown quirk (known: batchedThresholds, emptyDefaultsBeforeFirstUnlock, lateDefaultsPropagation, thresholdFiresOnStart)")
+        #expect(invalidField { try daemon.call("event", ["type": "lock", "app": "com.x"]) } == "app: unknown; expected one of device, type")
+        #expect(invalidField { try daemon.call("store.get", ["key": "k", "suit": "s"]) } == "suit: unknown; did you mean suite?")
+        #expect(invalidField { try daemon.call("clock.advance", ["seconds": 1, "secs": 2]) } == "secs: unknown; expected one of device, seconds")
+        #expect(try daemon.call("store.get", ["key": "wifiGateEnabled"])["value"] == .null)
+        #expect(try daemon.call("trace.get").arrayValue?.count == trace, "nothing ran")
+        #expect(try daemon.call("device.list").arrayValue?.count == 1)
+    }
+
+    @Test func anUnknownIntentListsTheAppsIntents() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        do {
+            _ = try daemon.call("intent", ["name": "setWifiGate"])
+            Issue.record("expected -32002")
+        } catch let error as RPCError {
+            #expect(error.code == -32002)
+            #expect(error.data?["suggestion"] == "setWiFiGate")
+            #expect(error.data?["known"]?.arrayValue?.contains("challenge.skip") == true)
+            #expect(error.message.hasPrefix("Unknown intent: setWifiGate (did you mean setWiFiGate? known: selectApps, "))
+        }
+    }
+
     @Test func oversizedLineClosesOnlyItsOwnConnection() throws {
         let daemon = try DaemonProcess(arguments: [], config: ["maxRequestBytes": 4096])
         defer { daemon.stop() }

@@ -14,8 +14,12 @@ public protocol SimulatedApp: Sendable {
     func makeShieldConfiguration(executor: WorldActorExecutor) -> any ShieldConfigurationDataSource
     /// A fresh ShieldAction extension instance.
     func makeShieldAction(executor: WorldActorExecutor) -> any ShieldActionDelegate
-    /// Runs a user action inside the main app (`intent`); returns what the app shows.
-    func perform(intent: String, arguments: any IntentArguments) async throws -> any Encodable & Sendable
+    /// Every intent the app answers, in the order its docs list them (for errors and help).
+    var intentNames: [String] { get }
+    /// Decodes `arguments` for the user action `intent` and returns the work to run inside the
+    /// main app. Throws before anything runs: ``DeviceError/unknownIntent(_:known:)``, or
+    /// ``DeviceError/invalidArgument(field:reason:)`` naming the bad argument.
+    func prepare(intent: String, arguments: any IntentArguments) throws(DeviceError) -> PreparedIntent
     /// The main app launched (device created or daemon restarted): launch-time work and timers.
     func launch() async throws
     /// The main app became active (its bundle id was opened).
@@ -51,16 +55,36 @@ public enum AppCatalog {
     }
 }
 
-/// Read access to an intent's `args`, provided by the daemon over its JSON.
+/// An intent's `args` as the daemon received them.
 public protocol IntentArguments: Sendable {
-    /// The string `name`, nil when absent; throws when of another type.
-    func string(_ name: String) throws(DeviceError) -> String?
-    func bool(_ name: String) throws(DeviceError) -> Bool?
-    func int(_ name: String) throws(DeviceError) -> Int?
-    func strings(_ name: String) throws(DeviceError) -> [String]?
-    /// The array of objects `name`, each readable as arguments (paths like `args.contacts[2].id`).
-    func objects(_ name: String) throws(DeviceError) -> [any IntentArguments]?
+    /// Decodes the arguments as `type`, strictly: an unknown, missing or ill-typed member is
+    /// refused as ``DeviceError/invalidArgument(field:reason:)`` naming it (`args.enabled`).
+    func decode<T: Decodable>(_ type: T.Type) throws(DeviceError) -> T
 }
+
+/// An intent's arguments as a type: decoded strictly, then ``validate()``d, before the intent runs.
+public protocol IntentInput: Decodable, Sendable {
+    /// Checks what decoding cannot (ranges, lengths); throws
+    /// ``DeviceError/invalidArgument(field:reason:)`` with the field's path (`args.minutes`).
+    func validate() throws(DeviceError)
+}
+
+extension IntentInput {
+    public func validate() throws(DeviceError) {}
+}
+
+/// The arguments of an intent that takes none: any member is refused.
+public struct NoArguments: IntentInput {
+    private enum Member: CodingKey {}
+
+    public init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: Member.self)
+    }
+}
+
+/// An intent whose arguments are decoded and checked: the work to run inside the main app,
+/// returning what the app shows.
+public typealias PreparedIntent = @Sendable () async throws -> any Encodable & Sendable
 
 /// Counts changes to an app's own persistent data, so the device knows when to save it.
 /// World-confined (`@unchecked Sendable`): bumped by the main app inside the world, read by the

@@ -2,9 +2,9 @@ import Foundation
 
 /// Per-device settings (PROTOCOL.md, per-device `config`): defaults here, overridden by
 /// clarityd.json for all devices, then by `device.create`'s `config` or `device.config`.
-public struct DeviceConfig: Sendable, Hashable, Codable {
+public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// Memory budgets of the three extensions, in bytes.
-    public struct MemoryBudgets: Sendable, Hashable, Codable {
+    public struct MemoryBudgets: Sendable, Hashable, Encodable {
         public var monitor: Int
         public var shieldConfiguration: Int
         public var shieldAction: Int
@@ -37,64 +37,79 @@ public struct DeviceConfig: Sendable, Hashable, Codable {
 
     public func quirk(_ name: String) -> Bool { quirks[name] ?? false }
 
-    /// This config with the fields present in the JSON object `overrides` replaced (fields not
-    /// named by this type are ignored, so the whole clarityd.json can be passed).
-    public func applying(overrides data: Data) throws -> DeviceConfig {
-        let partial = try JSONDecoder().decode(Partial.self, from: data)
+    /// This config with the fields set in `overrides` replaced; field names in errors are
+    /// relative to the config object (`quirks.batchedThrusholds`).
+    public func applying(_ overrides: Overrides) throws(DeviceError) -> DeviceConfig {
         var config = self
-        if let budgets = partial.memoryBudgets {
+        if let budgets = overrides.memoryBudgets {
             config.memoryBudgets.monitor = budgets.monitor ?? config.memoryBudgets.monitor
             config.memoryBudgets.shieldConfiguration = budgets.shieldConfiguration ?? config.memoryBudgets.shieldConfiguration
             config.memoryBudgets.shieldAction = budgets.shieldAction ?? config.memoryBudgets.shieldAction
         }
-        config.baselineBytes = partial.baselineBytes ?? config.baselineBytes
-        if let quirks = partial.quirks {
-            for name in quirks.keys where !Self.knownQuirks.contains(name) {
-                throw DeviceError.invalidArgument(field: "config.quirks.\(name)", reason: "unknown quirk")
+        config.baselineBytes = overrides.baselineBytes ?? config.baselineBytes
+        if let quirks = overrides.quirks {
+            for name in quirks.keys.sorted() where !Self.knownQuirks.contains(name) {
+                let known = Self.knownQuirks.sorted().joined(separator: ", ")
+                throw DeviceError.invalidArgument(field: "quirks.\(name)", reason: "unknown quirk (known: \(known))")
             }
             config.quirks.merge(quirks) { _, new in new }
         }
-        if let thresholds = partial.frictionThresholdsMinutes {
+        if let thresholds = overrides.frictionThresholdsMinutes {
             guard thresholds.count == 5, thresholds.allSatisfy({ $0 > 0 }), thresholds == thresholds.sorted(),
                 Set(thresholds).count == 5
             else {
                 throw DeviceError.invalidArgument(
-                    field: "config.frictionThresholdsMinutes", reason: "five increasing positive minute counts")
+                    field: "frictionThresholdsMinutes", reason: "five increasing positive minute counts")
             }
             config.frictionThresholdsMinutes = thresholds
         }
-        config.apps.merge(partial.apps ?? [:]) { _, new in new }
-        config.familyControlsAuthorized = partial.familyControlsAuthorized ?? config.familyControlsAuthorized
-        config.thresholdBatchIntervalSeconds = partial.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
+        config.apps.merge(overrides.apps ?? [:]) { _, new in new }
+        config.familyControlsAuthorized = overrides.familyControlsAuthorized ?? config.familyControlsAuthorized
+        config.thresholdBatchIntervalSeconds = overrides.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
         config.defaultsPropagationDelaySeconds =
-            partial.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
-        guard config.thresholdBatchIntervalSeconds > 0, config.defaultsPropagationDelaySeconds > 0 else {
-            throw DeviceError.invalidArgument(
-                field: "config.thresholdBatchIntervalSeconds", reason: "quirk delays must be > 0 seconds")
+            overrides.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
+        for (field, value) in [
+            ("thresholdBatchIntervalSeconds", config.thresholdBatchIntervalSeconds),
+            ("defaultsPropagationDelaySeconds", config.defaultsPropagationDelaySeconds),
+        ] where value <= 0 {
+            throw DeviceError.invalidArgument(field: field, reason: "quirk delays must be > 0 seconds")
         }
         for (field, value) in [
             ("memoryBudgets.monitor", config.memoryBudgets.monitor),
             ("memoryBudgets.shieldConfiguration", config.memoryBudgets.shieldConfiguration),
             ("memoryBudgets.shieldAction", config.memoryBudgets.shieldAction), ("baselineBytes", config.baselineBytes),
         ] where value < 0 {
-            throw DeviceError.invalidArgument(field: "config.\(field)", reason: "must be ≥ 0 bytes")
+            throw DeviceError.invalidArgument(field: field, reason: "must be ≥ 0 bytes")
         }
         return config
     }
 
-    private struct Partial: Decodable {
-        struct Budgets: Decodable {
-            var monitor: Int?
-            var shieldConfiguration: Int?
-            var shieldAction: Int?
+    /// Per-device overrides as a request or clarityd.json gives them: every field optional.
+    /// Decoded strictly by the daemon, so a misspelt field is refused, not ignored.
+    public struct Overrides: Sendable, Decodable {
+        public struct Budgets: Sendable, Decodable {
+            public var monitor: Int?
+            public var shieldConfiguration: Int?
+            public var shieldAction: Int?
         }
-        var memoryBudgets: Budgets?
-        var baselineBytes: Int?
-        var quirks: [String: Bool]?
-        var frictionThresholdsMinutes: [Int]?
-        var apps: [String: CategoryCatalog.Entry]?
-        var familyControlsAuthorized: Bool?
-        var thresholdBatchIntervalSeconds: Int?
-        var defaultsPropagationDelaySeconds: Int?
+
+        public var memoryBudgets: Budgets?
+        public var baselineBytes: Int?
+        public var quirks: [String: Bool]?
+        public var frictionThresholdsMinutes: [Int]?
+        public var apps: [String: CategoryCatalog.Entry]?
+        public var familyControlsAuthorized: Bool?
+        public var thresholdBatchIntervalSeconds: Int?
+        public var defaultsPropagationDelaySeconds: Int?
+
+        public init() {}
+    }
+}
+
+extension DeviceConfig {
+    /// Reads a saved config: fields a later build added take their defaults, so older state
+    /// files still load.
+    public init(from decoder: any Decoder) throws {
+        self = try DeviceConfig().applying(Overrides(from: decoder))
     }
 }

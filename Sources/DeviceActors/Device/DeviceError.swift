@@ -5,9 +5,18 @@ public enum DeviceError: Error, Equatable, Sendable {
     case invalidArgument(field: String, reason: String)
     case unknownApp(String)
     case unknownEvent(String)
-    case unknownIntent(String)
+    /// An intent the app doesn't answer; `known` lists the ones it does.
+    case unknownIntent(String, known: [String])
     /// The simulated platform or app refused; `reason` names the case (e.g. `intervalTooShort`).
     case refused(reason: String, message: String)
     /// A bug in simulated code (the world failed); the daemon reports -32603.
     case internalFailure(String)
+}
+
+extension DeviceError {
+    /// This error with its field placed inside `parent` (`quirks.x` inside `config` is `config.quirks.x`).
+    public func inside(_ parent: String) -> DeviceError {
+        guard case .invalidArgument(let field, let reason) = self else { return self }
+        return .invalidArgument(field: field.isEmpty ? parent : "\(parent).\(field)", reason: reason)
+    }
 }

@@ -45,32 +45,49 @@ public enum DeviceEvent: Sendable, Equatable {
         "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect", "call.end",
         "wifi.join", "wifi.leave", "contacts.set", "storekit.purchase", "storekit.expire", "storekit.refund",
     ]
+}
 
-    /// Decodes an event from the `event` params; `fields` reads one field or nil.
-    public static func decode(type: String, fields: EventFields) throws(DeviceError) -> DeviceEvent {
-        switch type {
-        case "lock": return .lock
-        case "unlock": return .unlock
-        case "device.reboot": return .reboot
-        case "app.open": return .appOpen(app: try fields.requiredString("app"))
-        case "app.close": return .appClose(app: try fields.requiredString("app"))
-        case "shield.press":
-            let app = try fields.requiredString("app")
-            let name = try fields.requiredString("button")
-            guard let button = ShieldButton(rawValue: name) else {
-                throw .invalidArgument(field: "button", reason: "must be primary or secondary")
+extension DeviceEvent: Decodable {
+    private enum Field: String, CodingKey {
+        case type, app, button, handle, ssid, contacts, product
+    }
+
+    /// Decodes an event from the `event` method's params: `type` plus that type's own fields
+    /// (PROTOCOL.md, Event types). An unknown type throws ``DeviceError/unknownEvent(_:)``.
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Field.self)
+        let type = try fields.decode(String.self, forKey: .type)
+        /// A required string that must not be empty (a bundle id, an SSID, a product id).
+        func name(_ field: Field) throws -> String {
+            let value = try fields.decode(String.self, forKey: field)
+            guard !value.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: field, in: fields, debugDescription: "must not be empty")
             }
-            return .shieldPress(app: app, button: button)
-        case "call.dial": return .callDial(handle: try fields.optionalString("handle"))
-        case "call.connect": return .callConnect(handle: try fields.optionalString("handle"))
-        case "call.end": return .callEnd(handle: try fields.optionalString("handle"))
-        case "wifi.join": return .wifiJoin(ssid: try fields.requiredString("ssid"))
-        case "wifi.leave": return .wifiLeave(ssid: try fields.optionalString("ssid"))
-        case "contacts.set": return .contactsSet(try fields.contacts("contacts"))
-        case "storekit.purchase": return .storeKitPurchase(product: try fields.requiredString("product"))
-        case "storekit.expire": return .storeKitExpire(product: try fields.requiredString("product"))
-        case "storekit.refund": return .storeKitRefund(product: try fields.requiredString("product"))
-        default: throw .unknownEvent(type)
+            return value
+        }
+        switch type {
+        case "lock": self = .lock
+        case "unlock": self = .unlock
+        case "device.reboot": self = .reboot
+        case "app.open": self = .appOpen(app: try name(.app))
+        case "app.close": self = .appClose(app: try name(.app))
+        case "shield.press":
+            let app = try name(.app)
+            guard let button = ShieldButton(rawValue: try fields.decode(String.self, forKey: .button)) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .button, in: fields, debugDescription: "must be primary or secondary")
+            }
+            self = .shieldPress(app: app, button: button)
+        case "call.dial": self = .callDial(handle: try fields.decodeIfPresent(String.self, forKey: .handle))
+        case "call.connect": self = .callConnect(handle: try fields.decodeIfPresent(String.self, forKey: .handle))
+        case "call.end": self = .callEnd(handle: try fields.decodeIfPresent(String.self, forKey: .handle))
+        case "wifi.join": self = .wifiJoin(ssid: try name(.ssid))
+        case "wifi.leave": self = .wifiLeave(ssid: try fields.decodeIfPresent(String.self, forKey: .ssid))
+        case "contacts.set": self = .contactsSet(try fields.decodeIfPresent([Contact].self, forKey: .contacts) ?? [])
+        case "storekit.purchase": self = .storeKitPurchase(product: try name(.product))
+        case "storekit.expire": self = .storeKitExpire(product: try name(.product))
+        case "storekit.refund": self = .storeKitRefund(product: try name(.product))
+        default: throw DeviceError.unknownEvent(type)
         }
     }
 }
@@ -85,23 +102,5 @@ public struct Contact: Sendable, Hashable, Codable {
         self.id = id
         self.name = name
         self.phone = phone
-    }
-}
-
-/// Read access to an event's fields, provided by the daemon over its JSON params.
-public protocol EventFields {
-    /// The string field `name`, nil when absent; throws when present with another type.
-    func optionalString(_ name: String) throws(DeviceError) -> String?
-    /// The field `name` as an array of contacts.
-    func contacts(_ name: String) throws(DeviceError) -> [Contact]
-}
-
-extension EventFields {
-    func requiredString(_ name: String) throws(DeviceError) -> String {
-        guard let value = try optionalString(name) else {
-            throw .invalidArgument(field: name, reason: "required")
-        }
-        guard !value.isEmpty else { throw .invalidArgument(field: name, reason: "must not be empty") }
-        return value
     }
 }

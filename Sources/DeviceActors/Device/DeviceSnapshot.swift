@@ -1,15 +1,21 @@
 import Foundation
 
-/// Everything of a device that must survive the daemon: written to the state directory after
-/// every request that changed a store, an activity or the device's radios, and read back at start.
+/// A device's data at one moment: what the daemon writes when it compacts a long journal (and
+/// what state files of format 1 held), read back with ``SimulatedDevice/init(restoring:)``.
 public struct DeviceSnapshot: Sendable, Codable {
-    /// Format version of this file.
-    public var format = 1
+    /// Format version of this file: 2 adds `random` and `traceSequence`.
+    public var format = 2
     public var name: String
     public var app: String
     public var start: String
     public var timezone: String
     public var seed: UInt64
+    /// The random generator's state (the bits of ``SeededRandom/state`` as a signed number,
+    /// which JSON keeps exact); nil in format 1, whose devices start their generator again
+    /// from `seed`.
+    public var random: Int64?
+    /// The trace's last sequence number; nil in format 1.
+    public var traceSequence: Int?
     public var clock: ClockMode
     public var config: DeviceConfig
     public var nowMilliseconds: Int64
@@ -29,7 +35,7 @@ public struct DeviceSnapshot: Sendable, Codable {
 }
 
 /// How a device's clock moves: only when told (`virtual`), or with real time (`wall`).
-public enum ClockMode: String, Sendable, Codable {
+public enum ClockMode: String, Sendable, Codable, CaseIterable {
     case virtual
     case wall
 }

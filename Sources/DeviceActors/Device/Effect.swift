@@ -73,6 +73,28 @@ public enum Effect: Sendable, Equatable {
 }
 
 extension Effect {
+    /// Whether the change this effect records must be on disk before the request that caused it
+    /// is answered (the daemon then waits for its journal record to be synced).
+    ///
+    /// Durable: what a user set or an app stored, and time: App Group values, shields,
+    /// activities and their callbacks, radios, calls, contacts, purchases, notifications, lock
+    /// state and the frontmost app, the clock, an intent (the app may have changed its data).
+    /// Volatile: what only a process's life shows (extensions launching, running, ending, being
+    /// jetsammed; reads; a shield being drawn or pressed; a URL opened, whose consequences are
+    /// effects of their own). A power cut that loses the last volatile changes loses nothing a
+    /// user set; every change, volatile or not, is written before the reply, so `kill -9` loses none.
+    public var isDurable: Bool {
+        switch self {
+        case .storeWrite, .storeRemove, .shieldApply, .shieldClear, .notification, .monitorIntervalStart,
+            .monitorIntervalEnd, .monitorThreshold, .monitorWarning, .activityStart, .activityStop, .appState, .intent,
+            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit:
+            true
+        case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
+            .shieldShown, .shieldAction, .openURL:
+            false
+        }
+    }
+
     init(_ event: SandboxEvent) {
         switch event {
         case .launch(let baselineBytes): self = .extensionLaunch(baselineBytes: baselineBytes)

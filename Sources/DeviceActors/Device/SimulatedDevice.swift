@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Every method runs the world on the calling thread until it is idle and returns what the user
 /// would see. Not thread-safe by design: the caller serialises access (the daemon gives each
-/// device a serial queue). Same inputs + same seed + same build ⇒ the same trace, byte for byte.
+/// device a serial queue). Same inputs + same seed + same build ⇒ the same trace, byte for byte,
+/// which is how the daemon keeps devices: as their inputs, replayed at start (``mark`` tells it
+/// what a request changed, and lets a replay check that it retraces the device's steps).
 public final class SimulatedDevice: @unchecked Sendable {
     public let name: String
     public let appName: String
@@ -14,11 +16,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     public let clockMode: ClockMode
     public let calendar: DeviceCalendar
     public private(set) var config: DeviceConfig
-    /// True when something durable changed since the last ``snapshot()``: save before replying.
-    public private(set) var needsSave = false
-    /// True when anything changed since the last ``snapshot()`` (lock state, the clock …): save
-    /// at the latest on shutdown.
-    public private(set) var hasUnsavedChanges = false
+    /// Bumped by every ``updateConfig(_:)``.
+    private var configRevision = 0
 
     let world: World
     let trace: DeviceTrace
@@ -26,15 +25,11 @@ public final class SimulatedDevice: @unchecked Sendable {
     let app: any SimulatedApp
     let springBoard: SpringBoard
 
-    /// Effects that change durable state: the device must be saved after them.
-    private static let durableKinds: Set<String> = [
-        "store.write", "store.remove", "shield.apply", "shield.clear", "activity.start", "activity.stop", "wifi",
-        "contacts",
-    ]
-
+    /// - Parameter traceSequence: the sequence number the trace continues after (a device
+    ///   restored from a snapshot goes on numbering where it stopped).
     public init(
         name: String, app appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
-        clock: ClockMode, config: DeviceConfig, launch: Bool = true
+        clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0
     ) throws(DeviceError) {
         self.name = name
         self.appName = appName
@@ -45,7 +40,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.calendar = calendar
         let world = World(seed: seed)
         self.world = world
-        let trace = DeviceTrace(clock: world.clock)
+        let trace = DeviceTrace(clock: world.clock, lastSequence: traceSequence)
         self.trace = trace
         let catalog = CategoryCatalog.builtIn.merging(config.apps)
         let deviceActivity = DeviceActivityAgent(
@@ -98,14 +93,13 @@ public final class SimulatedDevice: @unchecked Sendable {
     private func launchApp() throws(DeviceError) {
         let springBoard = springBoard
         let app = app
-        let from = trace.recorder.lastSequence
-        let before = app.dataRevision.value
         try run { try await springBoard.runMainApp { try await app.launch() } }
-        _ = finish(from: from)
-        noteAppChanges(since: before)
     }
 
-    /// Rebuilds a device saved by ``snapshot()``, at the saved virtual time. No callback is replayed.
+    /// Rebuilds a device saved by ``snapshot()``, at the saved virtual time, its random
+    /// generator and trace numbering going on where they stopped. No callback is replayed; the
+    /// main app is launched again (it re-arms its timers), so what runs in memory only — an
+    /// extension kept resident, the order of two timers due at the same instant — starts afresh.
     public convenience init(restoring snapshot: DeviceSnapshot) throws(DeviceError) {
         guard let start = DeviceCalendar.parseISO(snapshot.start) else {
             throw .invalidArgument(field: "start", reason: "not an ISO-8601 time")
@@ -115,8 +109,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
         try self.init(
             name: snapshot.name, app: snapshot.app, start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
-            seed: snapshot.seed,
-            clock: snapshot.clock, config: snapshot.config, launch: false)
+            seed: snapshot.seed, clock: snapshot.clock, config: snapshot.config, launch: false,
+            traceSequence: snapshot.traceSequence ?? 0)
+        if let state = snapshot.random { world.random = SeededRandom(seed: UInt64(bitPattern: state)) }
         do {
             try world.advance(to: VirtualInstant(milliseconds: snapshot.nowMilliseconds))
         } catch {
@@ -138,8 +133,6 @@ public final class SimulatedDevice: @unchecked Sendable {
                 contacts: snapshot.contacts, call: snapshot.call)
         }
         try launchApp()
-        needsSave = false
-        hasUnsavedChanges = false
     }
 
     /// Tells the platform actors the config's authorization and quirks.
@@ -161,48 +154,52 @@ public final class SimulatedDevice: @unchecked Sendable {
         return try outcome { try await springBoard.handle(event) }
     }
 
-    /// A request that changed the app's own data must be saved like a store write.
-    private func noteAppChanges(since revision: Int) {
-        if app.dataRevision.value != revision { needsSave = true }
-    }
-
     /// `clock.advance`: moves virtual time forward, firing everything due on the way.
     public func advance(seconds: Double) throws(DeviceError) -> DeviceOutcome {
         guard seconds > 0, seconds.isFinite else {
             throw .invalidArgument(field: "seconds", reason: "must be a number > 0")
         }
         let from = trace.recorder.lastSequence
-        let revision = app.dataRevision.value
         let target = world.clock.now + .seconds(seconds)
         trace.record(.clockAdvance(seconds: seconds), by: "clock")
+        try moveClock(to: target)
+        return finish(from: from)
+    }
+
+    /// Wall mode: advances virtual time to `date`, quietly: time passing is not an input, so no
+    /// `clock.advance` is traced (what falls due on the way is). No-op if already there.
+    public func advanceWall(to date: Date) throws(DeviceError) {
+        try catchUp(toMilliseconds: calendar.instant(date).milliseconds)
+    }
+
+    /// Moves virtual time to `milliseconds` as ``advanceWall(to:)`` does: the daemon replays a
+    /// wall device's journal by catching up to the time each request ran at.
+    public func catchUp(toMilliseconds milliseconds: Int64) throws(DeviceError) {
+        let target = VirtualInstant(milliseconds: milliseconds)
+        guard target > world.clock.now else { return }
+        try moveClock(to: target)
+    }
+
+    private func moveClock(to target: VirtualInstant) throws(DeviceError) {
         do {
             try world.advance(to: target)
         } catch {
             throw .internalFailure("\(error)")
         }
-        noteAppChanges(since: revision)
-        return finish(from: from)
     }
 
-    /// Wall mode: advances virtual time to `date` (no-op if already there).
-    public func advanceWall(to date: Date) throws(DeviceError) -> DeviceOutcome? {
-        let target = calendar.instant(date)
-        guard target > world.clock.now else { return nil }
-        return try advance(seconds: (target - world.clock.now).seconds)
-    }
-
+    /// `intent`: a user action in the main app. Its arguments are decoded and checked before
+    /// anything runs, so a refused intent leaves no trace.
     public func perform(intent: String, arguments: any IntentArguments) throws(DeviceError) -> IntentOutcome {
+        let work = try app.prepare(intent: intent, arguments: arguments)
         let from = trace.recorder.lastSequence
-        let revision = app.dataRevision.value
         let springBoard = springBoard
-        let app = app
         let trace = trace
         let actor = "\(appName).app"
         let result = try run { () async throws -> any Encodable & Sendable in
             trace.record(.intent(name: intent), by: actor)
-            return try await springBoard.runMainApp { try await app.perform(intent: intent, arguments: arguments) }
+            return try await springBoard.runMainApp { try await work() }
         }
-        noteAppChanges(since: revision)
         let outcome = finish(from: from)
         return IntentOutcome(t: outcome.t, time: outcome.time, result: result, effects: outcome.effects)
     }
@@ -244,14 +241,14 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
 
     /// Applies per-device config overrides now (budgets take effect at the next charge).
-    public func updateConfig(overrides: Data) throws(DeviceError) -> DeviceConfig {
+    /// Errors name the field inside `config` (`config.quirks.x`).
+    public func updateConfig(_ overrides: DeviceConfig.Overrides) throws(DeviceError) -> DeviceConfig {
         do {
-            config = try config.applying(overrides: overrides)
-        } catch let error as DeviceError {
-            throw error
+            config = try config.applying(overrides)
         } catch {
-            throw .invalidArgument(field: "config", reason: "\(error)")
+            throw error.inside("config")
         }
+        configRevision += 1
         springBoard.monitor.budgetBytes = config.memoryBudgets.monitor
         springBoard.shieldConfiguration.budgetBytes = config.memoryBudgets.shieldConfiguration
         springBoard.shieldAction.budgetBytes = config.memoryBudgets.shieldAction
@@ -261,11 +258,10 @@ public final class SimulatedDevice: @unchecked Sendable {
         let platform = platform
         let config = config
         try run { await Self.applyQuirks(config, platform: platform) }
-        needsSave = true
         return config
     }
 
-    /// The device's durable state; clears ``needsSave``.
+    /// The device's data, for a snapshot file (the daemon's compaction of a long journal).
     public func snapshot() throws(DeviceError) -> DeviceSnapshot {
         let platform = platform
         let springBoard = springBoard
@@ -279,11 +275,10 @@ public final class SimulatedDevice: @unchecked Sendable {
                 await springBoard.call
             )
         }
-        needsSave = false
-        hasUnsavedChanges = false
         return DeviceSnapshot(
             name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
-            timezone: calendar.timeZoneName, seed: seed, clock: clockMode, config: config,
+            timezone: calendar.timeZoneName, seed: seed, random: Int64(bitPattern: world.random.state),
+            traceSequence: trace.recorder.lastSequence, clock: clockMode, config: config,
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
             contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3,
             appData: parts.8, storeTransactions: parts.9, call: parts.10)
@@ -312,25 +307,57 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     private func outcome(_ body: @escaping @Sendable () async throws -> Void) throws(DeviceError) -> DeviceOutcome {
         let from = trace.recorder.lastSequence
-        let revision = app.dataRevision.value
-        do {
-            try run(body)
-        } catch {
-            noteAppChanges(since: revision)
-            _ = finish(from: from)
-            throw error
-        }
-        noteAppChanges(since: revision)
+        try run(body)
         return finish(from: from)
     }
 
     private func finish(from sequence: Int) -> DeviceOutcome {
-        let effects = traceEntries(since: sequence, limit: nil)
-        if !effects.isEmpty { hasUnsavedChanges = true }
-        if effects.contains(where: { Self.durableKinds.contains($0.entry.payload.kind) }) {
-            needsSave = true
-        }
         let (t, time) = now
-        return DeviceOutcome(t: t, time: time, effects: effects)
+        return DeviceOutcome(t: t, time: time, effects: traceEntries(since: sequence, limit: nil))
     }
+
+    // MARK: - What changed
+
+    /// Where the device stands now: compare with a later mark to see what a request changed.
+    public var mark: DeviceMark {
+        DeviceMark(
+            sequence: trace.recorder.lastSequence, milliseconds: world.clock.now.milliseconds,
+            random: world.random.state, dataRevision: app.dataRevision.value, configRevision: configRevision)
+    }
+
+    /// What changed since `mark`: ``DeviceChange/durable`` when a durable effect was traced
+    /// (``Effect/isDurable``), time moved, or the app's data or the config changed;
+    /// ``DeviceChange/volatile`` when only volatile effects were traced or randomness drawn.
+    public func changes(since mark: DeviceMark) -> DeviceChange {
+        let now = self.mark
+        guard now != mark else { return .none }
+        if now.milliseconds != mark.milliseconds || now.dataRevision != mark.dataRevision
+            || now.configRevision != mark.configRevision
+            || trace.recorder.entries(after: mark.sequence).contains(where: \.payload.isDurable)
+        {
+            return .durable
+        }
+        return .volatile
+    }
+}
+
+/// Where a device stands (``SimulatedDevice/mark``): its trace's last sequence number, its
+/// virtual time, the state of its random generator and the revisions of its app data and config.
+public struct DeviceMark: Sendable, Hashable {
+    public let sequence: Int
+    public let milliseconds: Int64
+    public let random: UInt64
+    public let dataRevision: Int
+    public let configRevision: Int
+}
+
+/// What a request changed (``SimulatedDevice/changes(since:)``).
+public enum DeviceChange: Sendable, Equatable {
+    /// Nothing: the request only read.
+    case none
+    /// Only what a process's life shows (an extension launched, a value read): kept, but a
+    /// power cut may lose the last of these without losing anything a user set.
+    case volatile
+    /// Something a user set, an app stored, or time: on disk before the reply.
+    case durable
 }

@@ -105,9 +105,9 @@ public final class DeviceTrace: @unchecked Sendable {
     let recorder: TraceRecorder<Effect>
     let clock: VirtualClock
 
-    init(clock: VirtualClock, capacity: Int = 100_000) {
+    init(clock: VirtualClock, capacity: Int = 100_000, lastSequence: Int = 0) {
         self.clock = clock
-        self.recorder = TraceRecorder(capacity: capacity)
+        self.recorder = TraceRecorder(capacity: capacity, lastSequence: lastSequence)
     }
 
     /// Records `effect` under the running context (the app or extension whose platform call

@@ -19,9 +19,8 @@ struct GlobalOptions: Sendable {
         let device = try arguments.value(of: "--device")
         if socket?.isEmpty == true { throw UsageError("option --socket needs a non-empty path") }
         if device?.isEmpty == true { throw UsageError("option --device needs a non-empty name") }
-        let environmentSocket = environment["CLARITYD_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         return GlobalOptions(
-            socketPath: socket ?? environmentSocket ?? SocketPath.defaultPath(environment: environment),
+            socketPath: socket ?? SocketPath.fromEnvironment(environment) ?? SocketPath.defaultPath(environment: environment),
             device: device ?? "default",
             deviceWasGiven: device != nil,
             json: arguments.flag("--json"),

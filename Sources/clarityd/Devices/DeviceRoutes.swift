@@ -1,30 +1,115 @@
 import ControlProtocol
+import DeviceActors
+
+/// One device method: its params decoded strictly, then its work on the device (or on the
+/// registry of devices), its result turned into JSON.
+struct DeviceRoute: Sendable {
+    typealias Answer = @Sendable (DeviceService, _ method: String, JSONValue?, DurabilityWaits?) throws -> JSONValue
+    let answer: Answer
+
+    /// A method of one device: `body` runs on the device's queue; what it changes is journalled.
+    static func device<Params: DeviceParams & SendableMetatype, Result: Encodable & SendableMetatype>(
+        _ params: Params.Type, _ body: @escaping @Sendable (SimulatedDevice, Params) throws(DeviceError) -> Result
+    ) -> DeviceRoute {
+        DeviceRoute { service, method, raw, waits in
+            let params = try decodeParams(Params.self, raw)
+            let slot = try service.slot(named: params.device ?? "default")
+            return try JSONWire.value(
+                try slot.perform(method: method, params: raw, waits: waits) { device throws(DeviceError) in
+                    try body(device, params)
+                })
+        }
+    }
+
+    /// A method of the registry (`device.create`, `device.remove`, `device.list`).
+    static func registry<Params: Decodable & SendableMetatype, Result: Encodable & SendableMetatype>(
+        _ params: Params.Type, _ body: @escaping @Sendable (DeviceService, Params) throws -> Result
+    ) -> DeviceRoute {
+        DeviceRoute { service, _, raw, _ in try JSONWire.value(try body(service, try decodeParams(Params.self, raw))) }
+    }
+}
 
 /// Every device method and its handler, one line each (docs/protocol.md, Methods).
 enum DeviceRoutes {
-    typealias Route = @Sendable (DeviceService, Params) throws -> JSONValue
-
-    static let table: [String: Route] = [
-        Method.deviceCreate.rawValue: { try $0.create($1) },
-        Method.deviceList.rawValue: { try $0.list($1) },
-        Method.deviceRemove.rawValue: { try $0.remove($1) },
-        Method.deviceState.rawValue: { try $0.state($1) },
-        Method.deviceConfig.rawValue: { try $0.config($1) },
-        Method.event.rawValue: { try $0.event($1) },
-        Method.clockAdvance.rawValue: { try $0.advance($1) },
-        Method.clockNow.rawValue: { try $0.now($1) },
-        Method.intent.rawValue: { try $0.intent($1) },
-        Method.storeGet.rawValue: { try $0.storeGet($1) },
-        Method.storeSet.rawValue: { try $0.storeSet($1) },
-        Method.storeRemove.rawValue: { try $0.storeRemove($1) },
-        Method.storeDump.rawValue: { try $0.storeDump($1) },
-        Method.shieldsGet.rawValue: { try $0.shields($1) },
-        Method.shieldConfig.rawValue: { try $0.shieldConfig($1) },
-        Method.notificationsList.rawValue: { try $0.notifications($1) },
-        Method.sandboxList.rawValue: { try $0.sandboxes($1) },
-        Method.activityStart.rawValue: { try $0.activityStart($1) },
-        Method.activityStop.rawValue: { try $0.activityStop($1) },
-        Method.activityList.rawValue: { try $0.activityList($1) },
-        Method.traceGet.rawValue: { try $0.trace($1) },
+    static let table: [String: DeviceRoute] = [
+        Method.deviceCreate.rawValue: .registry(CreateParams.self) { try $0.create($1) },
+        Method.deviceList.rawValue: .registry(NoParams.self) { service, _ in service.list() },
+        Method.deviceRemove.rawValue: .registry(RemoveParams.self) { try $0.remove($1.device) },
+        Method.deviceState.rawValue: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in try device.state() },
+        Method.deviceConfig.rawValue: .device(ConfigParams.self) { device, params throws(DeviceError) in
+            try params.config.map { overrides throws(DeviceError) in try device.updateConfig(overrides) } ?? device.config
+        },
+        Method.event.rawValue: .device(EventParams.self) { device, params throws(DeviceError) in
+            try device.apply(params.event)
+        },
+        Method.clockAdvance.rawValue: .device(AdvanceParams.self) { device, params throws(DeviceError) in
+            guard params.seconds > 0, params.seconds <= 366 * 86_400 else {
+                throw .invalidArgument(field: "seconds", reason: "must be > 0 and at most a year (31622400)")
+            }
+            return try device.advance(seconds: params.seconds)
+        },
+        Method.clockNow.rawValue: .device(DeviceOnlyParams.self) { device, _ in Now(t: device.now.t, time: device.now.time) },
+        Method.intent.rawValue: .device(IntentParams.self) { device, params throws(DeviceError) in
+            try device.perform(intent: params.name, arguments: JSONIntentArguments(value: params.args ?? .object([:])))
+        },
+        Method.storeGet.rawValue: .device(StoreKeyParams.self) { device, params throws(DeviceError) in
+            StoreValue(value: try device.storeGet(suite: params.suite, key: params.key))
+        },
+        Method.storeSet.rawValue: .device(StoreSetParams.self) { device, params throws(DeviceError) in
+            _ = try device.storeSet(suite: params.suite, key: params.key, value: params.value)
+            return OK()
+        },
+        Method.storeRemove.rawValue: .device(StoreKeyParams.self) { device, params throws(DeviceError) in
+            _ = try device.storeSet(suite: params.suite, key: params.key, value: nil)
+            return OK()
+        },
+        Method.storeDump.rawValue: .device(StoreSuiteParams.self) { device, params throws(DeviceError) in
+            StoreValues(values: try device.storeDump(suite: params.suite))
+        },
+        Method.shieldsGet.rawValue: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in try device.shields() },
+        Method.shieldConfig.rawValue: .device(ShieldConfigParams.self) { device, params throws(DeviceError) in
+            try device.shieldConfig(app: params.app)
+        },
+        Method.notificationsList.rawValue: .device(NotificationsParams.self) { device, params throws(DeviceError) in
+            try device.notifications(since: params.since)
+        },
+        Method.sandboxList.rawValue: .device(DeviceOnlyParams.self) { device, _ in device.sandboxes() },
+        Method.activityStart.rawValue: .device(ActivityStartParams.self) { device, params throws(DeviceError) in
+            _ = try device.activityStart(name: params.name, schedule: params.schedule, events: params.events ?? [:])
+            return OK()
+        },
+        Method.activityStop.rawValue: .device(ActivityStopParams.self) { device, params throws(DeviceError) in
+            guard let names = params.activities else {
+                throw .invalidArgument(field: "names", reason: "required: an array of activity names")
+            }
+            _ = try device.activityStop(names: names)
+            return OK()
+        },
+        Method.activityList.rawValue: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in
+            try device.activities()
+        },
+        Method.traceGet.rawValue: .device(TraceParams.self) { device, params throws(DeviceError) in
+            for (field, value) in [("since", params.since), ("limit", params.limit)] where (value ?? 0) < 0 {
+                throw .invalidArgument(field: field, reason: "must be ≥ 0")
+            }
+            return device.traceEntries(since: params.since, limit: params.limit)
+        },
     ]
+
+    private struct OK: Encodable { let ok = true }
+    private struct Now: Encodable {
+        let t: Double
+        let time: String
+    }
+    private struct StoreValue: Encodable {
+        let value: StoredValue?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(value, forKey: .value)
+        }
+
+        private enum CodingKeys: CodingKey { case value }
+    }
+    private struct StoreValues: Encodable { let values: [String: StoredValue] }
 }

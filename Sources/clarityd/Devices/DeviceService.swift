@@ -2,67 +2,66 @@ import ControlProtocol
 import DeviceActors
 import Foundation
 
-/// Serves every device method (everything but `daemon.*`): a registry of hosted devices, each
-/// on its own queue (``DeviceSlot``), persisted in the state directory.
+/// Serves every device method (everything but `daemon.*`): the registry of hosted devices, each
+/// on its own queue (``DeviceSlot``) with its journal in the state directory.
 ///
-/// At start the devices saved in the state directory come back; device `default` is created
-/// with the configured app if it was not among them.
+/// At start every device found in the state directory is rebuilt by replaying its journal
+/// (``DeviceStateStore``): the same requests on the same build give the same device, byte for
+/// byte, so a restart — clean or `kill -9` — is invisible. Device `default` is created with the
+/// configured app if it was not among them.
 final class DeviceService: Sendable {
-    private let slots = Protected<[String: DeviceSlot]>([:])
+    private struct Registry {
+        var slots: [String: DeviceSlot] = [:]
+        /// Devices being removed: a `device.create` of the same name waits until they are gone.
+        var closing: [String: DeviceSlot] = [:]
+    }
+
+    private let registry = Protected(Registry())
     private let store: DeviceStateStore
     private let defaults: DeviceConfig
     private let defaultApp: String
     private let clockMode: ClockMode
+    private let compactionThreshold: Int
     private let log: Logger
 
     /// The virtual clock's default epoch: Monday 2026-01-05 09:00 UTC (project choice, so that
     /// runs without `start` are reproducible).
     static let defaultVirtualStart = "2026-01-05T09:00:00Z"
 
-    /// - Parameters:
-    ///   - deviceDefaults: the whole clarityd.json object; per-device defaults are read from it.
-    init(defaultApp: String, clockMode: String, deviceDefaults: JSONValue, stateDirectory: URL, log: Logger) throws {
-        guard let mode = ClockMode(rawValue: clockMode) else {
-            throw RPCError.invalidParams(field: "clock", reason: "must be virtual or wall")
-        }
-        self.clockMode = mode
+    init(
+        defaultApp: String, clockMode: ClockMode, defaults: DeviceConfig, store: DeviceStateStore,
+        compactionThreshold: Int, log: Logger
+    ) throws {
+        self.clockMode = clockMode
         self.defaultApp = defaultApp
+        self.defaults = defaults
+        self.store = store
+        self.compactionThreshold = compactionThreshold
         self.log = log
-        self.defaults = try DeviceConfig().applying(overrides: JSONWire.encode(deviceDefaults))
-        self.store = try DeviceStateStore(stateDirectory: stateDirectory, log: log)
-        for snapshot in store.loadAll() {
-            do {
-                let device = try SimulatedDevice(restoring: snapshot)
-                register(DeviceSlot(device: device, store: store, log: log))
-                log.info("device \(snapshot.name) restored (\(snapshot.app), t=\(device.now.t))")
-            } catch {
-                log.error("device \(snapshot.name) could not be restored: \(error)")
-            }
+        for stored in store.loadAll() {
+            restore(stored)
         }
-        if slots.withLock({ $0["default"] }) == nil {
-            _ = try create(Params(["device": "default", "app": .string(defaultApp)]))
+        if registry.withLock({ $0.slots["default"] }) == nil {
+            _ = try create(CreateParams(device: "default"))
         }
     }
 
     /// Names of the devices, for `daemon.status`.
-    var deviceNames: [String] { slots.withLock { $0.keys.sorted() } }
+    var deviceNames: [String] { registry.withLock { $0.slots.keys.sorted() } }
 
-    /// Saves every device (on shutdown).
+    /// Syncs and closes every journal (on shutdown).
     func flush() {
-        for slot in slots.withLock({ Array($0.values) }) {
-            do {
-                try slot.saveAndStop()
-            } catch {
-                log.error("device \(slot.device.name): could not save state: \(error)")
-            }
+        for slot in registry.withLock({ Array($0.slots.values) }) {
+            slot.close()
         }
     }
 
-    /// Handles one device method; nil when `method` is not a device method.
-    func handle(method: String, params: JSONValue?) -> Result<JSONValue, RPCError>? {
+    /// Handles one device method; nil when `method` is not a device method. Journal lines the
+    /// answer must wait for are added to `waits`.
+    func handle(method: String, params: JSONValue?, waits: DurabilityWaits?) -> Result<JSONValue, RPCError>? {
         guard let route = DeviceRoutes.table[method] else { return nil }
         do {
-            return .success(try route(self, try Params(params)))
+            return .success(try route.answer(self, method, params, waits))
         } catch let error as RPCError {
             return .failure(error)
         } catch {
@@ -71,116 +70,169 @@ final class DeviceService: Sendable {
         }
     }
 
-    // MARK: - Devices
-
-    private func register(_ slot: DeviceSlot) {
-        slots.withLock { $0[slot.device.name] = slot }
-        slot.startWallClock()
-    }
-
-    /// The device named by `device` (default `"default"`).
-    func slot(_ params: Params) throws -> DeviceSlot {
-        let name = try params.string("device") ?? "default"
-        guard let slot = slots.withLock({ $0[name] }) else { throw RPCError.noSuchDevice(name) }
+    /// The device called `name`.
+    func slot(named name: String) throws(RPCError) -> DeviceSlot {
+        guard let slot = registry.withLock({ $0.slots[name] }) else { throw RPCError.noSuchDevice(name) }
         return slot
     }
 
-    /// Runs `body` on the device's queue; device errors become protocol errors.
-    func onDevice<T>(_ params: Params, _ body: (SimulatedDevice) throws(DeviceError) -> T) throws -> T {
-        let slot = try slot(params)
-        return try slot.run { device in try deviceCall { () throws(DeviceError) in try body(device) } }
+    // MARK: - Restoring
+
+    /// Rebuilds a stored device: from its creation or snapshot, then every journalled request
+    /// through the same routes that served it, each at the virtual time it ran. A replay that
+    /// does not retrace the device's steps (a journal written by another build) is logged.
+    private func restore(_ stored: DeviceStateStore.StoredDevice) {
+        let device: SimulatedDevice
+        do {
+            switch stored.base {
+            case .created(let creation): device = try make(creation)
+            case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot)
+            }
+        } catch {
+            log.error("device \(stored.name) could not be restored: \(error)")
+            return
+        }
+        let slot = DeviceSlot(device: device, store: store, compactionThreshold: compactionThreshold, log: log)
+        registry.withLock { $0.slots[stored.name] = slot }
+        var diverged = false
+        for (index, entry) in stored.entries.enumerated() {
+            do {
+                try device.catchUp(toMilliseconds: entry.at)
+                _ = try DeviceRoutes.table[entry.method]?.answer(self, entry.method, entry.params, nil)
+            } catch {
+                // The request failed when it was first made, too: its failure is part of the history.
+            }
+            if !diverged, JournalEntry.Checkpoint(device.mark) != entry.after {
+                diverged = true
+                log.warning(
+                    "device \(stored.name): replaying its journal took another path at line \(index + 2) (\(entry.method)): the journal was written by another build of clarityd; the device is as this build replays it"
+                )
+            }
+        }
+        do {
+            slot.attach(try store.openJournal(stored.name), entries: stored.entries.count)
+        } catch {
+            log.error("device \(stored.name): its journal cannot be opened, so nothing more will be saved: \(error)")
+        }
+        slot.startWallClock()
+        log.info("device \(stored.name) restored (\(device.appName), t=\(device.now.t), \(stored.entries.count) requests replayed)")
     }
 
-    /// `device.create`.
-    func create(_ params: Params) throws -> JSONValue {
-        let name = try params.string("device") ?? "default"
+    private func make(_ creation: DeviceCreation) throws(DeviceError) -> SimulatedDevice {
+        guard let start = DeviceCalendar.parseISO(creation.start) else {
+            throw .invalidArgument(field: "start", reason: "not an ISO-8601 time: \(creation.start)")
+        }
+        guard let timeZone = TimeZone(identifier: creation.timezone) else {
+            throw .invalidArgument(field: "timezone", reason: "unknown time zone \(creation.timezone)")
+        }
+        return try SimulatedDevice(
+            name: creation.name, app: creation.app, start: start, timeZone: timeZone, timeZoneName: creation.timezone,
+            seed: creation.seed, clock: creation.clock, config: creation.config)
+    }
+
+    // MARK: - The registry's methods
+
+    /// `device.create`: resolves the request against the daemon's defaults, makes the device,
+    /// and starts its journal with what was resolved.
+    func create(_ params: CreateParams) throws -> DeviceSummary {
+        let creation = try resolve(params)
+        let device: SimulatedDevice
+        do {
+            device = try make(creation)
+        } catch {
+            throw RPCError(error)
+        }
+        let slot = DeviceSlot(device: device, store: store, compactionThreshold: compactionThreshold, log: log)
+        while true {
+            let waitFor: DeviceSlot? = try registry.withLock { registry throws(RPCError) in
+                if registry.slots[creation.name] != nil { throw RPCError.deviceExists(creation.name) }
+                if let closing = registry.closing[creation.name] { return closing }
+                registry.slots[creation.name] = slot
+                return nil
+            }
+            guard let waitFor else { break }
+            waitFor.close()
+            registry.withLock { if $0.closing[creation.name] === waitFor { $0.closing[creation.name] = nil } }
+        }
+        do {
+            slot.attach(try store.create(creation), entries: 0)
+        } catch {
+            registry.withLock { $0.slots[creation.name] = nil }
+            log.error("device \(creation.name) could not be saved: \(error)")
+            throw RPCError.internalError("the device could not be saved: \(error)")
+        }
+        slot.startWallClock()
+        log.info("device \(creation.name) created (\(creation.app), \(creation.clock.rawValue) clock, seed \(creation.seed))")
+        return device.summary
+    }
+
+    private func resolve(_ params: CreateParams) throws(RPCError) -> DeviceCreation {
+        let name = params.device ?? "default"
         guard name.range(of: #"^[A-Za-z0-9._-]{1,64}$"#, options: .regularExpression) != nil, !name.hasPrefix(".") else {
             throw RPCError.invalidParams(field: "device", reason: "1–64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
-        let app = try params.string("app") ?? defaultApp
-        guard AppCatalog.protocolNames.contains(app) else { throw RPCError.unknownName(kind: "app", name: app) }
+        let app = params.app ?? defaultApp
+        guard AppCatalog.protocolNames.contains(app) else {
+            throw RPCError.unknownName(kind: "app", name: app, known: AppCatalog.available)
+        }
         guard AppCatalog.available.contains(app) else {
             throw RPCError(
-                code: RPCError.Code.unknownName, message: "App \(app) is not simulated by this build (available: \(AppCatalog.available.joined(separator: ", ")))",
+                code: RPCError.Code.unknownName,
+                message: "App \(app) is not simulated by this build yet (available: \(AppCatalog.available.joined(separator: ", ")))",
                 data: ["kind": "app", "name": .string(app)])
         }
-        let clock = try params.string("clock").map { value throws(RPCError) -> ClockMode in
+        let clock = try params.clock.map { value throws(RPCError) -> ClockMode in
             guard let mode = ClockMode(rawValue: value) else {
                 throw RPCError.invalidParams(field: "clock", reason: "must be virtual or wall")
             }
             return mode
         } ?? clockMode
-        let start: Date
-        if let text = try params.string("start") {
+        let start: String
+        if let text = params.start {
             guard let date = DeviceCalendar.parseISO(text) else {
                 throw RPCError.invalidParams(field: "start", reason: "expected an ISO-8601 time like 2026-01-05T09:00:00Z")
             }
-            start = date
+            start = DeviceCalendar.isoString(date)
         } else {
-            start = clock == .wall ? Date() : DeviceCalendar.parseISO(Self.defaultVirtualStart)!
+            start = clock == .wall ? DeviceCalendar.isoString(Date()) : Self.defaultVirtualStart
         }
-        let zoneName = try params.string("timezone") ?? "UTC"
-        guard let timeZone = TimeZone(identifier: zoneName) else {
-            throw RPCError.invalidParams(field: "timezone", reason: "unknown time zone \(zoneName)")
+        let timezone = params.timezone ?? "UTC"
+        guard TimeZone(identifier: timezone) != nil else {
+            throw RPCError.invalidParams(field: "timezone", reason: "unknown time zone \(timezone)")
         }
-        let seed = try params.int("seed") ?? 0
-        guard seed >= 0 else { throw RPCError.invalidParams(field: "seed", reason: "must be ≥ 0") }
         var config = defaults
-        if let overrides = params.value("config") {
-            guard case .object = overrides else {
-                throw RPCError.invalidParams(field: "config", reason: "expected an object")
-            }
+        if let overrides = params.config {
             do {
-                config = try config.applying(overrides: JSONWire.encode(overrides))
-            } catch let error as DeviceError {
-                throw RPCError(error)
+                config = try config.applying(overrides)
             } catch {
-                throw RPCError.invalidParams(field: "config", reason: "\(error)")
+                throw RPCError(error.inside("config"))
             }
         }
-        let device: SimulatedDevice
-        do {
-            device = try SimulatedDevice(
-                name: name, app: app, start: start, timeZone: timeZone, timeZoneName: zoneName, seed: UInt64(seed),
-                clock: clock, config: config)
-        } catch {
-            throw RPCError(error)
-        }
-        let slot = DeviceSlot(device: device, store: store, log: log)
-        try slots.withLock { slots in
-            guard slots[name] == nil else { throw RPCError.deviceExists(name) }
-            slots[name] = slot
-        }
-        try store.save(device.snapshot())
-        slot.startWallClock()
-        log.info("device \(name) created (\(app), \(clock.rawValue) clock, seed \(seed))")
-        return try JSONWire.value(device.summary)
+        return DeviceCreation(
+            name: name, app: app, start: start, timezone: timezone, seed: params.seed ?? 0, clock: clock, config: config)
     }
 
-    /// `device.remove`.
-    func remove(_ params: Params) throws -> JSONValue {
-        let name = try params.requiredString("device")
-        guard let slot = slots.withLock({ $0.removeValue(forKey: name) }) else { throw RPCError.noSuchDevice(name) }
-        slot.stop()
+    /// `device.remove`: waits for the request running on the device, then deletes its files.
+    func remove(_ name: String) throws -> OK {
+        let slot = try registry.withLock { registry throws(RPCError) -> DeviceSlot in
+            guard let slot = registry.slots.removeValue(forKey: name) else { throw RPCError.noSuchDevice(name) }
+            registry.closing[name] = slot
+            return slot
+        }
+        slot.close()
         store.remove(name)
+        registry.withLock { if $0.closing[name] === slot { $0.closing[name] = nil } }
         log.info("device \(name) removed")
-        return ["ok": true]
+        return OK()
     }
 
     /// `device.list`.
-    func list(_ params: Params) throws -> JSONValue {
-        let all = slots.withLock { $0.values.sorted { $0.device.name < $1.device.name } }
-        return try JSONWire.value(all.map { slot in try slot.run { $0.summary } })
+    func list() -> [DeviceSummary] {
+        let all = registry.withLock { $0.slots.values.sorted { $0.name < $1.name } }
+        return all.compactMap { slot in try? slot.look { $0.summary } }
     }
-}
 
-/// Runs device-layer code, turning its refusals into protocol errors.
-func deviceCall<T>(_ body: () throws(DeviceError) -> T) throws(RPCError) -> T {
-    do {
-        return try body()
-    } catch {
-        throw RPCError(error)
-    }
+    struct OK: Encodable { let ok = true }
 }
 
 extension RPCError {
@@ -188,12 +240,9 @@ extension RPCError {
     init(_ error: DeviceError) {
         switch error {
         case .invalidArgument(let field, let reason): self = .invalidParams(field: field, reason: reason)
-        case .unknownApp(let name): self = .unknownName(kind: "app", name: name)
-        case .unknownEvent(let name):
-            self = RPCError(
-                code: Code.unknownName, message: "Unknown event type: \(name) (known: \(DeviceEvent.types.joined(separator: ", ")))",
-                data: ["kind": "event", "name": .string(name)])
-        case .unknownIntent(let name): self = .unknownName(kind: "intent", name: name)
+        case .unknownApp(let name): self = .unknownName(kind: "app", name: name, known: AppCatalog.available)
+        case .unknownEvent(let name): self = .unknownName(kind: "event", name: name, known: DeviceEvent.types)
+        case .unknownIntent(let name, let known): self = .unknownName(kind: "intent", name: name, known: known)
         case .refused(let reason, let message): self = .refused(reason: reason, message: message)
         case .internalFailure(let detail): self = .internalError(detail)
         }

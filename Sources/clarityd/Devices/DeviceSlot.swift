@@ -1,53 +1,115 @@
+import ControlProtocol
 import DeviceActors
 import Foundation
 
 /// One hosted device and the serial queue that owns it: every request for the device runs on
-/// that queue, so a device's world is only ever driven from one thread at a time, while
-/// different devices run in parallel. After a request that changed durable state, the device is
-/// saved before the reply goes out (nothing acknowledged is lost).
+/// that queue, one at a time, while different devices run in parallel.
+///
+/// A request that changed the device (``SimulatedDevice/changes(since:)``) is appended to the
+/// device's journal before its answer goes out, so `kill -9` loses nothing answered; when the
+/// change is durable the answer also waits for the journal to be synced (``DurabilityWaits``).
+/// After ``compactionThreshold`` lines the journal is compacted into a snapshot.
 final class DeviceSlot: @unchecked Sendable {
+    let name: String
     let device: SimulatedDevice
     private let queue: DispatchQueue
     private let store: DeviceStateStore
     private let log: Logger
-    /// Wall mode: the timer that moves virtual time with real time. Touched only on `queue`.
+    /// Journal lines after which the device is snapshotted and its journal started afresh.
+    private let compactionThreshold: Int
+    /// Touched only on `queue`: the journal (nil while the device is being replayed), its
+    /// lines since its base, the wall timer, and whether the device was removed.
+    private var journal: DeviceJournal?
+    private var entriesSinceBase = 0
     private var wallTimer: (any DispatchSourceTimer)?
+    private var closed = false
 
-    init(device: SimulatedDevice, store: DeviceStateStore, log: Logger) {
+    init(device: SimulatedDevice, store: DeviceStateStore, compactionThreshold: Int, log: Logger) {
+        self.name = device.name
         self.device = device
         self.queue = DispatchQueue(label: "clarityd.device.\(device.name)")
         self.store = store
+        self.compactionThreshold = compactionThreshold
         self.log = log
     }
 
-    /// Runs `body` on the device's queue, then saves the device if it changed.
-    func run<T>(_ body: (SimulatedDevice) throws -> T) throws -> T {
-        try queue.sync {
-            let result = try body(device)
-            try saveIfNeeded()
-            return result
+    /// From now on, what changes the device is appended to `journal`, which already holds
+    /// `entries` lines after its base.
+    func attach(_ journal: DeviceJournal, entries: Int) {
+        queue.sync {
+            self.journal = journal
+            entriesSinceBase = entries
         }
     }
 
-    func saveIfNeeded() throws {
-        guard device.needsSave else { return }
-        try store.save(device.snapshot())
-    }
-
-    /// Saves whatever changed, durable or not (on shutdown), and stops the wall clock.
-    func saveAndStop() throws {
-        try queue.sync {
-            wallTimer?.cancel()
-            wallTimer = nil
-            guard device.hasUnsavedChanges || device.needsSave else { return }
-            try store.save(device.snapshot())
+    /// Runs `body` on the device's queue. If it changed the device, appends the request
+    /// (`method`, `params`) to the journal and, for a durable change, adds the line to `waits`.
+    func perform<T>(
+        method: String, params: JSONValue?, waits: DurabilityWaits?, _ body: (SimulatedDevice) throws(DeviceError) -> T
+    ) throws -> T {
+        try queue.sync { () throws -> T in
+            guard !closed else { throw RPCError.noSuchDevice(name) }
+            let before = device.mark
+            let result: Result<T, DeviceError>
+            do throws(DeviceError) {
+                result = .success(try body(device))
+            } catch {
+                result = .failure(error)
+            }
+            let change = device.changes(since: before)
+            if change != .none { try record(method: method, params: params, at: before, durable: change == .durable, waits) }
+            return try result.mapError(RPCError.init).get()
         }
     }
 
-    /// Wall mode: every second, advance the device's clock to the real time.
+    /// Runs `body` on the device's queue for a look that changes nothing (`device.list`).
+    func look<T>(_ body: (SimulatedDevice) -> T) throws -> T {
+        try queue.sync { () throws -> T in
+            guard !closed else { throw RPCError.noSuchDevice(name) }
+            return body(device)
+        }
+    }
+
+    private func record(method: String, params: JSONValue?, at before: DeviceMark, durable: Bool, _ waits: DurabilityWaits?)
+        throws
+    {
+        guard let journal else { return }
+        var members = params?.objectValue ?? [:]
+        members["device"] = .string(name)
+        let entry = JournalEntry(
+            at: before.milliseconds, method: method, params: .object(members), after: .init(device.mark))
+        do {
+            let end = try journal.append(JSONWire.bytes(entry.json))
+            if durable { waits?.add(journal, upTo: end) }
+        } catch {
+            log.error("device \(name): could not journal \(method): \(error)")
+            throw RPCError.internalError("the device changed but could not be saved: \(error)")
+        }
+        entriesSinceBase += 1
+        if entriesSinceBase >= compactionThreshold { compact(journal) }
+    }
+
+    /// Writes a snapshot and starts a journal that continues from it. On failure the old
+    /// journal stays in use (it is still whole) and compaction is tried again later.
+    private func compact(_ old: DeviceJournal) {
+        do {
+            let fresh = try store.compact(try device.snapshot())
+            old.finish()
+            journal = fresh
+            entriesSinceBase = 0
+            log.info("device \(name): journal compacted into a snapshot")
+        } catch {
+            entriesSinceBase = compactionThreshold / 2
+            log.error("device \(name): could not compact its journal: \(error)")
+        }
+    }
+
+    /// Wall mode: catch up with the real time now, then every second. Time passing is not
+    /// journalled: a replay catches up to the time of each request, and then to now.
     func startWallClock() {
         queue.sync {
-            guard device.clockMode == .wall, wallTimer == nil else { return }
+            guard device.clockMode == .wall, wallTimer == nil, !closed else { return }
+            tickWallClock()
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now() + 1, repeating: 1)
             timer.setEventHandler { [weak self] in self?.tickWallClock() }
@@ -58,18 +120,22 @@ final class DeviceSlot: @unchecked Sendable {
 
     private func tickWallClock() {
         do {
-            _ = try device.advanceWall(to: Date())
-            try saveIfNeeded()
+            try device.advanceWall(to: Date())
         } catch {
-            log.error("device \(device.name): wall clock advance failed: \(error)")
+            log.error("device \(name): wall clock advance failed: \(error)")
         }
     }
 
-    /// Stops the wall clock (the device is being removed or the daemon is stopping).
-    func stop() {
+    /// Stops the device for good (removed, or the daemon stopping): waits for the request
+    /// running on it, stops the wall clock, syncs and closes the journal. Later requests get
+    /// -32000.
+    func close() {
         queue.sync {
+            closed = true
             wallTimer?.cancel()
             wallTimer = nil
+            journal?.finish()
+            journal = nil
         }
     }
 }

@@ -1,3 +1,4 @@
+import ControlProtocol
 import DeviceActors
 import Foundation
 
@@ -7,70 +8,210 @@ import Foundation
     import Darwin
 #endif
 
-/// Device state on disk: one JSON file per device in `<stateDir>/devices/`.
+/// Device state on disk, in `<stateDir>/devices/`: per device a journal, `<name>.journal`, one
+/// line per request that changed the device (``DeviceJournal``), after a header that says where
+/// replaying it starts: at the device's creation, or at the snapshot `<name>.json` written when
+/// a long journal was compacted. A device is its inputs: replayed, they rebuild it exactly,
+/// random generator, timers, extensions and trace included.
 ///
-/// A save is durable before it returns: written to a temporary file, `fsync`ed, renamed over
-/// the old file, and the directory `fsync`ed, so a write acknowledged to a client survives
-/// `kill -9` and a crash never leaves a half-written file. A file that does not decode at start
-/// is reported and moved aside (`<name>.json.corrupt-<unix time>`), never silently wiped.
+/// Files that cannot be read are reported and moved aside (`<file>.corrupt-<unix time>`), never
+/// silently wiped. A last journal line cut short by a crash is dropped (it was never answered).
+/// State files of format 1 (a snapshot, no journal) are read as a snapshot base.
 struct DeviceStateStore: Sendable {
     let directory: URL
     let log: Logger
+    /// Whether journals sync before replies (config `durability`).
+    let syncs: Bool
 
-    init(stateDirectory: URL, log: Logger) throws {
+    /// A device as found on disk: where its replay starts and the requests to replay.
+    struct StoredDevice {
+        enum Base {
+            case created(DeviceCreation)
+            case snapshot(DeviceSnapshot)
+        }
+
+        let name: String
+        let base: Base
+        let entries: [JournalEntry]
+    }
+
+    init(stateDirectory: URL, syncs: Bool, log: Logger) throws {
         directory = stateDirectory.appendingPathComponent("devices", isDirectory: true)
         self.log = log
+        self.syncs = syncs
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    private func file(_ name: String) -> URL { directory.appendingPathComponent("\(name).json") }
+    private func journalPath(_ name: String) -> String { directory.appendingPathComponent("\(name).journal").path }
+    private func snapshotPath(_ name: String) -> String { directory.appendingPathComponent("\(name).json").path }
 
-    /// Every readable snapshot; corrupt files are moved aside and logged.
-    func loadAll() -> [DeviceSnapshot] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        var snapshots: [DeviceSnapshot] = []
-        for name in names.sorted() where name.hasSuffix(".json") {
-            let url = directory.appendingPathComponent(name)
-            do {
-                let data = try Data(contentsOf: url)
-                snapshots.append(try JSONDecoder().decode(DeviceSnapshot.self, from: data))
-            } catch {
-                let aside = url.path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-                rename(url.path, aside)
-                log.error("state file \(url.path) is corrupt (\(error)); moved aside to \(aside), device starts fresh")
+    // MARK: - Loading
+
+    /// Every device that can be read, by name.
+    func loadAll() -> [StoredDevice] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var names = Set<String>()
+        for file in files {
+            for suffix in [".journal", ".json"] where file.hasSuffix(suffix) {
+                names.insert(String(file.dropLast(suffix.count)))
             }
         }
-        return snapshots
+        return names.sorted().compactMap { name in
+            do {
+                return try load(name)
+            } catch {
+                log.error("device \(name) cannot be restored: \(error)")
+                return nil
+            }
+        }
     }
 
-    func save(_ snapshot: DeviceSnapshot) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(snapshot)
-        let target = file(snapshot.name)
-        let temporary = target.path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StateError.io("open \(temporary)", errno) }
-        defer { close(fd) }
-        var written = 0
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            while written < buffer.count {
-                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw StateError.io("write \(temporary)", errno)
-                }
-                written += n
-            }
+    private func load(_ name: String) throws -> StoredDevice {
+        guard FileManager.default.fileExists(atPath: journalPath(name)) else {
+            // Format 1: a snapshot alone. It gets a journal that continues from it.
+            let snapshot = try readSnapshot(name)
+            let journal = try startJournal(name, header: JournalHeader(base: .snapshot(sequence: snapshot.traceSequence ?? 0)))
+            journal.finish()
+            log.info("device \(name): state file of format \(snapshot.format) read; journalling from now on")
+            return StoredDevice(name: name, base: .snapshot(snapshot), entries: [])
         }
-        guard fsync(fd) == 0 else { throw StateError.io("fsync \(temporary)", errno) }
-        guard rename(temporary, target.path) == 0 else { throw StateError.io("rename \(temporary)", errno) }
+        let (header, entries) = try readJournal(name)
+        switch header.base {
+        case .created(let creation):
+            guard creation.name == name else {
+                throw moveAside(journalPath(name), "it names device \"\(creation.name)\"")
+            }
+            return StoredDevice(name: name, base: .created(creation), entries: entries)
+        case .snapshot(let sequence):
+            let snapshot = try readSnapshot(name)
+            guard (snapshot.traceSequence ?? 0) == sequence else {
+                throw moveAside(journalPath(name), "it continues a snapshot at seq \(sequence), but \(name).json is at seq \(snapshot.traceSequence ?? 0)")
+            }
+            return StoredDevice(name: name, base: .snapshot(snapshot), entries: entries)
+        }
+    }
+
+    private func readSnapshot(_ name: String) throws -> DeviceSnapshot {
+        let path = snapshotPath(name)
+        let snapshot: DeviceSnapshot
+        do {
+            let value = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: path)))
+            snapshot = try JSONValueDecoder(unknownMembers: .ignore).decode(DeviceSnapshot.self, from: value)
+        } catch {
+            throw moveAside(path, "it does not decode (\(error))")
+        }
+        guard snapshot.name == name else { throw moveAside(path, "it names device \"\(snapshot.name)\"") }
+        return snapshot
+    }
+
+    /// The header and entries of `<name>.journal`. A torn last line is cut off the file; a bad
+    /// line before it ends the journal there (the file is kept aside whole, and rewritten with
+    /// the lines before it).
+    private func readJournal(_ name: String) throws -> (JournalHeader, [JournalEntry]) {
+        let path = journalPath(name)
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw moveAside(path, "it cannot be read (\(error))")
+        }
+        let lenient = JSONValueDecoder(unknownMembers: .ignore)
+        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        guard let first = lines.first, let header = try? lenient.decode(JournalHeader.self, from: JSONValue(parsing: first))
+        else {
+            throw moveAside(path, "its first line is not a journal header")
+        }
+        var entries: [JournalEntry] = []
+        var goodLength = first.count + 1
+        for (index, line) in lines.enumerated().dropFirst() {
+            let complete = line.endIndex < data.endIndex
+            guard complete, let entry = try? lenient.decode(JournalEntry.self, from: JSONValue(parsing: line)) else {
+                if index == lines.count - 1 {
+                    log.warning("device \(name): the journal's last line was cut short (a crash mid-write); dropped")
+                } else {
+                    let aside = copyAside(path)
+                    log.error(
+                        "device \(name): journal line \(index + 1) of \(lines.count) is unreadable; the device is restored up to it (the whole file is kept as \(aside))"
+                    )
+                }
+                truncate(path, off_t(goodLength))
+                break
+            }
+            entries.append(entry)
+            goodLength += line.count + 1
+        }
+        return (header, entries)
+    }
+
+    /// Renames `path` to `<path>.corrupt-<unix time>` and returns the error to report.
+    private func moveAside(_ path: String, _ why: String) -> StoreError {
+        let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+        rename(path, aside)
+        return StoreError.unreadable("\(path) was moved aside to \(aside): \(why)")
+    }
+
+    /// Copies `path` to `<path>.corrupt-<unix time>`; returns the copy's path.
+    private func copyAside(_ path: String) -> String {
+        let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+        try? FileManager.default.copyItem(atPath: path, toPath: aside)
+        return aside
+    }
+
+    // MARK: - Writing
+
+    /// Starts the journal of a new device; any old files of that name are replaced.
+    func create(_ creation: DeviceCreation) throws -> DeviceJournal {
+        unlink(snapshotPath(creation.name))
+        return try startJournal(creation.name, header: JournalHeader(base: .created(creation)))
+    }
+
+    /// Opens the journal of a device loaded by ``loadAll()`` for appending.
+    func openJournal(_ name: String) throws -> DeviceJournal {
+        try DeviceJournal(path: journalPath(name), syncs: syncs, log: log)
+    }
+
+    /// Compaction: writes `snapshot` as `<name>.json`, then replaces the journal with one that
+    /// continues from it. A crash in between leaves the old journal, which is still whole.
+    func compact(_ snapshot: DeviceSnapshot) throws -> DeviceJournal {
+        try writeAtomically(snapshotPath(snapshot.name), JSONWire.bytes(snapshot))
+        return try startJournal(snapshot.name, header: JournalHeader(base: .snapshot(sequence: snapshot.traceSequence ?? 0)))
+    }
+
+    /// Removes a device's files.
+    func remove(_ name: String) {
+        unlink(journalPath(name))
+        unlink(snapshotPath(name))
         syncDirectory()
     }
 
-    func remove(_ name: String) {
-        unlink(file(name).path)
+    private func startJournal(_ name: String, header: JournalHeader) throws -> DeviceJournal {
+        var line = try JSONWire.bytes(header)
+        line.append(UInt8(ascii: "\n"))
+        try writeAtomically(journalPath(name), line)
+        return try openJournal(name)
+    }
+
+    /// Writes `bytes` to a new temporary file, syncs it, renames it over `path` and syncs the
+    /// directory: after a crash `path` holds the old bytes or the new, never a mix.
+    private func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
+        let temporary = path + ".tmp"
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw StoreError.io("open \(temporary)", errno) }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io("write \(temporary)", errno)
+            }
+            written += count
+        }
+        guard fsync(fd) == 0 else { throw StoreError.io("fsync \(temporary)", errno) }
+        guard rename(temporary, path) == 0 else { throw StoreError.io("rename \(temporary)", errno) }
         syncDirectory()
     }
 
@@ -81,12 +222,14 @@ struct DeviceStateStore: Sendable {
         close(fd)
     }
 
-    enum StateError: Error, CustomStringConvertible {
+    enum StoreError: Error, CustomStringConvertible {
         case io(String, Int32)
+        case unreadable(String)
 
         var description: String {
             switch self {
             case .io(let what, let code): "\(what): \(String(cString: strerror(code)))"
+            case .unreadable(let why): why
             }
         }
     }

@@ -30,85 +30,12 @@ struct ClarityApp: SimulatedApp {
         ClarityShieldAction(executor: executor, platform: platform)
     }
 
-    /// Every intent Clarity answers (docs/apps/clarity.md).
-    static let intents = [
-        "selectApps", "setImportantContacts", "setProsocial", "addHomeNetwork", "removeHomeNetwork", "setWiFiGate",
-        "challenge.open", "challenge.skip", "focus.start", "focus.end", "restorePurchases", "logMood",
-    ]
+    var intentNames: [String] { ClarityIntent.all.map(\.name) }
 
-    func perform(intent: String, arguments: any IntentArguments) async throws -> any Encodable & Sendable {
-        switch intent {
-        case "selectApps":
-            let apps = try required(arguments.strings("apps"), "apps", "an array of bundle ids")
-            let categories = try arguments.strings("categories") ?? []
-            if let bad = (apps + categories).first(where: \.isEmpty) {
-                throw DeviceError.invalidArgument(field: "args.apps", reason: "empty name \"\(bad)\"")
-            }
-            guard Set(apps).count <= ManagedSettingsAgent.maxApplications else {
-                throw DeviceError.invalidArgument(
-                    field: "args.apps", reason: "at most \(ManagedSettingsAgent.maxApplications) apps can be shielded")
-            }
-            return try await mainApp.selectApps(apps, categories: categories)
-        case "setImportantContacts":
-            let objects = try required(arguments.objects("contacts"), "contacts", "an array of {id, name, phone}")
-            var inputs: [ClarityMainApp.ContactInput] = []
-            for object in objects {
-                inputs.append(.init(id: try object.string("id"), name: try object.string("name"), phone: try object.string("phone")))
-            }
-            return Contacts(contacts: try await mainApp.setImportantContacts(inputs).map(\.contactName))
-        case "setProsocial":
-            try await mainApp.setProsocial(try required(arguments.bool("enabled"), "enabled", "true or false"))
-            return Done()
-        case "addHomeNetwork":
-            return Networks(homeNetworks: try await mainApp.addHomeNetwork(try ssid(arguments)))
-        case "removeHomeNetwork":
-            return Networks(homeNetworks: try await mainApp.removeHomeNetwork(try ssid(arguments)))
-        case "setWiFiGate":
-            try await mainApp.setWiFiGate(enabled: try arguments.bool("enabled"), strictMode: try arguments.bool("strictMode"))
-            return Done()
-        case "challenge.open":
-            let challenge = try await mainApp.openChallenge()
-            return Opened(
-                challengeId: challenge.id, type: challenge.type.rawValue, contactName: challenge.suggestedContactName,
-                status: await mainApp.store.profile.verificationStatus.rawValue)
-        case "challenge.skip":
-            try await mainApp.skipChallenge()
-            return Done()
-        case "focus.start":
-            let minutes = try required(arguments.int("minutes"), "minutes", "a number of minutes")
-            return try await mainApp.startFocusSession(minutes: minutes, whitelist: try arguments.strings("whitelist") ?? [])
-        case "focus.end":
-            return try await mainApp.endFocusSession(completed: false)
-        case "restorePurchases":
-            return Subscription(subscription: try await mainApp.restorePurchases())
-        case "logMood":
-            return try await mainApp.logMood(try required(arguments.int("mood"), "mood", "1 to 5"))
-        default:
-            throw DeviceError.unknownIntent(intent)
-        }
+    func prepare(intent: String, arguments: any IntentArguments) throws(DeviceError) -> PreparedIntent {
+        guard let known = ClarityIntent.byName[intent] else { throw .unknownIntent(intent, known: intentNames) }
+        return try known.prepare(arguments, for: mainApp)
     }
-
-    private func required<T>(_ value: T?, _ field: String, _ expected: String) throws(DeviceError) -> T {
-        guard let value else { throw DeviceError.invalidArgument(field: "args.\(field)", reason: "required: \(expected)") }
-        return value
-    }
-
-    private func ssid(_ arguments: any IntentArguments) throws(DeviceError) -> String {
-        let ssid = try required(arguments.string("ssid"), "ssid", "a network name")
-        guard !ssid.isEmpty else { throw DeviceError.invalidArgument(field: "args.ssid", reason: "must not be empty") }
-        return ssid
-    }
-
-    private struct Done: Encodable, Sendable { let ok = true }
-    private struct Contacts: Encodable, Sendable { let contacts: [String] }
-    private struct Networks: Encodable, Sendable { let homeNetworks: [String] }
-    private struct Opened: Encodable, Sendable {
-        let challengeId: String
-        let type: String
-        let contactName: String?
-        let status: String
-    }
-    private struct Subscription: Encodable, Sendable { let subscription: String }
 
     func launch() async throws { try await mainApp.launch() }
 

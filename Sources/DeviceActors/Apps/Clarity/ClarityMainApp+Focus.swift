@@ -4,11 +4,8 @@ import ExtensionSandbox
 /// through the `focus` store, iOS Focus mode on, until the session ends. The free tier has one
 /// session a day (task 9e).
 extension ClarityMainApp {
-    /// `focus.start`.
+    /// `focus.start` (1–1440 minutes, checked by the intent).
     func startFocusSession(minutes: Int, whitelist: [String]) async throws -> FocusSession {
-        guard (1...24 * 60).contains(minutes) else {
-            throw DeviceError.invalidArgument(field: "args.minutes", reason: "1 to 1440 minutes")
-        }
         guard store.activeFocusSession == nil else {
             throw DeviceError.refused(reason: "focusSessionActive", message: "a focus session is already running")
         }

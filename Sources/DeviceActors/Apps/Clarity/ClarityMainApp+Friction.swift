@@ -45,9 +45,8 @@ extension ClarityMainApp {
         let monitoring: Bool
     }
 
-    /// `logMood`: a mood check-in (1–5).
+    /// `logMood`: a mood check-in (1–5, checked by the intent).
     func logMood(_ mood: Int) throws -> MoodEntry {
-        guard (1...5).contains(mood) else { throw DeviceError.invalidArgument(field: "args.mood", reason: "1 to 5") }
         let entry = MoodEntry(id: newID(), timestamp: now, mood: mood)
         store.moodEntries.append(entry)
         changed()

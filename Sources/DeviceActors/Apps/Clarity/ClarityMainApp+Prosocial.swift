@@ -4,32 +4,37 @@ import ExtensionSandbox
 /// deep links and verification by call observation and Communication-category usage.
 extension ClarityMainApp {
     /// A contact as the user gives it: by address-book id, or entered by hand.
-    struct ContactInput: Sendable {
+    struct ContactInput: Sendable, Decodable {
         var id: String?
         var name: String?
         var phone: String?
     }
 
-    /// `setImportantContacts`: replaces the important people (at most 5). A contact named by
-    /// `id` must be in the address book (`contacts.set`); one without `id` is entered by hand.
-    /// Stats of contacts that stay are kept.
+    /// `setImportantContacts`: replaces the important people (at most 5, checked by the intent).
+    /// A contact given with an `id` and a `name` is taken as given (PROTOCOL.md's shape; a phone
+    /// left out comes from the address book entry with that id, if any); one given by `id` alone
+    /// must be in the address book (`contacts.set`), which supplies name and phone; one without
+    /// `id` is entered by hand. Stats of contacts that stay are kept.
     func setImportantContacts(_ inputs: [ContactInput]) async throws -> [ImportantContact] {
-        guard inputs.count <= ProsocialLimits.maxImportantContacts else {
-            throw DeviceError.invalidArgument(
-                field: "args.contacts", reason: "at most \(ProsocialLimits.maxImportantContacts) important contacts")
-        }
         let addressBook = try await platform.systemServices.contacts()
         var result: [ImportantContact] = []
+        var manualCount = store.profile.manualContactCount
         for (index, input) in inputs.enumerated() {
             let resolved: (identifier: String, name: String, phone: String?)
+            let name = input.name.flatMap { $0.isEmpty ? nil : $0 }
             if let id = input.id {
-                guard let entry = addressBook.first(where: { $0.id == id }) else {
-                    throw DeviceError.invalidArgument(field: "args.contacts[\(index)].id", reason: "not in the address book")
+                let entry = addressBook.first { $0.id == id }
+                if let name {
+                    resolved = (id, name, input.phone ?? entry?.phone)
+                } else if let entry {
+                    resolved = (entry.id, entry.name, input.phone ?? entry.phone)
+                } else {
+                    throw DeviceError.invalidArgument(
+                        field: "args.contacts[\(index)].id", reason: "not in the address book (give a name to add it as given)")
                 }
-                resolved = (entry.id, entry.name, entry.phone)
-            } else if let name = input.name, !name.isEmpty {
-                store.profile.manualContactCount += 1
-                resolved = ("manual-\(store.profile.manualContactCount)", name, input.phone)
+            } else if let name {
+                manualCount += 1
+                resolved = ("manual-\(manualCount)", name, input.phone)
             } else {
                 throw DeviceError.invalidArgument(field: "args.contacts[\(index)]", reason: "needs an id or a name")
             }
@@ -47,6 +52,7 @@ extension ClarityMainApp {
             result.append(contact)
         }
         store.importantContacts = result
+        store.profile.manualContactCount = manualCount
         store.profile.nextContactIdentifier = nil
         changed()
         try await syncSharedState()

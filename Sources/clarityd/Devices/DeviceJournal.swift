@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A device's journal file, open for appending: one line per request that changed the device.
+///
+/// ``append(_:)`` writes the line with one `write` before the request is answered, so a
+/// `kill -9` of the daemon loses nothing answered. What must also survive a power cut waits for
+/// ``whenSynced(_:_:)``: a group commit, in which one `fdatasync` covers every line appended
+/// before it, so that concurrent clients of one device share the cost of a sync instead of
+/// queueing for one each. With `syncs` false (config `durability: "write"`) nothing waits; the
+/// file is synced at shutdown.
+final class DeviceJournal: @unchecked Sendable {
+    let path: String
+    let syncs: Bool
+    private let descriptor: Int32
+    private let lock = NSLock()
+    /// Bytes written so far (the file's length), under `lock`.
+    private var written: Int64
+    /// Bytes known to be on disk, under `lock`.
+    private var synced: Int64
+    private var syncing = false
+    private var waiters: [(offset: Int64, done: @Sendable () -> Void)] = []
+    private var closed = false
+    private let log: Logger
+
+    /// Opens `path` for appending; its current length is taken as synced (it was synced, or
+    /// written by a daemon that is gone, before this one opened it).
+    init(path: String, syncs: Bool, log: Logger) throws(JournalError) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw .system(SystemCallError("open", path)) }
+        let length = lseek(fd, 0, SEEK_END)
+        guard length >= 0 else {
+            let error = SystemCallError("lseek", path)
+            close(fd)
+            throw .system(error)
+        }
+        self.path = path
+        self.syncs = syncs
+        self.descriptor = fd
+        self.written = Int64(length)
+        self.synced = Int64(length)
+        self.log = log
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Appends one line (`bytes` without its newline); returns the offset at which the line ends.
+    func append(_ bytes: [UInt8]) throws(JournalError) -> Int64 {
+        var line = bytes
+        line.append(UInt8(ascii: "\n"))
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw .closed(path) }
+        var offset = 0
+        while offset < line.count {
+            let count = line.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, line.count - offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(SystemCallError("write", path))
+            }
+            offset += count
+        }
+        written += Int64(line.count)
+        return written
+    }
+
+    /// Calls `done` once every byte up to `offset` is on disk (at once when this journal does not
+    /// sync). Syncs run off the caller's thread, one at a time per journal; each covers all the
+    /// lines written before it started.
+    func whenSynced(_ offset: Int64, _ done: @escaping @Sendable () -> Void) {
+        enum Next { case now, wait, startSyncing }
+        let next: Next = lock.withLock {
+            guard syncs, synced < offset, !closed else { return .now }
+            waiters.append((offset, done))
+            if syncing { return .wait }
+            syncing = true
+            return .startSyncing
+        }
+        switch next {
+        case .now: done()
+        case .wait: break
+        case .startSyncing: DispatchQueue.global().async { self.syncLoop() }
+        }
+    }
+
+    /// Syncs until no one waits: each round syncs everything written so far and releases the
+    /// waiters it covers; whoever arrived meanwhile is served by the next round.
+    private func syncLoop() {
+        while true {
+            let target = lock.withLock { written }
+            if fdatasync(descriptor) != 0 {
+                log.error("journal \(path): \(SystemCallError("fdatasync", path)); replies go out unsynced")
+            }
+            let (ready, more): ([@Sendable () -> Void], Bool) = lock.withLock {
+                synced = max(synced, target)
+                let due = waiters.filter { $0.offset <= target }.map(\.done)
+                waiters.removeAll { $0.offset <= target }
+                if waiters.isEmpty { syncing = false }
+                return (due, !waiters.isEmpty)
+            }
+            for done in ready { done() }
+            if !more { return }
+        }
+    }
+
+    /// Syncs what was written and ends the journal: later appends fail. Waiters are released.
+    /// The descriptor is closed when the journal is released.
+    func finish() {
+        let pending: [@Sendable () -> Void] = lock.withLock {
+            guard !closed else { return [] }
+            closed = true
+            if fdatasync(descriptor) != 0 {
+                log.error("journal \(path): \(SystemCallError("fdatasync", path))")
+            }
+            synced = written
+            defer { waiters = [] }
+            return waiters.map(\.done)
+        }
+        for done in pending { done() }
+    }
+}
+
+/// Why a journal could not be written.
+enum JournalError: Error, CustomStringConvertible {
+    case system(SystemCallError)
+    case closed(String)
+
+    var description: String {
+        switch self {
+        case .system(let error): error.description
+        case .closed(let path): "\(path) is closed"
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import ControlProtocol
+import DeviceActors
+
+/// The `params` of the device methods (docs/protocol.md, Methods), one type each, decoded
+/// strictly (``JSONValueDecoder``): a member a method doesn't take is refused by name.
+
+/// Params of a method addressed to one device: `device`, default `default`.
+protocol DeviceParams: Decodable, Sendable {
+    var device: String? { get }
+}
+
+/// `device.state`, `clock.now`, `shields.get`, `sandbox.list`, `activity.list`.
+struct DeviceOnlyParams: DeviceParams {
+    var device: String?
+}
+
+/// `event`: `type` and that type's fields (``DeviceEvent``).
+struct EventParams: DeviceParams {
+    var device: String?
+    var event: DeviceEvent
+
+    private enum Key: CodingKey { case device }
+
+    init(from decoder: any Decoder) throws {
+        device = try decoder.container(keyedBy: Key.self).decodeIfPresent(String.self, forKey: .device)
+        event = try DeviceEvent(from: decoder)
+    }
+}
+
+/// `clock.advance`.
+struct AdvanceParams: DeviceParams {
+    var device: String?
+    var seconds: Double
+}
+
+/// `intent`: `name`, and `args` decoded by the intent itself (``JSONIntentArguments``).
+struct IntentParams: DeviceParams {
+    var device: String?
+    var name: String
+    var args: JSONValue?
+}
+
+/// `store.get`, `store.remove`.
+struct StoreKeyParams: DeviceParams {
+    var device: String?
+    var suite: String?
+    var key: String
+}
+
+/// `store.set`: `value` is required (`store.remove` deletes a key).
+struct StoreSetParams: DeviceParams {
+    var device: String?
+    var suite: String?
+    var key: String
+    var value: StoredValue
+
+    private enum Key: CodingKey { case device, suite, key, value }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Key.self)
+        device = try fields.decodeIfPresent(String.self, forKey: .device)
+        suite = try fields.decodeIfPresent(String.self, forKey: .suite)
+        key = try fields.decode(String.self, forKey: .key)
+        guard let value = try fields.decodeIfPresent(StoredValue.self, forKey: .value) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [Key.value], debugDescription: "required (use store.remove to delete a key)"))
+        }
+        self.value = value
+    }
+}
+
+/// `store.dump`.
+struct StoreSuiteParams: DeviceParams {
+    var device: String?
+    var suite: String?
+}
+
+/// `shield.config`.
+struct ShieldConfigParams: DeviceParams {
+    var device: String?
+    var app: String
+}
+
+/// `notifications.list`.
+struct NotificationsParams: DeviceParams {
+    var device: String?
+    var since: Double?
+}
+
+/// `activity.start`.
+struct ActivityStartParams: DeviceParams {
+    var device: String?
+    var name: String
+    var schedule: DeviceActivitySchedule
+    var events: [String: DeviceActivityEvent]?
+}
+
+/// `activity.stop`: `names`, or one `name`.
+struct ActivityStopParams: DeviceParams {
+    var device: String?
+    var names: [String]?
+    var name: String?
+
+    var activities: [String]? { names ?? name.map { [$0] } }
+}
+
+/// `trace.get`: `since` (a sequence number, exclusive) and `limit`, both ≥ 0.
+struct TraceParams: DeviceParams {
+    var device: String?
+    var since: Int?
+    var limit: Int?
+}
+
+/// `device.config`: with `config`, overrides to apply first.
+struct ConfigParams: DeviceParams {
+    var device: String?
+    var config: DeviceConfig.Overrides?
+}
+
+/// `device.create`.
+struct CreateParams: Decodable, Sendable {
+    var device: String?
+    var app: String?
+    var clock: String?
+    var start: String?
+    var timezone: String?
+    var seed: UInt64?
+    var config: DeviceConfig.Overrides?
+}
+
+/// `device.remove`: `device` is required.
+struct RemoveParams: Decodable, Sendable {
+    var device: String
+}
+
+/// `device.list`: no params.
+struct NoParams: Decodable, Sendable {
+    private enum Key: CodingKey {}
+
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: Key.self)
+    }
+}
+
+/// An intent's `args`, decoded strictly into the type the intent declares.
+struct JSONIntentArguments: IntentArguments {
+    let value: JSONValue
+
+    func decode<T: Decodable>(_ type: T.Type) throws(DeviceError) -> T {
+        do {
+            return try JSONValueDecoder().decode(type, from: value, root: "args")
+        } catch let error as FieldError {
+            throw .invalidArgument(field: error.field, reason: error.reason)
+        } catch let error as DeviceError {
+            throw error
+        } catch {
+            throw .invalidArgument(field: "args", reason: "\(error)")
+        }
+    }
+}
+
+/// Decodes a method's `params` (absent or null is `{}`); every failure is -32602 naming the
+/// field, or the device's own refusal (an unknown event type is -32002).
+func decodeParams<P: Decodable>(_ type: P.Type, _ params: JSONValue?) throws(RPCError) -> P {
+    let value: JSONValue
+    switch params {
+    case nil, .null?: value = .object([:])
+    case .object?: value = params!
+    default: throw RPCError.invalidParams(field: "params", reason: "must be an object")
+    }
+    do {
+        return try JSONValueDecoder().decode(type, from: value)
+    } catch let error as FieldError {
+        throw RPCError.invalidParams(field: error.field, reason: error.reason)
+    } catch let error as DeviceError {
+        throw RPCError(error)
+    } catch {
+        throw RPCError.invalidParams(field: "params", reason: "\(error)")
+    }
+}

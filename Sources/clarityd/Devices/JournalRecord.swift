@@ -1,0 +1,100 @@
+import ControlProtocol
+import DeviceActors
+
+/// How a device was made: what `device.create` resolved (the daemon's defaults applied, a wall
+/// device's start fixed), so that replaying its journal makes the same device whatever the
+/// config says later. The first line of a journal that starts at creation.
+struct DeviceCreation: Codable, Sendable, Equatable {
+    var name: String
+    var app: String
+    /// ISO-8601 with milliseconds when it has them.
+    var start: String
+    var timezone: String
+    var seed: UInt64
+    var clock: ClockMode
+    var config: DeviceConfig
+}
+
+/// The first line of a device's journal: where replay starts.
+enum JournalBase: Sendable, Equatable {
+    /// At creation: the journal holds the device's whole life.
+    case created(DeviceCreation)
+    /// At the snapshot in `<name>.json` whose trace ended at `sequence` (after a compaction).
+    case snapshot(sequence: Int)
+}
+
+/// One request that changed a device, as its journal keeps it: when it ran, what it was, and
+/// where the device stood afterwards, so that a replay can tell whether it retraced its steps.
+struct JournalEntry: Codable, Sendable {
+    /// The device's virtual time when the request ran, in milliseconds (a wall device catches up
+    /// to it before the request is replayed).
+    var at: Int64
+    var method: String
+    var params: JSONValue
+    var after: Checkpoint
+
+    /// The entry as the JSON value its `Codable` form encodes to, built directly: the journal's
+    /// hot path writes it with ``JSONWire``'s fast writer for values.
+    var json: JSONValue {
+        [
+            "after": ["ms": .int(Int(after.ms)), "random": .int(Int(after.random)), "seq": .int(after.seq)],
+            "at": .int(Int(at)), "method": .string(method), "params": params,
+        ]
+    }
+
+    /// What a user of the device could see change: the trace's last sequence number, the time
+    /// and the random generator's state (its bits as a signed number, which JSON keeps exact).
+    struct Checkpoint: Codable, Sendable, Equatable {
+        var seq: Int
+        var ms: Int64
+        var random: Int64
+
+        init(_ mark: DeviceMark) {
+            seq = mark.sequence
+            ms = mark.milliseconds
+            random = Int64(bitPattern: mark.random)
+        }
+    }
+}
+
+/// The header line, `{"journal":2,"created":{…}}` or `{"journal":2,"snapshot":{"seq":N}}`.
+struct JournalHeader: Codable, Sendable {
+    static let format = 2
+
+    var base: JournalBase
+
+    private enum Key: String, CodingKey {
+        case journal, created, snapshot
+    }
+
+    private struct SnapshotBase: Codable {
+        var seq: Int
+    }
+
+    init(base: JournalBase) {
+        self.base = base
+    }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Key.self)
+        let format = try fields.decode(Int.self, forKey: .journal)
+        guard format == Self.format else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .journal, in: fields, debugDescription: "journal format \(format) is not \(Self.format)")
+        }
+        if let created = try fields.decodeIfPresent(DeviceCreation.self, forKey: .created) {
+            base = .created(created)
+        } else {
+            base = .snapshot(sequence: try fields.decode(SnapshotBase.self, forKey: .snapshot).seq)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: Key.self)
+        try fields.encode(Self.format, forKey: .journal)
+        switch base {
+        case .created(let creation): try fields.encode(creation, forKey: .created)
+        case .snapshot(let sequence): try fields.encode(SnapshotBase(seq: sequence), forKey: .snapshot)
+        }
+    }
+}

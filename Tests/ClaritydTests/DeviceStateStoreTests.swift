@@ -1,0 +1,150 @@
+import ControlProtocol
+@testable import DeviceActors
+import Foundation
+import Testing
+
+@testable import clarityd
+
+/// Device state on disk: journals that start at creation or at a snapshot, torn and corrupt
+/// lines, and state files of format 1.
+@Suite struct DeviceStateStoreTests {
+    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "clarityd-store-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    private let log = Logger(level: .error)
+
+    private func store() throws -> DeviceStateStore {
+        try DeviceStateStore(stateDirectory: directory, syncs: true, log: log)
+    }
+
+    private func creation(_ name: String) -> DeviceCreation {
+        DeviceCreation(
+            name: name, app: "clarity", start: "2026-01-05T09:00:00Z", timezone: "UTC", seed: 4, clock: .virtual,
+            config: DeviceConfig())
+    }
+
+    private func entry(_ sequence: Int, _ type: String) -> JournalEntry {
+        JournalEntry(
+            at: 0, method: "event", params: ["device": "d", "type": .string(type)],
+            after: .init(DeviceMark(sequence: sequence, milliseconds: 0, random: 4, dataRevision: 0, configRevision: 0)))
+    }
+
+    private func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("devices").path).sorted()
+    }
+
+    private func journalURL(_ name: String) -> URL {
+        directory.appendingPathComponent("devices/\(name).journal")
+    }
+
+    @Test func aJournalGivesBackItsCreationAndEveryLine() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try store().create(creation("d"))
+        _ = try journal.append(JSONWire.bytes(entry(1, "lock")))
+        _ = try journal.append(JSONWire.bytes(entry(2, "unlock")))
+        journal.finish()
+
+        let loaded = try store().loadAll()
+        #expect(loaded.map(\.name) == ["d"])
+        guard case .created(let made)? = loaded.first?.base else {
+            Issue.record("expected a creation base")
+            return
+        }
+        #expect(made == creation("d"))
+        #expect(loaded.first?.entries.map { $0.params["type"] } == ["lock", "unlock"])
+        #expect(try files() == ["d.journal"])
+    }
+
+    @Test func anEntryIsWrittenAsItsCodableFormWouldBe() throws {
+        let entry = JournalEntry(
+            at: 1_500, method: "store.set", params: ["device": "d", "key": "k", "value": ["a": [1, 2.5]]],
+            after: .init(DeviceMark(sequence: 7, milliseconds: 1_500, random: .max, dataRevision: 0, configRevision: 0)))
+        #expect(try JSONWire.bytes(entry.json) == JSONWire.bytes(entry))
+        let decoded = try JSONValueDecoder().decode(JournalEntry.self, from: JSONValue(parsing: Data(JSONWire.bytes(entry.json))))
+        #expect(decoded.after == entry.after, "the generator's state survives JSON exactly")
+    }
+
+    @Test func aLineCutShortByACrashIsDroppedAndTheFileMended() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try store().create(creation("d"))
+        _ = try journal.append(JSONWire.bytes(entry(1, "lock")))
+        journal.finish()
+        let whole = try Data(contentsOf: journalURL("d"))
+        let handle = try FileHandle(forWritingTo: journalURL("d"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"at":0,"method":"ev"#.utf8))
+        try handle.close()
+
+        #expect(try store().loadAll().first?.entries.count == 1)
+        #expect(try Data(contentsOf: journalURL("d")) == whole)
+    }
+
+    @Test func aCorruptLineEndsTheReplayThereAndTheWholeFileIsKeptAside() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try store().create(creation("d"))
+        _ = try journal.append(JSONWire.bytes(entry(1, "lock")))
+        _ = try journal.append(Array("not json".utf8))
+        _ = try journal.append(JSONWire.bytes(entry(3, "unlock")))
+        journal.finish()
+
+        #expect(try store().loadAll().first?.entries.map { $0.params["type"] } == ["lock"])
+        #expect(try files().contains { $0.hasPrefix("d.journal.corrupt-") })
+    }
+
+    @Test func aJournalThatIsNotOneOrNamesAnotherDeviceIsMovedAside() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try store().create(creation("elsewhere")).finish()
+        try FileManager.default.moveItem(at: journalURL("elsewhere"), to: journalURL("here"))
+        try Data("garbage\n".utf8).write(to: journalURL("broken"))
+
+        #expect(try store().loadAll().isEmpty)
+        let names = try files()
+        #expect(names.contains { $0.hasPrefix("here.journal.corrupt-") })
+        #expect(names.contains { $0.hasPrefix("broken.journal.corrupt-") })
+        #expect(!names.contains("here.journal") && !names.contains("broken.journal"))
+    }
+
+    @Test func aCompactedDeviceContinuesFromItsSnapshot() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let device = try SimulatedDevice(
+            name: "d", app: "clarity", start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
+            timeZone: TimeZone(identifier: "UTC")!, seed: 9, clock: .virtual, config: DeviceConfig())
+        _ = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(true))
+        let snapshot = try device.snapshot()
+        let journal = try store().compact(snapshot)
+        _ = try journal.append(JSONWire.bytes(entry(snapshot.traceSequence! + 1, "lock")))
+        journal.finish()
+
+        let loaded = try store().loadAll()
+        guard case .snapshot(let restored)? = loaded.first?.base else {
+            Issue.record("expected a snapshot base")
+            return
+        }
+        #expect(restored.suites["group.com.clarity.focus"]?["wifiGateEnabled"] == .bool(true))
+        #expect(restored.random == snapshot.random && restored.traceSequence == snapshot.traceSequence)
+        #expect(loaded.first?.entries.count == 1)
+        #expect(!(try files()).contains { $0.hasSuffix(".tmp") })
+    }
+
+    @Test func aStateFileOfFormatOneIsReadAsASnapshotAndJournalledFromThen() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let device = try SimulatedDevice(
+            name: "old", app: "clarity", start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
+            timeZone: TimeZone(identifier: "UTC")!, seed: 9, clock: .virtual, config: DeviceConfig())
+        _ = try device.storeSet(suite: nil, key: "k", value: .int(7))
+        var snapshot = try device.snapshot()
+        snapshot.format = 1
+        snapshot.random = nil
+        snapshot.traceSequence = nil
+        _ = try store()
+        try JSONWire.encode(snapshot).write(to: directory.appendingPathComponent("devices/old.json"))
+
+        let loaded = try store().loadAll()
+        guard case .snapshot(let restored)? = loaded.first?.base else {
+            Issue.record("expected a snapshot base")
+            return
+        }
+        #expect(restored.suites["group.com.clarity.focus"]?["k"] == .int(7))
+        #expect(try files() == ["old.journal", "old.json"])
+        #expect(try store().loadAll().count == 1, "the journal written for it reads back")
+    }
+}
