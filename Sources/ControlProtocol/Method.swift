@@ -3,6 +3,7 @@ public enum Method: String, Sendable, CaseIterable {
     case daemonPing = "daemon.ping"
     case daemonStatus = "daemon.status"
     case daemonShutdown = "daemon.shutdown"
+    case daemonCatalog = "daemon.catalog"
     case deviceCreate = "device.create"
     case deviceList = "device.list"
     case deviceRemove = "device.remove"

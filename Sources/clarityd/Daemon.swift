@@ -106,6 +106,7 @@ final class Daemon: Sendable {
         router.on(.daemonPing, methods.ping)
         router.on(.daemonStatus, methods.status)
         router.on(.daemonShutdown, methods.shutdown)
+        router.on(.daemonCatalog, methods.catalog)
 
         let dispatcher = RequestDispatcher(router: router, log: log)
         listener = Listener(descriptor: try claim.bindAndListen(), log: log) { descriptor, peer in

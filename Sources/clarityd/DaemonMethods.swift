@@ -1,4 +1,5 @@
 import ControlProtocol
+import DeviceActors
 import Foundation
 
 #if canImport(Glibc)
@@ -7,7 +8,8 @@ import Foundation
     import Darwin
 #endif
 
-/// The `daemon.*` methods: liveness, status and shutdown. They take no params.
+/// The `daemon.*` methods: liveness, status, the catalog of apps and shutdown. They take no
+/// params (any member is refused, as in every method).
 final class DaemonMethods: Sendable {
     private let started = ContinuousClock.now
     private let socketPath: String
@@ -30,11 +32,15 @@ final class DaemonMethods: Sendable {
     }
 
     /// `daemon.ping`: `{"pong":true,"version":…}`.
-    func ping(_ params: JSONValue?) -> JSONValue { Self.pong }
+    func ping(_ params: JSONValue?) throws -> JSONValue {
+        _ = try decodeParams(NoParams.self, params)
+        return Self.pong
+    }
 
     /// `daemon.status`: version, pid, uptime in seconds, socket, state directory, device names
     /// and the number of open connections (this one included).
-    func status(_ params: JSONValue?) -> JSONValue {
+    func status(_ params: JSONValue?) throws -> JSONValue {
+        _ = try decodeParams(NoParams.self, params)
         let uptime = started.duration(to: .now).components
         return [
             "version": .string(ClarityProtocol.version),
@@ -47,8 +53,24 @@ final class DaemonMethods: Sendable {
         ]
     }
 
+    /// `daemon.catalog`: the apps the protocol names, with each available app's intents, and
+    /// the event types, for clients' help and completion.
+    func catalog(_ params: JSONValue?) throws -> JSONValue {
+        _ = try decodeParams(NoParams.self, params)
+        return Self.catalog
+    }
+
+    private static let catalog: JSONValue = {
+        struct Catalog: Encodable {
+            let apps = AppCatalog.descriptions
+            let events = DeviceEvent.types
+        }
+        return (try? JSONWire.value(Catalog())) ?? .null
+    }()
+
     /// `daemon.shutdown`: answers `{"ok":true}`, and once that reached the client, flushes state and exits 0.
-    func shutdown(_ params: JSONValue?) -> MethodReply {
-        MethodReply(result: ["ok": true], afterDelivery: { [shutdown] in shutdown.run(reason: "daemon.shutdown") })
+    func shutdown(_ params: JSONValue?) throws -> MethodReply {
+        _ = try decodeParams(NoParams.self, params)
+        return MethodReply(result: ["ok": true], afterDelivery: { [shutdown] in shutdown.run(reason: "daemon.shutdown") })
     }
 }

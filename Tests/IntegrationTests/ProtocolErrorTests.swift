@@ -92,9 +92,25 @@ import Testing
         #expect(invalidField { try daemon.call("event", ["type": "lock", "app": "com.x"]) } == "app: unknown; expected one of device, type")
         #expect(invalidField { try daemon.call("store.get", ["key": "k", "suit": "s"]) } == "suit: unknown; did you mean suite?")
         #expect(invalidField { try daemon.call("clock.advance", ["seconds": 1, "secs": 2]) } == "secs: unknown; expected one of device, seconds")
+        #expect(invalidField { try daemon.call("daemon.ping", ["verbose": true]) } == "verbose: unknown; this object takes no other fields")
         #expect(try daemon.call("store.get", ["key": "wifiGateEnabled"])["value"] == .null)
         #expect(try daemon.call("trace.get").arrayValue?.count == trace, "nothing ran")
         #expect(try daemon.call("device.list").arrayValue?.count == 1)
+    }
+
+    /// `daemon.catalog` tells clients which apps run and what each one's intents take.
+    @Test func theCatalogListsAppsIntentsAndEvents() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let catalog = try daemon.call("daemon.catalog")
+        let apps = catalog["apps"]?.arrayValue ?? []
+        #expect(apps.map { $0["name"] } == ["clarity", "scrollkitty", "spendless", "makehay", "thephone"])
+        #expect(apps.first?["bundleIdentifier"] == "com.clarity.focus")
+        #expect(apps.dropFirst().allSatisfy { $0["available"] == false && $0["intents"] == [] })
+        let intents = apps.first?["intents"]?.arrayValue ?? []
+        #expect(intents.first == ["name": "selectApps", "arguments": "apps=[bundle ids] [categories=[names]]"])
+        #expect(intents.contains(["name": "challenge.skip", "arguments": ""]))
+        #expect(catalog["events"]?.arrayValue?.contains("shield.press") == true)
     }
 
     @Test func anUnknownIntentListsTheAppsIntents() throws {

@@ -45,6 +45,17 @@ public enum AppCatalog {
     /// The apps this build can run.
     public static let available = ["clarity"]
 
+    /// What each app the protocol names is, in that order: the ones this build runs with their
+    /// intents, the others marked not available yet (`daemon.catalog`, help and error messages).
+    public static var descriptions: [AppDescription] {
+        protocolNames.map { name in
+            switch name {
+            case "clarity": ClarityApp.description
+            default: AppDescription(name: name, bundleIdentifier: nil, appGroup: nil, available: false, intents: [])
+            }
+        }
+    }
+
     static func make(_ name: String, platform: Platform, config: DeviceConfig, world: World) throws(DeviceError)
         -> any SimulatedApp
     {
@@ -53,6 +64,24 @@ public enum AppCatalog {
         default: throw .unknownApp(name)
         }
     }
+}
+
+/// An app as clients see it: its names and the user actions it answers.
+public struct AppDescription: Sendable, Encodable {
+    public let name: String
+    /// The main app's bundle id (opening it makes the main app active); nil when not available.
+    public let bundleIdentifier: String?
+    public let appGroup: String?
+    /// Whether this build runs it.
+    public let available: Bool
+    public let intents: [IntentDescription]
+}
+
+/// One intent of an app: its name and its arguments as `clarityctl intent` takes them.
+public struct IntentDescription: Sendable, Encodable {
+    public let name: String
+    /// `key=value` words, optional ones in brackets (`apps=[bundle ids] [categories=[names]]`).
+    public let arguments: String
 }
 
 /// An intent's `args` as the daemon received them.

@@ -32,6 +32,10 @@ struct ClarityApp: SimulatedApp {
 
     var intentNames: [String] { ClarityIntent.all.map(\.name) }
 
+    static let description = AppDescription(
+        name: "clarity", bundleIdentifier: ClarityKeys.bundleIdentifier, appGroup: ClarityKeys.appGroup, available: true,
+        intents: ClarityIntent.all.map { IntentDescription(name: $0.name, arguments: $0.arguments) })
+
     func prepare(intent: String, arguments: any IntentArguments) throws(DeviceError) -> PreparedIntent {
         guard let known = ClarityIntent.byName[intent] else { throw .unknownIntent(intent, known: intentNames) }
         return try known.prepare(arguments, for: mainApp)

@@ -2,14 +2,16 @@
 /// decoded strictly and validated before anything runs, and what it does in the main app.
 struct ClarityIntent: Sendable {
     let name: String
+    /// The arguments as `clarityctl intent` takes them, for help.
+    let arguments: String
     private let prepare: @Sendable (any IntentArguments, ClarityMainApp) throws(DeviceError) -> PreparedIntent
 
-    /// An intent taking `Input` as its `args`.
+    /// An intent taking `Input` as its `args`, written `arguments` on a command line.
     static func named<Input: IntentInput>(
-        _ name: String, _ input: Input.Type,
+        _ name: String, _ input: Input.Type, _ arguments: String = "",
         _ run: @escaping @Sendable (ClarityMainApp, Input) async throws -> any Encodable & Sendable
     ) -> ClarityIntent {
-        ClarityIntent(name: name) { arguments, app throws(DeviceError) in
+        ClarityIntent(name: name, arguments: arguments) { arguments, app throws(DeviceError) in
             let input = try arguments.decode(Input.self)
             try input.validate()
             return { try await run(app, input) }
@@ -22,23 +24,23 @@ struct ClarityIntent: Sendable {
 
     /// Every intent, in the order the docs list them.
     static let all: [ClarityIntent] = [
-        .named("selectApps", SelectApps.self) { app, input in
+        .named("selectApps", SelectApps.self, "apps=[bundle ids] [categories=[names]]") { app, input in
             try await app.selectApps(input.apps, categories: input.categories ?? [])
         },
-        .named("setImportantContacts", ImportantContacts.self) { app, input in
+        .named("setImportantContacts", ImportantContacts.self, "contacts=[{id, name, phone}] (at most 5)") { app, input in
             Contacts(contacts: try await app.setImportantContacts(input.contacts).map(\.contactName))
         },
-        .named("setProsocial", Toggle.self) { app, input in
+        .named("setProsocial", Toggle.self, "enabled=true|false") { app, input in
             try await app.setProsocial(input.enabled)
             return Done()
         },
-        .named("addHomeNetwork", Network.self) { app, input in
+        .named("addHomeNetwork", Network.self, "ssid=NAME") { app, input in
             Networks(homeNetworks: try await app.addHomeNetwork(input.ssid))
         },
-        .named("removeHomeNetwork", Network.self) { app, input in
+        .named("removeHomeNetwork", Network.self, "ssid=NAME") { app, input in
             Networks(homeNetworks: try await app.removeHomeNetwork(input.ssid))
         },
-        .named("setWiFiGate", WiFiGate.self) { app, input in
+        .named("setWiFiGate", WiFiGate.self, "[enabled=true|false] [strictMode=true|false]") { app, input in
             try await app.setWiFiGate(enabled: input.enabled, strictMode: input.strictMode)
             return Done()
         },
@@ -52,14 +54,14 @@ struct ClarityIntent: Sendable {
             try await app.skipChallenge()
             return Done()
         },
-        .named("focus.start", FocusStart.self) { app, input in
+        .named("focus.start", FocusStart.self, "minutes=1…1440 [whitelist=[bundle ids]]") { app, input in
             try await app.startFocusSession(minutes: input.minutes, whitelist: input.whitelist ?? [])
         },
         .named("focus.end", NoArguments.self) { app, _ in try await app.endFocusSession(completed: false) },
         .named("restorePurchases", NoArguments.self) { app, _ in
             Subscription(subscription: try await app.restorePurchases())
         },
-        .named("logMood", Mood.self) { app, input in try await app.logMood(input.mood) },
+        .named("logMood", Mood.self, "mood=1…5") { app, input in try await app.logMood(input.mood) },
     ]
 
     static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
