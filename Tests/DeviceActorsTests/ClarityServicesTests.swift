@@ -60,9 +60,12 @@ import Testing
             _ = try device.advance(seconds: 600)
             _ = try device.apply(.appOpen(app: "com.clarity.focus"))
             _ = try device.perform(intent: "challenge.open", arguments: TestArguments())
-            _ = try device.advance(seconds: 45)
+            _ = try device.advance(seconds: 10)
             _ = try device.apply(.appOpen(app: "com.clarity.focus"))
             _ = try device.perform(intent: "challenge.skip", arguments: TestArguments())
+            _ = try device.perform(intent: "challenge.open", arguments: TestArguments())
+            _ = try device.advance(seconds: 45)
+            _ = try device.apply(.appOpen(app: "com.clarity.focus"))
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             var data = try encoder.encode(device.traceEntries(since: nil, limit: nil))

@@ -12,10 +12,10 @@ struct ClarityDriver {
     static let messages = "com.apple.MobileSMS"
 
     /// A fresh device (`config` overrides per device).
-    init(_ daemon: DaemonProcess, device: String, config: JSONValue? = nil) throws {
+    init(_ daemon: DaemonProcess, device: String, seed: Int = 11, config: JSONValue? = nil) throws {
         self.daemon = daemon
         self.device = device
-        var params: JSONValue = ["device": .string(device), "app": "clarity", "seed": 11]
+        var params: JSONValue = ["device": .string(device), "app": "clarity", "seed": .int(seed)]
         if let config, case .object(var members) = params {
             members["config"] = config
             params = .object(members)

@@ -260,4 +260,91 @@ import Testing
         }
         #expect(try clarity.app()["importantContacts"]?.arrayValue?.count == 2, "nothing stored is lost")
     }
+
+    /// PROTOCOL.md's shape: a contact given with an id and a name is taken as given, address book
+    /// or not; an id alone still comes from the address book.
+    @Test func aContactGivenWithIdAndNameIsTakenAsGiven() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let clarity = try ClarityDriver(daemon, device: "given")
+        try clarity.event("contacts.set", ["contacts": [["id": "mom", "name": "Mom", "phone": "+15550100"]]])
+        let set = try clarity.intent(
+            "setImportantContacts",
+            ["contacts": [["id": "sam", "name": "Sam", "phone": "+15550101"], ["id": "mom", "name": "Mum"], ["id": "mom2", "name": "Zoe"]]])
+        #expect(set["result"]?["contacts"] == ["Sam", "Mum", "Zoe"])
+        let people = try clarity.app()["importantContacts"]?.arrayValue ?? []
+        #expect(people.map { $0["id"] } == ["sam", "mom", "mom2"])
+        #expect(people.map { $0["phone"] } == ["+15550101", "+15550100", nil], "a phone left out comes from the address book")
+    }
+
+    /// A challenge already verified is not skipped (its status and XP stay); a skipped one is
+    /// not skipped twice.
+    @Test func onlyAnOpenChallengeCanBeSkipped() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let clarity = try callChallenge(daemon, "skips")
+        try clarity.event("call.dial")
+        try clarity.event("call.connect")
+        try clarity.advance(30)
+        try clarity.event("call.end")
+        #expect(clarity.refusal { try clarity.intent("challenge.skip") } == "challengeCompleted")
+        #expect(clarity.refusal { try clarity.intent("challenge.skip") } == "challengeCompleted", "every time")
+        var app = try clarity.app()
+        #expect(app["challenge"]?["status"] == "verified" && app["challenge"]?["skipped"] == false)
+        #expect(app["xp"] == 25)
+
+        _ = try clarity.intent("challenge.open")
+        #expect(clarity.refusal { try clarity.intent("challenge.skip") } == nil, "a fresh challenge skips")
+        #expect(clarity.refusal { try clarity.intent("challenge.skip") } == "noChallenge", "but only once")
+        app = try clarity.app()
+        #expect(app["challenge"]?["skipped"] == true && app["xp"] == 25)
+    }
+
+    /// The app's decisions are in the trace (kind `app`, the seed's names): the person picked,
+    /// the challenge issued, its verification and the XP it earned.
+    @Test func theAppsDecisionsAreTraced() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let clarity = try ClarityDriver(daemon, device: "told")
+        try clarity.setUpPeople(["Mom"])
+        try clarity.setStore("frictionLevel", 2)
+        let opened = try clarity.event("app.open", ["app": .string(ClarityDriver.clarity)])
+        let issued = clarity.effects(opened, "app").first { $0["event"] == "challengeIssued" }
+        let challenge = try clarity.app()["challenge"] ?? .null
+        #expect(issued?["challengeId"] == challenge["id"])
+        #expect(issued?["contactName"] == "Mom" && issued?["frictionLayer"] == 2)
+        #expect(issued?["type"] == challenge["type"] && issued?["prompt"] == challenge["prompt"])
+        #expect(issued?["actor"] == "clarity.app")
+
+        let open = try clarity.intent("challenge.open")
+        #expect(clarity.effects(open, "app").first?["event"] == "verificationStarted")
+        try clarity.advance(30)
+        let back = try clarity.event("app.open", ["app": .string(ClarityDriver.clarity)])
+        let told = clarity.effects(back, "app")
+        #expect(told.map { $0["event"] } == ["challengeVerified", "xpAwarded", "contactPicked"], "then the next person")
+        let verified = told.first, awarded = told.dropFirst().first
+        #expect(verified?["status"] == "verified" && verified?["verificationMethod"] == "communicationCategory")
+        #expect(awarded?["xp"] == 15 && awarded?["totalXP"] == 15 && awarded?["challengeId"] == challenge["id"])
+
+        let trace = try daemon.call("trace.get", ["device": "told"]).arrayValue ?? []
+        let picked = trace.filter { $0["kind"] == "app" && $0["event"] == "contactPicked" }
+        #expect(picked.first?["contactName"] == "Mom" && picked.first?["pick"] == "lostTouch")
+    }
+
+    /// While a challenge is open the shields name its person, not the next one's (on every seed:
+    /// picking the next person ahead would name someone else on some of them).
+    @Test(arguments: 1...6)
+    func theShieldNamesTheOpenChallengesPerson(seed: Int) throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let clarity = try ClarityDriver(daemon, device: "named", seed: seed)
+        try clarity.setUpPeople(["Mom", "Sam", "Ann"])
+        let challenge = try clarity.challengeAtLayer(2)
+        let person = challenge["contactName"]?.stringValue ?? ""
+        #expect(try clarity.store("prosocialContactName") == .string(person))
+        _ = try clarity.intent("challenge.open")
+        #expect(try clarity.store("prosocialContactName") == .string(person))
+        try clarity.intent("challenge.skip")
+        #expect(["Mom", "Sam", "Ann"].contains(try clarity.store("prosocialContactName").stringValue ?? ""))
+    }
 }

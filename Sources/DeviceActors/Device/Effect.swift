@@ -35,6 +35,9 @@ public enum Effect: Sendable, Equatable {
     case focusMode(on: Bool)
     case openURL(url: String)
     case storeKit(transaction: String, product: String)
+    /// A decision of the app's own, named as its seed names it (`challengeIssued`, `xpAwarded`),
+    /// with the facts that go with it (``Signposter``).
+    case app(event: String, fields: [String: StoredValue])
 
     /// The wire name of the effect (`kind`).
     public var kind: String {
@@ -68,6 +71,7 @@ public enum Effect: Sendable, Equatable {
         case .focusMode: "focusMode"
         case .openURL: "openURL"
         case .storeKit: "storekit"
+        case .app: "app"
         }
     }
 }
@@ -78,7 +82,8 @@ extension Effect {
     ///
     /// Durable: what a user set or an app stored, and time: App Group values, shields,
     /// activities and their callbacks, radios, calls, contacts, purchases, notifications, lock
-    /// state and the frontmost app, the clock, an intent (the app may have changed its data).
+    /// state and the frontmost app, the clock, an intent and the app's own decisions (its data
+    /// changed).
     /// Volatile: what only a process's life shows (extensions launching, running, ending, being
     /// jetsammed; reads; a shield being drawn or pressed; a URL opened, whose consequences are
     /// effects of their own). A power cut that loses the last volatile changes loses nothing a
@@ -87,7 +92,7 @@ extension Effect {
         switch self {
         case .storeWrite, .storeRemove, .shieldApply, .shieldClear, .notification, .monitorIntervalStart,
             .monitorIntervalEnd, .monitorThreshold, .monitorWarning, .activityStart, .activityStop, .appState, .intent,
-            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit:
+            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
             .shieldShown, .shieldAction, .openURL:

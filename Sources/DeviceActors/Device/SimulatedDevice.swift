@@ -55,7 +55,7 @@ public final class SimulatedDevice: @unchecked Sendable {
                 executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace),
             system: SystemAgent(executor: world.makeExecutor(label: "system"), trace: trace),
             storeKit: StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock),
-            world: world, calendar: calendar, catalog: catalog)
+            world: world, trace: trace, calendar: calendar, catalog: catalog)
         self.platform = platform
         let app = try AppCatalog.make(appName, platform: platform, config: config, world: world)
         self.app = app

@@ -95,6 +95,11 @@ public struct TracedEffect: Sendable, Encodable {
             try c.encode(shieldShown, forKey: Key("shieldShown"))
         case .intent(let name):
             try c.encode(name, forKey: Key("name"))
+        case .app(let event, let fields):
+            try c.encode(event, forKey: Key("event"))
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+                try c.encode(value, forKey: Key(name))
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ public struct Platform: Sendable {
     let system: SystemAgent
     let storeKit: StoreKitAgent
     let world: World
+    let trace: DeviceTrace
     /// The device's calendar (epoch and time zone).
     public let calendar: DeviceCalendar
     /// The device's app catalog (names and categories).
@@ -37,6 +38,9 @@ public struct Platform: Sendable {
 
     /// StoreKit 2.
     public var storeKitServices: StoreKitServices { StoreKitServices(agent: storeKit) }
+
+    /// `OSSignposter`: the app's own events in the device's trace (kind `app`).
+    public var signposter: Signposter { Signposter(trace: trace) }
 
     /// Today's usage per app in seconds, as a `DeviceActivityReport` would show the main app.
     public func usageToday() async throws -> [String: Double] {
@@ -66,5 +70,22 @@ public struct Platform: Sendable {
     /// Picks an element with the world's seeded generator (the only randomness allowed).
     public func randomElement<T>(of items: [T]) -> T? {
         items.randomElement(using: &world.random)
+    }
+}
+
+/// `OSSignposter` for simulated code: an app marks its own decisions (a challenge issued, XP
+/// awarded) in the device's trace as `app` effects, under the process that made them, so that
+/// `trace` and the effects of a request show what the app did, not only what it wrote.
+public struct Signposter: Sendable {
+    let trace: DeviceTrace
+
+    /// Names the trace uses for every effect: an event's fields may not take them (a field so
+    /// named is left out of the trace; debug builds stop on it).
+    static let reservedNames: Set<String> = ["seq", "t", "time", "kind", "actor", "sandbox", "event"]
+
+    /// `emitEvent(_:)`: records `name` with `fields` (flat in the trace: `xp=15 totalXP=30`).
+    public func emitEvent(_ name: String, _ fields: [String: StoredValue] = [:]) {
+        assert(Self.reservedNames.isDisjoint(with: fields.keys), "app event fields may not be named \(Self.reservedNames.sorted())")
+        trace.record(.app(event: name, fields: fields.filter { !Self.reservedNames.contains($0.key) }))
     }
 }

@@ -72,21 +72,34 @@ extension ClarityMainApp {
         store.profile.prosocialEnabled && isEntitled && !store.importantContacts.isEmpty
     }
 
-    /// Writes what the extensions must know: `prosocialEnabled`, `prosocialContactName` (the
-    /// contact the next challenge will suggest), `isSubscribed`, `wifiGateStrictMode`.
+    /// Writes what the extensions must know: `prosocialEnabled`, `prosocialContactName`,
+    /// `isSubscribed`, `wifiGateStrictMode`. The name on the shields is the open challenge's
+    /// person while a challenge is open (issued, not done or skipped), else the person the next
+    /// challenge will suggest, picked ahead so the shield can name them.
     func syncSharedState() async throws {
         try await setShared(.bool(prosocialActive), ClarityKeys.prosocialEnabled)
         try await setShared(.bool(isEntitled), ClarityKeys.isSubscribed)
         try await setShared(.bool(store.wifiGate.strictMode), ClarityKeys.wifiGateStrictMode)
         if prosocialActive {
-            let next = nextContact()
-            store.profile.nextContactIdentifier = next?.contactIdentifier
-            if let name = next?.contactName {
-                try await setShared(.string(name), ClarityKeys.prosocialContactName)
+            let name: String?
+            if let open = openChallenge {
+                name = open.suggestedContactName
+            } else {
+                let next = nextContact()
+                store.profile.nextContactIdentifier = next?.contactIdentifier
+                name = next?.contactName
             }
+            if let name { try await setShared(.string(name), ClarityKeys.prosocialContactName) }
         } else if try await sharedDefaults.object(forKey: ClarityKeys.prosocialContactName) != nil {
             try await sharedDefaults.removeObject(forKey: ClarityKeys.prosocialContactName)
         }
+    }
+
+    /// The current challenge while it is open: issued, and neither done nor skipped.
+    private var openChallenge: ProsocialChallenge? {
+        guard let challenge = store.currentChallenge, !challenge.userSkipped, !store.profile.verificationStatus.isDone
+        else { return nil }
+        return challenge
     }
 
     /// Writes a shared key only when its value changes (the extensions see no needless writes).
@@ -96,14 +109,19 @@ extension ClarityMainApp {
     }
 
     /// The contact the next challenge suggests: kept while still important, else chosen by the
-    /// engine's priorities.
+    /// engine's priorities (traced as `contactPicked`).
     private func nextContact() -> ImportantContact? {
         if let id = store.profile.nextContactIdentifier,
             let kept = store.importantContacts.first(where: { $0.contactIdentifier == id })
         {
             return kept
         }
-        return engine.selectContact(from: store.importantContacts, recentLogs: store.connectionLogs)
+        guard let (contact, pick) = engine.selectContact(from: store.importantContacts, recentLogs: store.connectionLogs)
+        else { return nil }
+        signpost(
+            "contactPicked",
+            ["contactName": .string(contact.contactName), "contactId": .string(contact.contactIdentifier), "pick": .string(pick.rawValue)])
+        return contact
     }
 
     // MARK: - Issuing
@@ -129,6 +147,15 @@ extension ClarityMainApp {
             id: newID())
         store.profile.nextContactIdentifier = nil
         changed()
+        if let challenge = store.currentChallenge {
+            var fields: [String: StoredValue] = [
+                "challengeId": .string(challenge.id), "type": .string(challenge.type.rawValue), "frictionLayer": .int(layer),
+            ]
+            fields["contactName"] = challenge.suggestedContactName.map(StoredValue.string)
+            fields["prompt"] = store.profile.challengePrompt.map(StoredValue.string)
+            signpost("challengeIssued", fields)
+            if store.profile.verificationStatus == .autoVerified { traceVerified(challenge) }
+        }
         if store.profile.verificationStatus == .autoVerified {
             try await platform.managedSettingsStore(named: ClarityKeys.prosocialFrictionStore).clearAllSettings()
         }
@@ -159,6 +186,9 @@ extension ClarityMainApp {
         }
         guard !store.profile.verificationStatus.isDone else { return challenge }
         let phone = challenge.suggestedContactPhone
+        signpost(
+            "verificationStarted",
+            ["challengeId": .string(challenge.id), "by": .string(challenge.type.isText ? "startTextVerification" : "watchForCall")])
         if challenge.type.isText {
             try await platform.systemServices.open(phone.map { "sms://\($0)" } ?? "sms://")
             try await startTextVerification(challengeId: challenge.id)
@@ -173,14 +203,23 @@ extension ClarityMainApp {
         return challenge
     }
 
-    /// `challenge.skip` (task 2e `skipChallenge`).
+    /// `challenge.skip` (task 2e `skipChallenge`). Only an open challenge can be skipped: one
+    /// already done keeps its status and XP (-32003 `challengeCompleted`), and one already
+    /// skipped is no longer there to skip (`noChallenge`). The shields then name the next person.
     func skipChallenge() async throws {
-        guard store.currentChallenge != nil else {
-            throw DeviceError.refused(reason: "noChallenge", message: "there is no challenge to skip")
+        guard let challenge = store.currentChallenge, !challenge.userSkipped else {
+            throw DeviceError.refused(reason: "noChallenge", message: "there is no open challenge to skip")
+        }
+        guard !store.profile.verificationStatus.isDone else {
+            throw DeviceError.refused(
+                reason: "challengeCompleted",
+                message: "the challenge is already \(store.profile.verificationStatus.rawValue); there is nothing to skip")
         }
         engine.skip(store: &store)
         changed()
+        signpost("challengeSkipped", ["challengeId": .string(challenge.id)])
         try await stopVerification()
+        try await syncSharedState()
     }
 
     // MARK: - Text verification (task 2b)
@@ -218,6 +257,7 @@ extension ClarityMainApp {
         else { return }
         engine.markTextVerified(store: &store, logID: newID())
         changed()
+        if let verified = store.currentChallenge { traceVerified(verified) }
         try await stopVerification()
         try await syncSharedState()
     }
@@ -251,10 +291,57 @@ extension ClarityMainApp {
     private func handleCallResult(_ result: CallVerificationService.CallResult) async throws {
         engine.handle(result, store: &store, logID: newID())
         changed()
+        if let challenge = store.currentChallenge {
+            switch result {
+            case .completed, .attempted: traceVerified(challenge)
+            case .tooShort, .noCallDetected:
+                signpost("challengeFailed", ["challengeId": .string(challenge.id), "result": .string(result.name)])
+            }
+        }
         if store.profile.verificationStatus == .verified || store.profile.verificationStatus == .callAttempted {
             try await platform.managedSettingsStore(named: ClarityKeys.prosocialFrictionStore).clearAllSettings()
         }
         try await syncSharedState()
+    }
+}
+
+// MARK: - What the app decided, in the trace
+
+extension ClarityMainApp {
+    /// Marks one of the app's decisions in the device's trace (kind `app`).
+    func signpost(_ event: String, _ fields: [String: StoredValue]) {
+        platform.signposter.emitEvent(event, fields)
+    }
+
+    /// `challengeVerified` with the status and method the seed sets, then `xpAwarded` when it
+    /// earned XP (so "when did I earn 15 XP" is one `trace --kind app` away).
+    private func traceVerified(_ challenge: ProsocialChallenge) {
+        let method = StoredValue.string(challenge.verificationMethod ?? "")
+        signpost(
+            "challengeVerified",
+            [
+                "challengeId": .string(challenge.id), "status": .string(store.profile.verificationStatus.rawValue),
+                "verificationMethod": method, "xpEarned": .int(challenge.xpEarned),
+            ])
+        guard challenge.xpEarned > 0 else { return }
+        signpost(
+            "xpAwarded",
+            [
+                "xp": .int(challenge.xpEarned), "totalXP": .int(store.profile.totalXP), "challengeId": .string(challenge.id),
+                "verificationMethod": method,
+            ])
+    }
+}
+
+extension CallVerificationService.CallResult {
+    /// The seed's case name (`tooShort`, `noCallDetected` …).
+    var name: String {
+        switch self {
+        case .completed: "completed"
+        case .attempted: "attempted"
+        case .tooShort: "tooShort"
+        case .noCallDetected: "noCallDetected"
+        }
     }
 }
 

@@ -8,23 +8,31 @@ struct ProsocialChallengeEngine {
 
     private var startOfToday: Double { platform.calendar.startOfDay(platform.now).seconds }
 
+    /// Which of the seed's priorities a contact was picked by (its lists are `lostTouch` and
+    /// `notToday`; the last resort is random).
+    enum ContactPick: String, Sendable {
+        case lostTouch, notToday, random
+    }
+
     /// Select a contact intelligently:
     /// 1. Prefer contacts from "Important People" not contacted in 7+ days
     /// 2. Then any important contact not contacted today
     /// 3. Then random important contact
-    func selectContact(from contacts: [ImportantContact], recentLogs: [ConnectionLog]) -> ImportantContact? {
+    func selectContact(from contacts: [ImportantContact], recentLogs: [ConnectionLog]) -> (
+        contact: ImportantContact, pick: ContactPick
+    )? {
         guard !contacts.isEmpty else { return nil }
         let sevenDaysAgo = now - 7 * 86_400
         let recentIdentifiers = Set(recentLogs.filter { $0.timestamp > sevenDaysAgo }.compactMap(\.contactIdentifier))
         let todayIdentifiers = Set(recentLogs.filter { $0.timestamp > startOfToday }.compactMap(\.contactIdentifier))
         // Priority 1: Not contacted in 7 days
         let lostTouch = contacts.filter { !recentIdentifiers.contains($0.contactIdentifier) }
-        if let pick = platform.randomElement(of: lostTouch) { return pick }
+        if let pick = platform.randomElement(of: lostTouch) { return (pick, .lostTouch) }
         // Priority 2: Not contacted today
         let notToday = contacts.filter { !todayIdentifiers.contains($0.contactIdentifier) }
-        if let pick = platform.randomElement(of: notToday) { return pick }
+        if let pick = platform.randomElement(of: notToday) { return (pick, .notToday) }
         // Priority 3: Random
-        return platform.randomElement(of: contacts)
+        return platform.randomElement(of: contacts).map { ($0, .random) }
     }
 
     /// Map friction layer to challenge type: layers 1-2 text-based, 3-4 call-based, 5 long call.
