@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// Where the daemon listens by default: `$XDG_RUNTIME_DIR/clarityd.sock`, else
-/// `/tmp/clarityd-<uid>/clarityd.sock` (DESIGN.md, Persistence and safety).
+/// `/tmp/clarityd-<uid>/clarityd.sock` (docs/protocol.md, Transport and framing).
 public enum SocketPath {
     /// The environment variable both clarityd and clarityctl take the socket from, after the
     /// `--socket` flag and before clarityd.json's `socket` and the default path.

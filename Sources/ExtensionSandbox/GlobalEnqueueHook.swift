@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// Catches jobs that try to escape a world to Swift's global executor (a bare `Task {}` or
-/// `Task.detached` in simulated code: RUNTIME-NOTES.md, pitfall 4).
+/// `Task.detached` in simulated code: docs/runtime.md, pitfall 4).
 ///
 /// Installs `swift_task_enqueueGlobal_hook` once per process. A job enqueued globally from a
 /// thread that is running a world's loop is routed into that world's scheduler (so the run

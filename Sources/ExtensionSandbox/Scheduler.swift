@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Tasks started by the world prefer this executor (`Task(executorPreference:)`), and every
 /// world actor has its own ``WorldActorExecutor`` feeding it, so the runtime hops between
-/// actors and interleavings exist to be explored (RUNTIME-NOTES.md, pitfalls 1 and 2).
+/// actors and interleavings exist to be explored (docs/runtime.md, pitfalls 1 and 2).
 /// A job enqueued from another thread is a leak of nondeterminism and is counted in
 /// ``foreignEnqueues``; the world fails the run when it sees one.
 public final class Scheduler: TaskExecutor, @unchecked Sendable {

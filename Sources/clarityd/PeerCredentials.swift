@@ -13,7 +13,7 @@ struct PeerCredentials: Sendable, CustomStringConvertible {
     let pid: pid_t?
 
     #if os(Linux)
-        /// `struct ucred`, which `import Glibc` does not expose (PLATFORM-NOTES).
+        /// `struct ucred`, which `import Glibc` does not expose (docs/architecture.md, "The daemon on Linux").
         private struct UCred {
             var pid: pid_t = 0
             var uid: uid_t = 0

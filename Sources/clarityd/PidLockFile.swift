@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 /// An exclusive `flock` on a file that holds the owner's pid, so that a second daemon is
-/// refused with a message naming the first (PLATFORM-NOTES, "Socket ownership and single
-/// instance"). The kernel drops the lock when the process exits, even after `kill -9`; the file
+/// refused with a message naming the first (docs/architecture.md, "The daemon on
+/// Linux"). The kernel drops the lock when the process exits, even after `kill -9`; the file
 /// itself is never removed (unlinking a held lock lets two daemons lock different files).
 struct PidLockFile: Sendable {
     let path: String

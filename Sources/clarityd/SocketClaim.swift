@@ -6,7 +6,7 @@ import Foundation
     import Darwin
 #endif
 
-/// The right to listen on one socket path (PLATFORM-NOTES, "Socket ownership and single instance").
+/// The right to listen on one socket path (docs/architecture.md, "The daemon on Linux").
 ///
 /// Acquiring it checks the path fits a socket address, makes the socket's directory private
 /// (created 0700; it must be a real directory owned by us), takes `<socket>.lock`

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Each signal is ignored first and only then given a dispatch source: on Darwin a source
 /// only sees an ignored signal, and on Linux ignoring after creating the source stops delivery
-/// (PLATFORM-NOTES). The sources live as long as this object.
+/// (docs/architecture.md, "The daemon on Linux"). The sources live as long as this object.
 ///
 /// `@unchecked Sendable`: `sources` is set once and never touched again.
 final class TerminationSignals: @unchecked Sendable {

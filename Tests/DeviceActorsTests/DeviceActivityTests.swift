@@ -3,7 +3,7 @@ import Testing
 
 @testable import DeviceActors
 
-/// DeviceActivity's platform rules (BEHAVIOR.md, Platform), seen through the `monitor.*`
+/// DeviceActivity's platform rules (docs/platform.md), seen through the `monitor.*`
 /// effects the platform delivers. The device starts Monday 2026-01-05 09:00 UTC, unlocked.
 @Suite struct DeviceActivityTests {
     private func monitorEffects(_ outcome: DeviceOutcome) -> [String] {

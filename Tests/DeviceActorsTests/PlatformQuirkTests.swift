@@ -3,7 +3,7 @@ import Testing
 
 @testable import DeviceActors
 
-/// The platform quirks of BEHAVIOR.md, each off by default and visible when switched on.
+/// The platform quirks of docs/platform.md, each off by default and visible when switched on.
 @Suite struct PlatformQuirkTests {
     private func device(quirk: String?) throws -> SimulatedDevice {
         var config = DeviceConfig()

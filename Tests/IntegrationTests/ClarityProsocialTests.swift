@@ -1,7 +1,7 @@
 import ControlProtocol
 import Testing
 
-/// Clarity's prosocial challenges over the socket (BEHAVIOR.md, Clarity v2; seed 000 tasks 2–4).
+/// Clarity's prosocial challenges over the socket (docs/apps/clarity.md; seed 000 tasks 2–4).
 @Suite struct ClarityProsocialTests {
     static let verified = [
         "Nice! Connection made 💛", "That's what your phone is actually for ✨", "Real humans > reels",
@@ -261,7 +261,7 @@ import Testing
         #expect(try clarity.app()["importantContacts"]?.arrayValue?.count == 2, "nothing stored is lost")
     }
 
-    /// PROTOCOL.md's shape: a contact given with an id and a name is taken as given, address book
+    /// docs/protocol.md's shape: a contact given with an id and a name is taken as given, address book
     /// or not; an id alone still comes from the address book.
     @Test func aContactGivenWithIdAndNameIsTakenAsGiven() throws {
         let daemon = try DaemonProcess()

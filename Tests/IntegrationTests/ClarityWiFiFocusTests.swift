@@ -1,7 +1,7 @@
 import ControlProtocol
 import Testing
 
-/// The WiFi gate and focus sessions over the socket (seed 000 tasks 1d, 2d; BEHAVIOR.md).
+/// The WiFi gate and focus sessions over the socket (seed 000 tasks 1d, 2d; docs/apps/clarity.md).
 @Suite struct ClarityWiFiFocusTests {
     private func gateApps(_ clarity: ClarityDriver) throws -> JSONValue {
         try clarity.shields()["stores"]?["wifiGate"]?["applications"] ?? .null

@@ -1,4 +1,4 @@
-/// An outgoing call as `CXCallObserver` reports it (BEHAVIOR.md, Platform): dialing
+/// An outgoing call as `CXCallObserver` reports it (docs/platform.md): dialing
 /// (T,F,F), connected (T,T,F), ended (T,T,T); unanswered (T,F,F) → (T,F,T).
 public struct CallState: Sendable, Hashable, Codable {
     public var handle: String?

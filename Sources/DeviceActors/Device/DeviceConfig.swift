@@ -1,6 +1,6 @@
 import Foundation
 
-/// Per-device settings (PROTOCOL.md, per-device `config`): defaults here, overridden by
+/// Per-device settings (docs/protocol.md, per-device `config`): defaults here, overridden by
 /// clarityd.json for all devices, then by `device.create`'s `config` or `device.config`.
 public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// Memory budgets of the three extensions, in bytes.
@@ -10,11 +10,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var shieldAction: Int
     }
 
-    /// 6 MiB per extension (BEHAVIOR.md, Platform: the DeviceActivityMonitor limit developers report).
+    /// 6 MiB per extension (docs/platform.md: the DeviceActivityMonitor limit developers report).
     public var memoryBudgets = MemoryBudgets(monitor: 6 << 20, shieldConfiguration: 6 << 20, shieldAction: 6 << 20)
     /// Charged to every running extension (2 MiB).
     public var baselineBytes = 2 << 20
-    /// Platform quirks, each off by default (BEHAVIOR.md, Platform).
+    /// Platform quirks, each off by default (docs/platform.md).
     public var quirks: [String: Bool] = [:]
     /// Clarity: minutes of the day's usage at which friction layers 1…5 are reached (project choice).
     public var frictionThresholdsMinutes = [5, 10, 15, 20, 25]
@@ -30,7 +30,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
 
     public init() {}
 
-    /// The quirks the simulator knows (BEHAVIOR.md, Platform; docs/decisions.md says which are modelled).
+    /// The quirks the simulator knows (docs/platform.md; docs/decisions.md says which are modelled).
     public static let knownQuirks: Set<String> = [
         "thresholdFiresOnStart", "batchedThresholds", "lateDefaultsPropagation", "emptyDefaultsBeforeFirstUnlock",
     ]

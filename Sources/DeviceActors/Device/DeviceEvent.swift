@@ -1,4 +1,4 @@
-/// An input from the outside world (PROTOCOL.md, Event types). Decoded from the `event`
+/// An input from the outside world (docs/protocol.md, Event types). Decoded from the `event`
 /// method's params: `type` plus the type's fields.
 public enum DeviceEvent: Sendable, Equatable {
     case lock
@@ -53,7 +53,7 @@ extension DeviceEvent: Decodable {
     }
 
     /// Decodes an event from the `event` method's params: `type` plus that type's own fields
-    /// (PROTOCOL.md, Event types). An unknown type throws ``DeviceError/unknownEvent(_:)``.
+    /// (docs/protocol.md, Event types). An unknown type throws ``DeviceError/unknownEvent(_:)``.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Field.self)
         let type = try fields.decode(String.self, forKey: .type)

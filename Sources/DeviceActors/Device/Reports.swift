@@ -114,7 +114,7 @@ public struct DeviceStateReport: Sendable, Encodable {
         case appName = "appName"
     }
 
-    /// `app` on the wire is the app-specific state (PROTOCOL.md); the app's name is `appName`.
+    /// `app` on the wire is the app-specific state (docs/protocol.md); the app's name is `appName`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(device, forKey: .device)

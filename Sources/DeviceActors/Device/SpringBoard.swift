@@ -2,7 +2,7 @@ import ExtensionSandbox
 
 /// The device's system shell: lock state, the frontmost app, the shield flow and the radios.
 ///
-/// Shield flow (BEHAVIOR.md, Platform): an app that is frontmost while any store shields it is
+/// Shield flow (docs/platform.md): an app that is frontmost while any store shields it is
 /// covered by its shield, and ShieldConfiguration is asked for the texts (`configuration
 /// (shielding:)`, or `(shielding:in:)` through a category; the system default when the
 /// extension is jetsammed). `shield.press` asks ShieldAction: `.close` goes home, `.defer`

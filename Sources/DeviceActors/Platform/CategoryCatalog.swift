@@ -1,5 +1,5 @@
 /// The device's catalog of apps: bundle id → display name and Screen Time category
-/// (BEHAVIOR.md, Platform: `communication` holds Messages, Phone and FaceTime). Config can add
+/// (docs/platform.md: `communication` holds Messages, Phone and FaceTime). Config can add
 /// apps (`apps: {"<bundle id>": {"name", "category"}}`).
 public struct CategoryCatalog: Sendable, Hashable, Codable {
     public struct Entry: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-/// Clarity's names, as seed 000 gives them (BEHAVIOR.md, Clarity v2). Project choices are marked.
+/// Clarity's names, as seed 000 gives them (docs/apps/clarity.md). Project choices are marked.
 enum ClarityKeys {
     static let bundleIdentifier = "com.clarity.focus"
     static let appGroup = "group.com.clarity.focus"

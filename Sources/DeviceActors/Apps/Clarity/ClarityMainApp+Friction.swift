@@ -1,6 +1,6 @@
 import ExtensionSandbox
 
-/// Progressive friction setup (BEHAVIOR.md, Clarity v2): the user's shielded selection and the
+/// Progressive friction setup (docs/apps/clarity.md): the user's shielded selection and the
 /// daily `clarity_friction` activity whose events are the five layers.
 extension ClarityMainApp {
     /// `selectApps`: saves `shieldedAppsSelection` and (re)starts friction monitoring: a daily

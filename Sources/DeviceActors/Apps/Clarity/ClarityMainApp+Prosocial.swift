@@ -11,7 +11,7 @@ extension ClarityMainApp {
     }
 
     /// `setImportantContacts`: replaces the important people (at most 5, checked by the intent).
-    /// A contact given with an `id` and a `name` is taken as given (PROTOCOL.md's shape; a phone
+    /// A contact given with an `id` and a `name` is taken as given (docs/protocol.md's shape; a phone
     /// left out comes from the address book entry with that id, if any); one given by `id` alone
     /// must be in the address book (`contacts.set`), which supplies name and phone; one without
     /// `id` is entered by hand. Stats of contacts that stay are kept.

@@ -23,7 +23,7 @@ extension ClarityMainApp {
                     skipped
             }
 
-            /// Every field present, null when unset (PROTOCOL.md lists them).
+            /// Every field present, null when unset (docs/protocol.md lists them).
             func encode(to encoder: any Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
                 try c.encode(id, forKey: .id)

@@ -18,6 +18,6 @@ enum FrictionLevel: Int, CaseIterable, Sendable {
         }
     }
 
-    /// Layer 1 is a notification; layers 2–5 shield (BEHAVIOR.md, Clarity v2).
+    /// Layer 1 is a notification; layers 2–5 shield (docs/apps/clarity.md).
     var shields: Bool { self != .awareness }
 }

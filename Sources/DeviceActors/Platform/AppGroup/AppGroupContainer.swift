@@ -2,7 +2,7 @@ import ExtensionSandbox
 import Foundation
 
 /// The App Group containers of the device: one `UserDefaults` suite per app group, shared by
-/// the main app and its three extensions (BEHAVIOR.md, Platform). An actor, so every read and
+/// the main app and its three extensions (docs/platform.md). An actor, so every read and
 /// write is a scheduling point where cross-extension races can happen. Writes are traced; reads
 /// are traced when an extension makes them (they are charged to its memory ledger).
 ///

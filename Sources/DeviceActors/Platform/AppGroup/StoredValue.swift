@@ -1,6 +1,6 @@
 import Foundation
 
-/// A value in an App Group suite, typed like `UserDefaults` values (BEHAVIOR.md, Platform).
+/// A value in an App Group suite, typed like `UserDefaults` values (docs/platform.md).
 ///
 /// On the wire and on disk a value is plain JSON; `data` is `{"$data": "<base64>"}` (plus, when
 /// the bytes are JSON, a read-only `"$json"` view of them, so `store get` shows what an app

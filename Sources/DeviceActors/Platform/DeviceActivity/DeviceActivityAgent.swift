@@ -1,7 +1,7 @@
 import ExtensionSandbox
 
 /// The DeviceActivity service of the device: registered activities, usage accounting per app
-/// and category, and the callbacks to the monitor extension (BEHAVIOR.md, Platform).
+/// and category, and the callbacks to the monitor extension (docs/platform.md).
 ///
 /// Rules it keeps:
 /// - usage counts while an app is frontmost, not covered by a shield, and the device unlocked

@@ -84,7 +84,7 @@ public struct DeviceActivityEvent: Sendable, Hashable, Codable {
     }
 }
 
-/// `DeviceActivityCenter.MonitoringError` (BEHAVIOR.md, Platform).
+/// `DeviceActivityCenter.MonitoringError` (docs/platform.md).
 public enum MonitoringError: String, Error, Sendable, Codable {
     /// More than 20 activities for the app and its extensions together.
     case excessiveActivities

@@ -15,7 +15,7 @@ public enum ShieldReason: Sendable, Equatable {
 }
 
 /// The ManagedSettings agent: every named store of the device and their effective union
-/// (BEHAVIOR.md, Platform: most restrictive wins; clearing one store never lifts another's
+/// (docs/platform.md: most restrictive wins; clearing one store never lifts another's
 /// shield). An actor: each store access is a scheduling point. A write that changes nothing is
 /// not traced.
 actor ManagedSettingsAgent: WorldActor {

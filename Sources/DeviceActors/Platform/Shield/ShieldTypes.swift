@@ -37,7 +37,7 @@ public enum ShieldButton: String, Sendable, Codable, CaseIterable {
 }
 
 /// `ShieldActionResponse`: `.close` closes the app, `.defer` redraws the shield, `.none` does
-/// nothing more (BEHAVIOR.md, Platform).
+/// nothing more (docs/platform.md).
 public enum ShieldActionResponse: String, Sendable, Codable {
     case none
     case close

@@ -30,7 +30,7 @@ struct CallVerificationService: Codable, Sendable, Equatable {
     /// The 2-minute timeout: `.noCallDetected` if still watching for that challenge and no call
     /// has started. The seed's timer does not check for a call in progress, which would fail
     /// every call longer than 2 minutes and make its own 5-minute XP (`longCall5min`)
-    /// unreachable; BEHAVIOR.md reads it as "no call within 120 s", and so do we.
+    /// unreachable; the project reads it as "no call within 120 s" (docs/apps/clarity.md).
     mutating func timeout(challengeId: String) -> CallResult? {
         guard pendingChallengeId == challengeId, callStartTime == nil else { return nil }
         reset()
