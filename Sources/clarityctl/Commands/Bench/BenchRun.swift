@@ -73,13 +73,19 @@ struct BenchRun: ClarityCommand {
         }
     }
 
-    /// Runs `body` on the `--device` given, else on a device created for it and removed afterwards.
+    /// Runs `body` on the `--device` given, else on a device created for it (running the daemon's
+    /// `defaultApp`) and removed afterwards.
     private func withEventDevice(_ session: Session, _ body: (String) throws -> BenchReport) throws -> BenchReport {
         if session.options.deviceWasGiven { return try body(session.options.device) }
         let device = "bench-\(ProcessInfo.processInfo.processIdentifier)"
-        _ = try session.call(Method.deviceCreate.rawValue, params: ["device": .string(device), "app": "clarity"])
+        _ = try session.call(Method.deviceCreate.rawValue, params: Self.deviceCreateParams(device: device))
         defer { _ = try? session.call(Method.deviceRemove.rawValue, params: ["device": .string(device)]) }
         return try body(device)
+    }
+
+    /// The params of the device bench creates: its name only, so the daemon picks the app.
+    static func deviceCreateParams(device: String) -> JSONValue {
+        ["device": .string(device)]
     }
 
     /// One phase: every client connects, then all start together; the clock runs from the start
