@@ -36,3 +36,80 @@ import Testing
         #expect(result.stderr.hasPrefix("clarityctl: option --timeout must be a number of seconds (0 waits forever), got '\(value)'\n"))
     }
 }
+
+/// Help a user finds without reading the docs: the overview, each command's page, suggestions.
+@Suite struct CommandLineHelpTests {
+    @Test func bareClarityctlAndHelpPrintTheOverviewAndSucceed() {
+        let overview = Clarityctl.run(["--help"])
+        #expect(overview.status == 0)
+        #expect(overview.stdout.hasPrefix("Usage: clarityctl [global options] COMMAND [arguments]\n"))
+        for words in [[], ["help"]] {
+            let result = Clarityctl.run(words)
+            #expect(result.status == 0, "\(words): \(result.stderr)")
+            #expect(result.stdout == overview.stdout, "\(words)")
+        }
+    }
+
+    @Test func helpCommandPrintsThatCommandsPage() {
+        let help = Clarityctl.run(["help", "store", "get"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("Usage: clarityctl store get KEY [--suite S]\n"))
+        #expect(help.stdout == Clarityctl.run(["store", "get", "--help"]).stdout)
+    }
+
+    @Test func anUnknownCommandSuggestsTheNearest() {
+        let status = Clarityctl.run(["stauts"])
+        #expect(status.status == 2)
+        #expect(status.stderr == "clarityctl: unknown command 'stauts'; did you mean 'status'?\nRun 'clarityctl --help' for usage.\n")
+        let store = Clarityctl.run(["store", "gte", "key"])
+        #expect(store.status == 2)
+        #expect(store.stderr.hasPrefix("clarityctl: unknown command 'store gte'; did you mean 'store get'?\n"))
+    }
+
+    @Test func intentHelpListsEachAppsIntentsFromTheRunningDaemon() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+
+        let help = daemon.runCtl(["intent", "--help"])
+        #expect(help.status == 0)
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains("Intents of each app (daemon.catalog):"))
+        #expect(lines.contains("  clarity"))
+        #expect(lines.contains("    selectApps            apps=[bundle ids] [categories=[names]]"))
+        #expect(lines.contains("    challenge.open"))
+        #expect(lines.contains("  coming: scrollkitty, spendless, makehay, thephone"))
+        #expect(daemon.runCtl(["help", "intent"]).stdout == help.stdout)
+    }
+
+    @Test func intentHelpWithoutADaemonSaysHowToListTheIntents() {
+        let help = Clarityctl.run(["--socket", "/nonexistent/x.sock", "intent", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("\n(start clarityd to list each app's intents)\n"))
+        #expect(help.stderr == "")
+    }
+
+    @Test func eventHelpListsTheEventTypesTheDaemonHandles() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let events = try #require(daemon.call("daemon.catalog")["events"]?.arrayValue).compactMap(\.stringValue)
+
+        let help = daemon.runCtl(["event", "--help"])
+        #expect(help.status == 0)
+        let listed = help.stdout.split(separator: "\n").drop { !$0.hasPrefix("TYPE: ") }
+            .prefix { $0.hasPrefix("TYPE: ") || $0.hasPrefix("      ") }
+            .map { $0.dropFirst(6) }.joined(separator: " ")
+        #expect(listed == events.joined(separator: ", "))
+        #expect(!help.stdout.contains("--kind"))
+
+        let kind = daemon.runCtl(["event", "lock", "--kind=steps"])
+        #expect(kind.status == 2)
+        #expect(kind.stderr.hasPrefix("clarityctl: unknown option '--kind'\n"))
+    }
+
+    @Test func deviceCreateHelpOffersOnlyTheAppThatRuns() {
+        let help = Clarityctl.run(["device", "create", "--help"])
+        #expect(
+            help.stdout.contains(
+                "  --app APP         clarity (default: the daemon's defaultApp); scrollkitty, spendless, makehay, thephone are coming\n"))
+    }
+}

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 
 /// The program: parses the command line, runs the command and turns every failure into its
-/// message on stderr and its ``ExitStatus``.
+/// message on stderr and its ``ExitStatus``. Without a command it prints the usage overview.
 enum ClarityCtl {
     static func main(_ commandLine: [String], environment: [String: String]) -> ExitStatus {
         var commandName: String?
@@ -13,35 +13,32 @@ enum ClarityCtl {
                 print("clarityctl \(ClarityProtocol.version)")
                 return .success
             }
+            let session = Session(options: options)
             switch try CommandRegistry.lookup(&arguments) {
             case nil:
-                if options.help {
-                    print(HelpText.overview)
-                    return .success
-                }
-                if let option = arguments.firstOption { throw UsageError("unknown option '\(option)'") }
-                throw UsageError("missing command")
-            case .group(let group, let verb)?:
+                if !options.help, let option = arguments.firstOption { throw UsageError("unknown option '\(option)'") }
+                print(HelpText.overview)
+                return .success
+            case .group(let group)?:
                 commandName = group
-                if let verb { throw UsageError("unknown command '\(group) \(verb)'", command: group) }
                 if options.help {
                     print(HelpText.group(group))
                     return .success
                 }
-                throw UsageError("'\(group)' needs a command", command: group)
+                throw UsageError("'\(group)' needs a command")
             case .command(let command)?:
                 commandName = command.help.name
                 if options.help {
-                    print(HelpText.page(for: command.help))
+                    print(HelpText.page(for: command.helpPage(in: session)))
                     return .success
                 }
                 let parsed = try command.init(arguments: &arguments, options: options)
                 try arguments.finish()
-                try parsed.run(in: Session(options: options))
+                try parsed.run(in: session)
                 return .success
             }
         } catch var error as UsageError {
-            error.command = error.command ?? commandName
+            if error.page == nil, let commandName { error.page = .command(commandName) }
             printError("clarityctl: \(error.message)\n\(error.hint)")
             return .usage
         } catch let error as RPCError {

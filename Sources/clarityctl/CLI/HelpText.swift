@@ -22,9 +22,20 @@ enum HelpText {
         let width = commands.map(\.name.count).max() ?? 0
         var lines = ["Usage: clarityctl [global options] COMMAND [arguments]", "", "Commands:"]
         lines += commands.map { "  " + PlainText.padded($0.name, to: width) + "  " + $0.abstract }
-        lines += ["", "Run 'clarityctl COMMAND --help' for a command's arguments and options.", ""]
+        lines += ["", "Run 'clarityctl help COMMAND' (or 'clarityctl COMMAND --help') for a command's arguments and options.", ""]
         lines += ["Global options (anywhere on the line):"] + globalOptions + [""] + exitStatuses
         return lines.joined(separator: "\n")
+    }
+
+    /// What `help` and `--help` print for the command words looked up: the overview when there
+    /// were none, a group's commands, or a command's page (which may ask the daemon, see
+    /// ``ClarityCommand/helpPage(in:)``).
+    static func text(for topic: CommandRegistry.Lookup?, in session: Session) -> String {
+        switch topic {
+        case nil: overview
+        case .group(let group)?: self.group(group)
+        case .command(let command)?: page(for: command.helpPage(in: session))
+        }
     }
 
     static func page(for help: CommandHelp) -> String {
@@ -32,6 +43,23 @@ enum HelpText {
         if !help.details.isEmpty { lines += [""] + help.details }
         lines += ["", "Global options:"] + globalOptions
         return lines.joined(separator: "\n")
+    }
+
+    /// `items` separated by commas after `prefix`, wrapped before `width` characters, further
+    /// lines indented under the first item.
+    static func wrapped(_ items: [String], after prefix: String, width: Int = 96) -> [String] {
+        var lines: [String] = []
+        var line = prefix
+        for (index, item) in items.enumerated() {
+            let text = item + (index == items.count - 1 ? "" : ",")
+            if line.count > prefix.count, line.count + 1 + text.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: prefix.count) + text
+            } else {
+                line += (line.count > prefix.count ? " " : "") + text
+            }
+        }
+        return lines + [line]
     }
 
     /// A group's commands, each as its usage line with the abstract indented below it.
