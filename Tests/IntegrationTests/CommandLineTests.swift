@@ -19,10 +19,19 @@ import Testing
 
         daemon.kill(SIGSTOP)
         let stopped = Clarityctl.run(["--socket", daemon.socketPath, "--timeout", "0.5", "ping"], timeout: 30)
+        let stoppedJSON = Clarityctl.run(["--socket", daemon.socketPath, "--timeout", "0.5", "--json", "ping"], timeout: 30)
         daemon.kill(SIGCONT)
         #expect(stopped.status == 3)
         #expect(stopped.stderr == Self.timeoutMessage)
         #expect(stopped.stdout == "")
+        #expect(stoppedJSON.status == 3)
+        #expect(
+            stoppedJSON.stdout == """
+                {"error":{"message":"clarityd did not answer within 0.5 s (is it stopped?); --timeout SECONDS \
+                waits longer, 0 waits forever","unreachable":true}}
+
+                """)
+        #expect(stoppedJSON.stderr == "")
 
         let ping = daemon.runCtl(["--timeout", "0.5", "ping"])
         #expect(ping.status == 0, "stderr: \(ping.stderr)")
@@ -34,6 +43,52 @@ import Testing
         let result = Clarityctl.run(["--socket", "/nonexistent/x.sock", "--timeout", value, "ping"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("clarityctl: option --timeout must be a number of seconds (0 waits forever), got '\(value)'\n"))
+    }
+}
+
+/// With `--json`, every kind of failure is a JSON object on stdout; the exit statuses stay.
+@Suite struct CommandLineJSONErrorTests {
+    @Test func aDaemonErrorIsTheErrorObjectOnStdout() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+
+        let json = daemon.runCtl(["--json", "event", "shield.press", "--app", "com.burbn.instagram"])
+        #expect(json.status == 1)
+        #expect(
+            json.stdout == """
+                {"error":{"code":-32602,"data":{"field":"button","reason":"required"},\
+                "message":"Invalid params: button: required"}}
+
+                """)
+        #expect(json.stderr == "")
+
+        let text = daemon.runCtl(["event", "shield.press", "--app", "com.burbn.instagram"])
+        #expect(text.status == 1)
+        #expect(text.stdout == "")
+        #expect(text.stderr == "error -32602: Invalid params: button: required\n  field: button\n  reason: required\n")
+    }
+
+    @Test func aUsageErrorIsFlaggedUsage() {
+        let json = Clarityctl.run(["--socket", "/nonexistent/x.sock", "store", "get", "--json"])
+        #expect(json.status == 2)
+        #expect(json.stdout == #"{"error":{"message":"missing KEY","usage":true}}"# + "\n")
+        #expect(json.stderr == "")
+
+        let badOption = Clarityctl.run(["--json", "--timeout", "soon", "ping"])
+        #expect(badOption.status == 2)
+        #expect(badOption.stdout.hasPrefix(#"{"error":{"message":"option --timeout must be a number of seconds"#))
+    }
+
+    @Test func anUnreachableDaemonIsFlaggedUnreachable() {
+        let json = Clarityctl.run(["--json", "--socket", "/nonexistent/x.sock", "ping"])
+        #expect(json.status == 3)
+        #expect(
+            json.stdout == """
+                {"error":{"message":"cannot connect to clarityd at /nonexistent/x.sock: No such file or directory \
+                (is clarityd running?)","unreachable":true}}
+
+                """)
+        #expect(json.stderr == "")
     }
 }
 
