@@ -46,6 +46,65 @@ import Testing
     }
 }
 
+/// `clarityctl trace`: lines led by `seq`, the newest with `--last`, kinds with `--kind`.
+@Suite struct CommandLineTraceTests {
+    /// A daemon whose default device has run `selectApps`: trace events 1 to 11.
+    private func daemonAfterSelectApps() throws -> DaemonProcess {
+        let daemon = try DaemonProcess()
+        let intent = daemon.runCtl(["intent", "selectApps", #"apps=["com.burbn.instagram"]"#])
+        #expect(intent.status == 0, "stderr: \(intent.stderr)")
+        return daemon
+    }
+
+    @Test func lastShowsTheNewestEventsEachLedByItsSeq() throws {
+        let daemon = try daemonAfterSelectApps()
+        defer { daemon.stop() }
+
+        let last = daemon.runCtl(["trace", "--last", "2"])
+        #expect(last.status == 0, "stderr: \(last.stderr)")
+        #expect(
+            last.stdout == """
+                10  0  store.write          clarity.monitor  key=frictionLevel sandbox=monitor suite=group.com.clarity.focus value=0
+                11  0  extension.terminate  clarity.monitor  sandbox=monitor
+
+                """)
+        #expect(daemon.runCtl(["trace", "--last", "0"]).stdout == "(none)\n")
+    }
+
+    @Test func repeatedKindsSelectKindsAndTheKindsUnderThem() throws {
+        let daemon = try daemonAfterSelectApps()
+        defer { daemon.stop() }
+
+        let kinds = daemon.runCtl(["trace", "--kind", "monitor", "--kind", "extension.launch"])
+        #expect(kinds.status == 0, "stderr: \(kinds.stderr)")
+        #expect(
+            kinds.stdout == """
+                7  0  monitor.intervalStart  deviceActivity   activity=clarity_friction
+                8  0  extension.launch       clarity.monitor  baselineBytes=2097152 sandbox=monitor
+
+                """)
+        let newestWrite = daemon.runCtl(["--json", "trace", "--kind", "store.", "--last", "1"])
+        let written = try JSONWire.decode(JSONValue.self, from: Data(newestWrite.stdout.utf8))
+        #expect(written.arrayValue?.compactMap { $0["seq"] } == [10])
+    }
+
+    @Test func limitZeroIsAcceptedAndBadCountsAreUsageErrors() throws {
+        let daemon = try daemonAfterSelectApps()
+        defer { daemon.stop() }
+
+        let none = daemon.runCtl(["--json", "trace", "--limit", "0"])
+        #expect(none.status == 0, "stderr: \(none.stderr)")
+        #expect(none.stdout == "[]\n")
+
+        let negative = daemon.runCtl(["trace", "--last", "-3"])
+        #expect(negative.status == 2)
+        #expect(negative.stderr == "clarityctl: --last must be a non-negative integer, got '-3'\nRun 'clarityctl trace --help' for usage.\n")
+        let noKind = daemon.runCtl(["trace", "--kind"])
+        #expect(noKind.status == 2)
+        #expect(noKind.stderr.hasPrefix("clarityctl: option --kind needs a value\n"))
+    }
+}
+
 /// With `--json`, every kind of failure is a JSON object on stdout; the exit statuses stay.
 @Suite struct CommandLineJSONErrorTests {
     @Test func aDaemonErrorIsTheErrorObjectOnStdout() throws {
