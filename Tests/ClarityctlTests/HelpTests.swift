@@ -56,6 +56,8 @@ import Testing
     @Test func withoutADaemonTheIntentsPageSaysSoInOneLine() {
         let unreachable = IntentRun.intentLines(.failure(ClientError.cannotConnect(path: "/x.sock", errno: 2)))
         #expect(unreachable == ["(start clarityd to list each app's intents)"])
+        let stopped = IntentRun.intentLines(.failure(ClientError.timedOut(seconds: 0.5)))
+        #expect(stopped == ["(clarityd did not answer within 0.5 s to list its apps' intents)"])
     }
 
     @Test func eventTypesComeFromTheCatalogElseFromWhatThisBuildHandles() {

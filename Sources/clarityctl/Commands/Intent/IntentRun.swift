@@ -37,6 +37,8 @@ struct IntentRun: RequestCommand {
         switch catalog {
         case .failure(let error as RPCError):
             return ["(clarityd did not list its apps' intents: \(error.message))"]
+        case .failure(ClientError.timedOut(let seconds)):
+            return ["(clarityd did not answer within \(PlainText.scalar(.double(seconds))) s to list its apps' intents)"]
         case .failure:
             return ["(start clarityd to list each app's intents)"]
         case .success(let catalog):
