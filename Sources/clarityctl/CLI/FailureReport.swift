@@ -16,13 +16,9 @@ struct FailureReport {
 
     /// `command` is the command being run (`store get`), for a usage error's help hint.
     init(_ error: any Error, command: String?) {
-        var error = error
-        if var usage = error as? UsageError, usage.page == nil, let command {
-            usage.page = .command(command)
-            error = usage
-        }
         switch error {
-        case let usage as UsageError:
+        case var usage as UsageError:
+            if usage.page == nil, let command { usage.page = .command(command) }
             status = .usage
             text = "clarityctl: \(usage.message)\n\(usage.hint)"
             json = Self.json(["message": .string(usage.message), "usage": true])

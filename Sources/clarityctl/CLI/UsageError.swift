@@ -9,15 +9,10 @@ struct UsageError: Error, Sendable {
     }
 
     var message: String
-    /// Nil until ``ClarityCtl`` fills in the command being parsed; the overview when there is none.
+    /// Nil until ``FailureReport`` fills in the command being run; the overview when there is none.
     var page: Page?
 
-    init(_ message: String, command: String? = nil) {
-        self.message = message
-        self.page = command.map(Page.command)
-    }
-
-    init(_ message: String, page: Page) {
+    init(_ message: String, page: Page? = nil) {
         self.message = message
         self.page = page
     }
