@@ -12,7 +12,7 @@ enum HelpText {
     ]
 
     static let exitStatuses = [
-        "Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 cannot reach clarityd.",
+        "Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 clarityd unreachable or silent.",
         "Values written NAME=VALUE (and store values) are JSON when they parse as JSON, else strings:",
         "  enabled=true  minutes=25  apps='[\"com.burbn.instagram\"]'  ssid=Home  label='\"42\"'",
     ]
