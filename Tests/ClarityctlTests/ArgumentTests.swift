@@ -39,3 +39,19 @@ import Testing
         #expect(try ArgumentValues.number("7", for: "--value") == 7)
     }
 }
+
+@Suite struct ArgumentsTests {
+    @Test func aRepeatedOptionGivesEveryValueInOrderOrItsLast() throws {
+        var arguments = Arguments(["--kind", "a", "x", "--kind=b", "--app", "one", "--app=two"])
+        #expect(try arguments.values(of: "--kind") == ["a", "b"])
+        #expect(try arguments.value(of: "--app") == "two")
+        #expect(arguments.remainingPositionals() == ["x"])
+    }
+
+    @Test func anOptionIsNotTheValueOfAnother() throws {
+        var arguments = Arguments(["--kind", "--last", "3"])
+        #expect(throws: UsageError.self) { try arguments.values(of: "--kind") }
+        var negative = Arguments(["--since", "-3"])
+        #expect(try negative.value(of: "--since") == "-3")
+    }
+}

@@ -2,8 +2,9 @@
 ///
 /// A word starting with `-` is an option, unless it is a number (`-3`) or follows `--`; an
 /// option's value is the next word (`--app com.x`) or follows `=` (`--app=com.x`). A repeated
-/// option keeps its last value. Commands take their options first, then their positionals, then
-/// call ``finish()`` so that anything left over is reported.
+/// option keeps its last value, unless the command takes every value (``values(of:)``).
+/// Commands take their options first, then their positionals, then call ``finish()`` so that
+/// anything left over is reported.
 struct Arguments {
     private enum Word {
         case option(String)
@@ -47,7 +48,13 @@ struct Arguments {
 
     /// Removes every `name VALUE` / `name=VALUE` and returns the last value, or nil when absent.
     mutating func value(of name: String) throws -> String? {
-        var found: String?
+        try values(of: name).last
+    }
+
+    /// Removes every `name VALUE` / `name=VALUE` and returns the values in order: an option that
+    /// may be repeated. The value after a space must not be an option itself (`--kind --last`).
+    mutating func values(of name: String) throws -> [String] {
+        var found: [String] = []
         var index = 0
         while index < words.count {
             guard case .option(let text) = words[index] else {
@@ -55,11 +62,13 @@ struct Arguments {
                 continue
             }
             if text == name {
-                guard index + 1 < words.count else { throw UsageError("option \(name) needs a value") }
-                found = words[index + 1].text
+                guard index + 1 < words.count, case .positional(let value) = words[index + 1] else {
+                    throw UsageError("option \(name) needs a value")
+                }
+                found.append(value)
                 words.removeSubrange(index...(index + 1))
             } else if text.hasPrefix(name + "=") {
-                found = String(text.dropFirst(name.count + 1))
+                found.append(String(text.dropFirst(name.count + 1)))
                 words.remove(at: index)
             } else {
                 index += 1

@@ -19,6 +19,9 @@ struct CommandHelp: Sendable {
 /// A subcommand of clarityctl: parsed from the words after its name, then run.
 protocol ClarityCommand {
     static var help: CommandHelp { get }
+    /// The help its page shows: ``help`` plus what only the running daemon can tell (the intents
+    /// of its apps, its event types). ``help`` as it is unless a command says otherwise.
+    static func helpPage(in session: Session) -> CommandHelp
     /// Parses the command's own options and arguments; global options are already taken out.
     init(arguments: inout Arguments, options: GlobalOptions) throws
     func run(in session: Session) throws
@@ -29,6 +32,10 @@ protocol RequestCommand: ClarityCommand {
     var method: Method { get }
     var params: JSONValue? { get }
     var presentation: Presentation { get }
+}
+
+extension ClarityCommand {
+    static func helpPage(in session: Session) -> CommandHelp { help }
 }
 
 extension RequestCommand {

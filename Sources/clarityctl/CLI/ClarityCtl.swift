@@ -2,80 +2,53 @@ import ControlProtocol
 import Foundation
 
 /// The program: parses the command line, runs the command and turns every failure into its
-/// message on stderr and its ``ExitStatus``.
+/// ``FailureReport``: the message on stderr, or with `--json` the error object on stdout, and
+/// its ``ExitStatus``. Without a command it prints the usage overview.
 enum ClarityCtl {
     static func main(_ commandLine: [String], environment: [String: String]) -> ExitStatus {
         var commandName: String?
+        // Until the options are parsed (they may be what is wrong), `--json` anywhere before `--` counts.
+        var json = commandLine.prefix { $0 != "--" }.contains("--json")
         do {
             var arguments = Arguments(commandLine)
             let options = try GlobalOptions.extract(from: &arguments, environment: environment)
+            json = options.json
             if options.version {
                 print("clarityctl \(ClarityProtocol.version)")
                 return .success
             }
+            let session = Session(options: options)
             switch try CommandRegistry.lookup(&arguments) {
             case nil:
-                if options.help {
-                    print(HelpText.overview)
-                    return .success
-                }
-                if let option = arguments.firstOption { throw UsageError("unknown option '\(option)'") }
-                throw UsageError("missing command")
-            case .group(let group, let verb)?:
+                if !options.help, let option = arguments.firstOption { throw UsageError("unknown option '\(option)'") }
+                print(HelpText.overview)
+                return .success
+            case .group(let group)?:
                 commandName = group
-                if let verb { throw UsageError("unknown command '\(group) \(verb)'", command: group) }
                 if options.help {
                     print(HelpText.group(group))
                     return .success
                 }
-                throw UsageError("'\(group)' needs a command", command: group)
+                throw UsageError("'\(group)' needs a command")
             case .command(let command)?:
                 commandName = command.help.name
                 if options.help {
-                    print(HelpText.page(for: command.help))
+                    print(HelpText.page(for: command.helpPage(in: session)))
                     return .success
                 }
                 let parsed = try command.init(arguments: &arguments, options: options)
                 try arguments.finish()
-                try parsed.run(in: Session(options: options))
+                try parsed.run(in: session)
                 return .success
             }
-        } catch var error as UsageError {
-            error.command = error.command ?? commandName
-            printError("clarityctl: \(error.message)\n\(error.hint)")
-            return .usage
-        } catch let error as RPCError {
-            printError(describe(error))
-            return .daemonError
-        } catch let error as ClientError {
-            printError("clarityctl: \(error.description)")
-            return .unreachable
-        } catch let failure as BenchFailure {
-            printError("clarityctl: \(failure.message)")
-            return .daemonError
         } catch {
-            printError("clarityctl: \(error)")
-            return .daemonError
+            let report = FailureReport(error, command: commandName)
+            if json {
+                Output(json: true).showJSON(report.json)
+            } else {
+                FileHandle.standardError.write(Data((report.text + "\n").utf8))
+            }
+            return report.status
         }
-    }
-
-    /// `error <code>: <message>`, then the error's `data`: `field` and `reason` on their own
-    /// lines, anything else as compact JSON.
-    static func describe(_ error: RPCError) -> String {
-        var lines = ["error \(error.code): \(error.message)"]
-        switch error.data {
-        case nil, .null?:
-            break
-        case .object(let members)? where members.keys.allSatisfy({ ["field", "reason"].contains($0) }):
-            if let field = members["field"] { lines.append("  field: \(PlainText.scalar(field))") }
-            if let reason = members["reason"] { lines.append("  reason: \(PlainText.scalar(reason))") }
-        case let data?:
-            lines.append("  data: \(PlainText.compact(data))")
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

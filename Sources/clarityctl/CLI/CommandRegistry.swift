@@ -1,3 +1,5 @@
+import ControlProtocol
+
 /// Every clarityctl command, in the order `--help` lists them, and the lookup from words to command.
 enum CommandRegistry {
     static var commands: [any ClarityCommand.Type] {
@@ -8,35 +10,55 @@ enum CommandRegistry {
             StoreGet.self, StoreSet.self, StoreRemove.self, StoreDump.self,
             ShieldsGet.self, ShieldConfigGet.self, NotificationsList.self, SandboxList.self, TraceGet.self,
             ActivityStart.self, ActivityStop.self, ActivityList.self,
-            RawCall.self, BenchRun.self,
+            RawCall.self, BenchRun.self, HelpShow.self,
         ]
     }
 
     /// Where the command words led.
     enum Lookup {
         case command(any ClarityCommand.Type)
-        /// A group word (`store`) without a known verb; `verb` is the unknown one, if any.
-        case group(String, verb: String?)
+        /// A group word (`store`) without a verb.
+        case group(String)
     }
 
-    /// Resolves the leading command words of `arguments`, consuming them.
+    /// Resolves the leading command words of `arguments`, consuming them. An unknown command is a
+    /// usage error suggesting the nearest one: `unknown command 'stauts'; did you mean 'status'?`.
     static func lookup(_ arguments: inout Arguments) throws -> Lookup? {
         guard let first = arguments.commandWord() else { return nil }
         if let command = commands.first(where: { $0.help.words == [first] }) {
             return .command(command)
         }
-        guard commands.contains(where: { $0.help.words.first == first && $0.help.words.count == 2 }) else {
-            throw UsageError("unknown command '\(first)'")
+        guard !members(of: first).isEmpty else {
+            throw unknownCommand(first, suggestion: suggestion(for: first, then: arguments.commandWord()), page: .overview)
         }
-        guard let verb = arguments.commandWord() else { return .group(first, verb: nil) }
+        guard let verb = arguments.commandWord() else { return .group(first) }
         if let command = commands.first(where: { $0.help.words == [first, verb] }) {
             return .command(command)
         }
-        return .group(first, verb: verb)
+        let verbs = members(of: first).map { $0.help.words[1] }
+        let suggestion = Spelling.nearest(to: verb, among: verbs).map { "\(first) \($0)" }
+        throw unknownCommand("\(first) \(verb)", suggestion: suggestion, page: .command(first))
     }
 
-    /// The commands whose first word is `group`.
+    /// The commands of a group: those of two words whose first is `group`.
     static func members(of group: String) -> [any ClarityCommand.Type] {
-        commands.filter { $0.help.words.first == group }
+        commands.filter { $0.help.words.count == 2 && $0.help.words.first == group }
+    }
+
+    /// The command nearest an unknown first word, with the group's verb when `next` is one of
+    /// them (`devcie list` → `device list`).
+    private static func suggestion(for word: String, then next: String?) -> String? {
+        var firstWords: [String] = []
+        for command in commands where !firstWords.contains(command.help.words[0]) {
+            firstWords.append(command.help.words[0])
+        }
+        guard let nearest = Spelling.nearest(to: word, among: firstWords) else { return nil }
+        if let next, commands.contains(where: { $0.help.words == [nearest, next] }) { return "\(nearest) \(next)" }
+        return nearest
+    }
+
+    private static func unknownCommand(_ words: String, suggestion: String?, page: UsageError.Page) -> UsageError {
+        let question = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+        return UsageError("unknown command '\(words)'\(question)", page: page)
     }
 }

@@ -14,7 +14,7 @@ final class Session {
 
     /// Calls `method` and returns its result; throws ``RPCError`` or ``ClientError``.
     func call(_ method: String, params: JSONValue?) throws -> JSONValue {
-        let client = try self.client ?? ClarityClient(socketPath: options.socketPath)
+        let client = try self.client ?? ClarityClient(socketPath: options.socketPath, idleTimeout: options.timeout)
         self.client = client
         return try client.call(method, params: params)
     }

@@ -10,8 +10,10 @@ final class ClarityClient {
     private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     private var nextID = 1
 
-    init(socketPath: String) throws {
-        self.socket = try UnixSocket(connectingTo: socketPath)
+    /// Connects to the daemon at `socketPath`; `idleTimeout` (seconds, nil for none) bounds each
+    /// wait for the daemon (``UnixSocket``), so notifications keep a long call alive.
+    init(socketPath: String, idleTimeout: Double?) throws {
+        self.socket = try UnixSocket(connectingTo: socketPath, idleTimeout: idleTimeout)
     }
 
     /// Calls `method`; returns the `result`, or throws the daemon's ``RPCError`` or a ``ClientError``.

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Foundation
 
 #if canImport(Glibc)
@@ -16,6 +17,8 @@ enum ClientError: Error, CustomStringConvertible {
     case transport(operation: String, errno: Int32)
     /// The daemon sent a line that is not a JSON-RPC response.
     case invalidResponse(String)
+    /// Nothing arrived from the daemon (or no write could progress) for `seconds`, the `--timeout`.
+    case timedOut(seconds: Double)
 
     var description: String {
         switch self {
@@ -28,6 +31,9 @@ enum ClientError: Error, CustomStringConvertible {
             return "\(operation) failed on the clarityd connection: \(String(cString: strerror(code)))"
         case .invalidResponse(let line):
             return "invalid response from clarityd: \(line.prefix(200))"
+        case .timedOut(let seconds):
+            return "clarityd did not answer within \(PlainText.scalar(.double(seconds))) s (is it stopped?); "
+                + "--timeout SECONDS waits longer, 0 waits forever"
         }
     }
 }

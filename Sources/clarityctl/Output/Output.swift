@@ -17,6 +17,7 @@ enum Presentation {
     case notifications
     case sandboxes
     case trace
+    case activities
 
     func lines(for result: JSONValue) -> [String] {
         switch self {
@@ -27,6 +28,7 @@ enum Presentation {
         case .notifications: NotificationsView.lines(for: result)
         case .sandboxes: SandboxesView.lines(for: result)
         case .trace: EffectLines.lines(forTrace: result)
+        case .activities: ActivitiesView.lines(for: result)
         }
     }
 }

@@ -1,9 +1,13 @@
 import ControlProtocol
 
-/// `clarityctl activity list`: the monitored activities with their schedules and events.
+/// `clarityctl activity list`: the monitored activities, one line each (``ActivitiesView``).
 struct ActivityList: RequestCommand {
     static let help = CommandHelp(
-        words: ["activity", "list"], synopsis: "", abstract: "list monitored activities (activity.list)")
+        words: ["activity", "list"], synopsis: "", abstract: "list monitored activities (activity.list)",
+        details: [
+            "One line per activity: name, phase, its current or next interval, whether it repeats, and",
+            "each event's usage against its threshold (friction_layer_1 120/300s). --json shows them in full.",
+        ])
 
     let params: JSONValue?
 
@@ -12,4 +16,5 @@ struct ActivityList: RequestCommand {
     }
 
     var method: Method { .activityList }
+    var presentation: Presentation { .activities }
 }

@@ -30,8 +30,8 @@ final class BenchConnection {
     private var end = 0
     private var lastReadTime: UInt64 = 0
 
-    init(socketPath: String) throws {
-        socket = try UnixSocket(connectingTo: socketPath)
+    init(socketPath: String, idleTimeout: Double?) throws {
+        socket = try UnixSocket(connectingTo: socketPath, idleTimeout: idleTimeout)
     }
 
     deinit {

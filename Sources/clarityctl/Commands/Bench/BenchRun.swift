@@ -50,10 +50,10 @@ struct BenchRun: ClarityCommand {
         for method in methods {
             let report: BenchReport
             if method == "ping" {
-                report = try measure(try .ping(pipeline: pipeline), socketPath: session.options.socketPath)
+                report = try measure(try .ping(pipeline: pipeline), options: session.options)
             } else {
                 report = try withEventDevice(session) { device in
-                    try measure(try workload(method, device: device), socketPath: session.options.socketPath)
+                    try measure(try workload(method, device: device), options: session.options)
                 }
             }
             if !session.options.json { print(report.lines.joined(separator: "\n")) }
@@ -73,18 +73,24 @@ struct BenchRun: ClarityCommand {
         }
     }
 
-    /// Runs `body` on the `--device` given, else on a device created for it and removed afterwards.
+    /// Runs `body` on the `--device` given, else on a device created for it (running the daemon's
+    /// `defaultApp`) and removed afterwards.
     private func withEventDevice(_ session: Session, _ body: (String) throws -> BenchReport) throws -> BenchReport {
         if session.options.deviceWasGiven { return try body(session.options.device) }
         let device = "bench-\(ProcessInfo.processInfo.processIdentifier)"
-        _ = try session.call(Method.deviceCreate.rawValue, params: ["device": .string(device), "app": "clarity"])
+        _ = try session.call(Method.deviceCreate.rawValue, params: Self.deviceCreateParams(device: device))
         defer { _ = try? session.call(Method.deviceRemove.rawValue, params: ["device": .string(device)]) }
         return try body(device)
     }
 
+    /// The params of the device bench creates: its name only, so the daemon picks the app.
+    static func deviceCreateParams(device: String) -> JSONValue {
+        ["device": .string(device)]
+    }
+
     /// One phase: every client connects, then all start together; the clock runs from the start
-    /// until the last client finishes.
-    private func measure(_ workload: BenchWorkload, socketPath: String) throws -> BenchReport {
+    /// until the last client finishes. Each client waits for the daemon at most `--timeout`.
+    private func measure(_ workload: BenchWorkload, options: GlobalOptions) throws -> BenchReport {
         let tally = BenchTally()
         let connected = DispatchGroup()
         let finished = DispatchGroup()
@@ -98,7 +104,7 @@ struct BenchRun: ClarityCommand {
                 defer { finished.leave() }
                 let connection: BenchConnection
                 do {
-                    connection = try BenchConnection(socketPath: socketPath)
+                    connection = try BenchConnection(socketPath: options.socketPath, idleTimeout: options.timeout)
                 } catch {
                     tally.record(failure: error)
                     connected.leave()

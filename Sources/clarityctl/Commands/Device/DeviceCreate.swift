@@ -1,13 +1,14 @@
 import ControlProtocol
 
-/// `clarityctl device create NAME`: a new simulated device running one app bundle.
+/// `clarityctl device create NAME`: a new simulated device running one app bundle. Without
+/// `--app` no `app` is sent, so the daemon's `defaultApp` applies.
 struct DeviceCreate: RequestCommand {
     static let help = CommandHelp(
         words: ["device", "create"],
         synopsis: "NAME [--app APP] [--clock virtual|wall] [--start ISO] [--timezone TZ] [--seed N] [--config JSON]",
         abstract: "create a device (device.create)",
         details: [
-            "  --app APP         clarity (default), scrollkitty, spendless, makehay or thephone",
+            "  --app APP         clarity (default: the daemon's defaultApp); scrollkitty, spendless, makehay, thephone are coming",
             "  --clock MODE      virtual (default: the daemon's) or wall",
             "  --start ISO       the virtual clock's start, e.g. 2026-01-05T09:00:00Z",
             "  --timezone TZ     e.g. Europe/Berlin",
@@ -18,7 +19,8 @@ struct DeviceCreate: RequestCommand {
     let params: JSONValue?
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
-        var members: [String: JSONValue] = ["app": .string(try arguments.value(of: "--app") ?? "clarity")]
+        var members: [String: JSONValue] = [:]
+        if let app = try arguments.value(of: "--app") { members["app"] = .string(app) }
         if let clock = try arguments.value(of: "--clock") {
             members["clock"] = .string(try ArgumentValues.choice(clock, for: "--clock", among: ["virtual", "wall"]))
         }

@@ -1,17 +1,14 @@
 import ControlProtocol
 
 /// `clarityctl event TYPE`: something happens on the device (lock, open an app, tap a shield
-/// button, a call, WiFi, a health sample, a StoreKit transaction, contacts); prints its effects.
+/// button, a call, WiFi, a StoreKit transaction, contacts); prints its effects.
 struct EventSend: RequestCommand {
     static let help = CommandHelp(
         words: ["event"],
-        synopsis: "TYPE [--app BUNDLE] [--button primary|secondary] [--handle H] [--ssid S] [--kind K] "
-            + "[--value V] [--count N] [--product P] [--contacts JSON] [KEY=VALUE ...]",
+        synopsis: "TYPE [--app BUNDLE] [--button primary|secondary] [--handle H] [--ssid S] [--product P] "
+            + "[--contacts JSON] [KEY=VALUE ...]",
         abstract: "inject an event and show its effects (event)",
         details: [
-            "TYPE: lock, unlock, app.open, app.close, shield.press, call.dial, call.connect, call.end,",
-            "      wifi.join, wifi.leave, device.reboot, storekit.purchase, storekit.expire,",
-            "      storekit.refund, contacts.set",
             "KEY=VALUE adds any other field; VALUE is JSON when it parses as JSON, else a string.",
             "Examples:",
             "  clarityctl event app.open --app com.burbn.instagram",
@@ -20,8 +17,15 @@ struct EventSend: RequestCommand {
             "  clarityctl event contacts.set --contacts '[{\"id\":\"1\",\"name\":\"Mom\",\"phone\":\"+15550100\"}]'",
         ])
 
+    /// The event types this build handles, listed by `--help` when clarityd cannot be asked.
+    static let knownTypes = [
+        "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect",
+        "call.end", "wifi.join", "wifi.leave", "contacts.set", "storekit.purchase", "storekit.expire",
+        "storekit.refund",
+    ]
+
     /// Options whose value is sent as a string field of the same name.
-    private static let stringFields = ["app", "handle", "ssid", "kind", "product"]
+    private static let stringFields = ["app", "handle", "ssid", "product"]
 
     let params: JSONValue?
 
@@ -34,10 +38,6 @@ struct EventSend: RequestCommand {
             members["button"] = .string(
                 try ArgumentValues.choice(button, for: "--button", among: ["primary", "secondary"]))
         }
-        if let value = try arguments.value(of: "--value") { members["value"] = ArgumentValues.jsonOrString(value) }
-        if let count = try arguments.value(of: "--count") {
-            members["count"] = .int(try ArgumentValues.integer(count, for: "--count", minimum: 0))
-        }
         if let contacts = try arguments.value(of: "--contacts") {
             members["contacts"] = try ArgumentValues.json(contacts, for: "--contacts")
         }
@@ -48,4 +48,16 @@ struct EventSend: RequestCommand {
     }
 
     var method: Method { .event }
+
+    static func helpPage(in session: Session) -> CommandHelp {
+        var page = help
+        page.details = typeLines(DaemonCatalog.fetch(in: session)) + help.details
+        return page
+    }
+
+    /// `TYPE: lock, unlock, …`: the daemon's event types when it could tell, else ``knownTypes``.
+    static func typeLines(_ catalog: Result<DaemonCatalog, any Error>) -> [String] {
+        let events = (try? catalog.get().events).flatMap { $0.isEmpty ? nil : $0 } ?? knownTypes
+        return HelpText.wrapped(events, after: "TYPE: ")
+    }
 }

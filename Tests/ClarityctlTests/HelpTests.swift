@@ -1,0 +1,74 @@
+import ControlProtocol
+import Testing
+
+@testable import clarityctl
+
+@Suite struct CommandLookupTests {
+    private func lookupError(_ words: [String]) -> UsageError? {
+        var arguments = Arguments(words)
+        do {
+            _ = try CommandRegistry.lookup(&arguments)
+            return nil
+        } catch {
+            return error as? UsageError
+        }
+    }
+
+    @Test func anUnknownCommandSuggestsTheNearestAndPointsAtTheOverview() {
+        let error = lookupError(["stauts"])
+        #expect(error?.message == "unknown command 'stauts'; did you mean 'status'?")
+        #expect(error?.hint == "Run 'clarityctl --help' for usage.")
+        #expect(lookupError(["devcie", "list"])?.message == "unknown command 'devcie'; did you mean 'device list'?")
+        #expect(lookupError(["xyz"])?.message == "unknown command 'xyz'")
+    }
+
+    @Test func anUnknownVerbSuggestsTheNearestOfItsGroupAndPointsAtTheGroup() {
+        let error = lookupError(["store", "gte"])
+        #expect(error?.message == "unknown command 'store gte'; did you mean 'store get'?")
+        #expect(error?.hint == "Run 'clarityctl store --help' for usage.")
+    }
+}
+
+@Suite struct CatalogHelpTests {
+    private let catalog = DaemonCatalog(
+        apps: [
+            .init(
+                name: "clarity", available: true,
+                intents: [
+                    .init(name: "selectApps", arguments: "apps=[bundle ids]"), .init(name: "focus.end", arguments: ""),
+                ]),
+            .init(name: "scrollkitty", available: false, intents: []),
+            .init(name: "spendless", available: false, intents: []),
+        ],
+        events: ["lock", "unlock", "teleport"])
+
+    @Test func intentsAreListedUnderTheirAppAndTheOtherAppsAreComing() {
+        #expect(
+            IntentRun.intentLines(.success(catalog)) == [
+                "Intents of each app (daemon.catalog):",
+                "  clarity",
+                "    selectApps  apps=[bundle ids]",
+                "    focus.end",
+                "  coming: scrollkitty, spendless",
+            ])
+    }
+
+    @Test func withoutADaemonTheIntentsPageSaysSoInOneLine() {
+        let unreachable = IntentRun.intentLines(.failure(ClientError.cannotConnect(path: "/x.sock", errno: 2)))
+        #expect(unreachable == ["(start clarityd to list each app's intents)"])
+        let stopped = IntentRun.intentLines(.failure(ClientError.timedOut(seconds: 0.5)))
+        #expect(stopped == ["(clarityd did not answer within 0.5 s to list its apps' intents)"])
+    }
+
+    @Test func eventTypesComeFromTheCatalogElseFromWhatThisBuildHandles() {
+        #expect(EventSend.typeLines(.success(catalog)) == ["TYPE: lock, unlock, teleport"])
+        let fallback = EventSend.typeLines(.failure(ClientError.closedByDaemon))
+        #expect(fallback.first?.hasPrefix("TYPE: lock, unlock, device.reboot,") == true)
+        #expect(!fallback.joined().contains("health"))
+    }
+
+    @Test func wrappedListsBreakBeforeTheWidthUnderTheFirstItem() {
+        #expect(
+            HelpText.wrapped(["alpha", "beta", "gamma"], after: "T: ", width: 16) == ["T: alpha, beta,", "   gamma"])
+    }
+}
