@@ -36,6 +36,20 @@ import Testing
         #expect(phase == "waiting")
     }
 
+    /// `activity.list` counts the frontmost app's usage up to now, not up to the last event.
+    @Test func progressIsCountedUpToNow() throws {
+        let device = try makeClarityDevice()
+        let daily = DeviceActivitySchedule(
+            intervalStart: DateComponentsSpec(hour: 0, minute: 0), intervalEnd: DateComponentsSpec(hour: 23, minute: 59),
+            repeats: true)
+        _ = try device.activityStart(
+            name: "social", schedule: daily,
+            events: ["half": DeviceActivityEvent(applications: [instagram], threshold: DateComponentsSpec(minute: 30))])
+        _ = try device.apply(.appOpen(app: instagram))
+        _ = try device.advance(seconds: 120)
+        #expect(try device.activities().first?.progress == ["half": 120])
+    }
+
     @Test func callbacksWaitForDeviceUse() throws {
         let device = try makeClarityDevice()
         _ = try device.activityStart(

@@ -113,7 +113,7 @@ import Testing
         let instagram = "com.burbn.instagram"
         for words in [
             ["intent", "selectApps", #"apps=["\#(instagram)"]"#], ["event", "app.open", "--app", instagram],
-            ["advance", "2m"], ["event", "app.close", "--app", instagram],
+            ["advance", "2m"],
             [
                 "activity", "start", "evening", "--schedule",
                 #"{"intervalStart":{"hour":18},"intervalEnd":{"hour":22},"repeats":false}"#,
@@ -128,11 +128,15 @@ import Testing
         #expect(list.status == 0, "stderr: \(list.stderr)")
         #expect(
             list.stdout == """
-                name              phase    interval                                   repeats  events
-                clarity_friction  active   2026-01-05T00:00:00Z–2026-01-05T23:59:59Z  true     \
-                friction_layer_1 120/300s, friction_layer_2 120/600s, friction_layer_3 120/900s, \
-                friction_layer_4 120/1200s, friction_layer_5 120/1500s
-                evening           waiting  2026-01-05T18:00:00Z–2026-01-05T22:00:00Z  false    social30 0/1800s
+                name              phase    interval                                   repeats
+                clarity_friction  active   2026-01-05T00:00:00Z–2026-01-05T23:59:59Z  true
+                  friction_layer_1  120/300s
+                  friction_layer_2  120/600s
+                  friction_layer_3  120/900s
+                  friction_layer_4  120/1200s
+                  friction_layer_5  120/1500s
+                evening           waiting  2026-01-05T18:00:00Z–2026-01-05T22:00:00Z  false
+                  social30  0/1800s
 
                 """)
     }

@@ -61,7 +61,7 @@ extension SimulatedDevice {
         let agent = platform.deviceActivity
         let calendar = calendar
         return try run {
-            await agent.activities.values.sorted { $0.name < $1.name }.map { activity in
+            await agent.currentActivities().values.sorted { $0.name < $1.name }.map { activity in
                 ActivityReport(
                     name: activity.name, schedule: activity.schedule, events: activity.events,
                     phase: activity.phase.rawValue, intervalStart: activity.interval.map { calendar.isoString($0.start) },

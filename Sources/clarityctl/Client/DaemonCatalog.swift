@@ -38,9 +38,17 @@ struct DaemonCatalog: Sendable {
         events = (result["events"]?.arrayValue ?? []).compactMap(\.stringValue)
     }
 
+    /// How long a help page waits for the catalog: help should not hang on a stopped daemon.
+    static let helpTimeout = 3.0
+
     /// The running daemon's catalog, or why there is none (``ClientError`` when it cannot be
-    /// reached, ``RPCError`` when it refused).
+    /// reached or stays silent for ``helpTimeout`` s — or `--timeout`, if shorter —, ``RPCError``
+    /// when it refused).
     static func fetch(in session: Session) -> Result<DaemonCatalog, any Error> {
-        Result { DaemonCatalog(try session.call(Method.daemonCatalog.rawValue, params: nil)) }
+        let timeout = min(session.options.timeout ?? helpTimeout, helpTimeout)
+        return Result {
+            let client = try ClarityClient(socketPath: session.options.socketPath, idleTimeout: timeout)
+            return DaemonCatalog(try client.call(Method.daemonCatalog.rawValue, params: nil))
+        }
     }
 }

@@ -1,15 +1,17 @@
 import ControlProtocol
 
-/// `activity.list`: one line per activity, its name, phase, current (or next) interval, whether
-/// it repeats, and each event with its usage so far against its threshold; `--json` has the
-/// schedules and events in full.
+/// `activity.list`, narrow enough for a terminal: a line per activity (name, phase, current or
+/// next interval, whether it repeats), then a line per event with its usage so far against its
+/// threshold; `--json` has the schedules and events in full.
 ///
 /// ```
-/// name              phase   interval                                   repeats  events
-/// clarity_friction  active  2026-01-05T00:00:00Z–2026-01-05T23:59:59Z  true     friction_layer_1 120/300s, …
+/// name              phase   interval                                   repeats
+/// clarity_friction  active  2026-01-05T00:00:00Z–2026-01-05T23:59:59Z  true
+///   friction_layer_1  120/300s
+///   friction_layer_2  120/600s
 /// ```
 enum ActivitiesView {
-    private static let columns = ["name", "phase", "interval", "repeats", "events"]
+    private static let columns = ["name", "phase", "interval", "repeats"]
 
     static func lines(for result: JSONValue) -> [String] {
         guard case .array(let items) = result, !items.isEmpty else { return GenericView.lines(for: result) }
@@ -21,10 +23,16 @@ enum ActivitiesView {
                 "phase": activity["phase"] ?? .null,
                 "interval": .string(intervalText(activity)),
                 "repeats": activity["schedule"]?["repeats"] ?? .null,
-                "events": .string(eventsText(activity)),
             ]
         }
-        return TextTable.lines(rows, leadingColumns: columns)
+        let table = TextTable.lines(rows, leadingColumns: columns)
+        guard table.count == activities.count + 1 else { return table }
+        var lines = [table[0]]
+        for (row, activity) in zip(table.dropFirst(), activities) {
+            lines.append(row)
+            lines += eventLines(activity).map { "  " + $0 }
+        }
+        return lines
     }
 
     /// `start–end` as the daemon wrote them, `-` when there is no interval.
@@ -35,16 +43,16 @@ enum ActivitiesView {
         return "\(start)–\(end)"
     }
 
-    /// `name progress/thresholds` per event, by name: `friction_layer_1 120/300s, friction_layer_2 120/600s`.
-    private static func eventsText(_ activity: [String: JSONValue]) -> String {
+    /// `name  used/thresholds` per event, by name, names aligned: `friction_layer_1  120/300s`.
+    private static func eventLines(_ activity: [String: JSONValue]) -> [String] {
         let events = activity["events"]?.objectValue ?? [:]
-        if events.isEmpty { return "(none)" }
         let progress = activity["progress"]?.objectValue ?? [:]
+        let width = events.keys.map(\.count).max() ?? 0
         return events.keys.sorted().map { name in
             let used = PlainText.scalar(progress[name] ?? 0)
             let threshold = events[name]?["threshold"].map(durationSeconds).map(String.init) ?? "?"
-            return "\(name) \(used)/\(threshold)s"
-        }.joined(separator: ", ")
+            return PlainText.padded(name, to: width) + "  \(used)/\(threshold)s"
+        }
     }
 
     /// A threshold's DateComponents read as a duration, as the daemon reads it: days, hours,

@@ -128,6 +128,12 @@ actor DeviceActivityAgent: WorldActor {
         await processDue()
     }
 
+    /// The activities with the usage of the frontmost app counted up to now (`activity.list`).
+    func currentActivities() -> [String: MonitoredActivity] {
+        accrue()
+        return activities
+    }
+
     /// Today's usage per app, in seconds.
     func usageToday() -> [String: Double] {
         accrue()
