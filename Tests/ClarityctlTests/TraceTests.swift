@@ -29,13 +29,15 @@ import Testing
         #expect(TraceGet.kind("monitor.threshold", isSelectedBy: "monitor."))
         #expect(TraceGet.kind("store.write", isSelectedBy: "store.write"))
         #expect(TraceGet.kind("app", isSelectedBy: "app"))
+        #expect(!TraceGet.kind("app.state", isSelectedBy: "app"), "app is a kind of its own")
+        #expect(TraceGet.kind("app.state", isSelectedBy: "app."))
         #expect(!TraceGet.kind("monitoring", isSelectedBy: "monitor"))
         #expect(!TraceGet.kind("store.write", isSelectedBy: "store.wr"))
         #expect(!TraceGet.kind("store", isSelectedBy: "store."))
     }
 
     @Test func repeatedKindsSelectTheUnionInTraceOrderAndLastKeepsTheNewest() throws {
-        #expect(seqs(try trace(["--kind", "store.write", "--kind", "app"]).selected(from: events)) == [8, 9, 10])
+        #expect(seqs(try trace(["--kind", "store.write", "--kind", "app"]).selected(from: events)) == [8, 10])
         #expect(seqs(try trace(["--kind=monitor", "--last", "1"]).selected(from: events)) == [11])
         #expect(seqs(try trace(["--last", "2"]).selected(from: events)) == [10, 11])
         #expect(seqs(try trace(["--last", "0"]).selected(from: events)) == [])

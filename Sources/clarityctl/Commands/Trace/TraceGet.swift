@@ -11,8 +11,9 @@ struct TraceGet: ClarityCommand {
             "  --since SEQ  only events after sequence number SEQ (the seq of an event seen before)",
             "  --limit N    the oldest N events",
             "  --last N     the newest N events",
-            "  --kind KIND  only events of kind KIND or under it (monitor matches monitor.threshold,",
-            "               store. matches store.write); repeat it for several kinds",
+            "  --kind KIND  only events of kind KIND, or of the kinds under it (monitor and monitor.",
+            "               match monitor.threshold; app is the app's own events, app. is app.state);",
+            "               repeat it for several kinds",
             "Each line: seq, t, kind, actor, then the other fields.",
             "Examples:",
             "  clarityctl trace --last 5",
@@ -68,9 +69,17 @@ struct TraceGet: ClarityCommand {
         return .array(events)
     }
 
+    /// Effect kinds without a dot (docs/protocol.md, Effects): a selector that names one selects
+    /// that kind only — `app` is the app's own events, not `app.state` (`app.` selects that).
+    static let kindsOfTheirOwn: Set<String> = [
+        "app", "notification", "intent", "wifi", "call", "contacts", "focusMode", "openURL", "storekit", "race",
+    ]
+
     /// Whether `--kind selector` selects `kind`: the same kind, or one under it (`monitor` and
-    /// `monitor.` select `monitor.threshold`).
+    /// `monitor.` select `monitor.threshold`) unless the selector names a kind of its own.
     static func kind(_ kind: String, isSelectedBy selector: String) -> Bool {
-        kind == selector || kind.hasPrefix(selector.hasSuffix(".") ? selector : selector + ".")
+        if kind == selector { return true }
+        if selector.hasSuffix(".") { return kind.hasPrefix(selector) }
+        return !kindsOfTheirOwn.contains(selector) && kind.hasPrefix(selector + ".")
     }
 }
