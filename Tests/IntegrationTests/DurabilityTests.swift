@@ -148,6 +148,32 @@ import Testing
         #expect(daemon.log.contains("replaying its journal took another path at line 3 (intent)"), "\(daemon.log)")
     }
 
+    /// A journal line replays only into its own device, and only device methods: a line naming
+    /// another device, or `device.create`, cannot reach beyond the file.
+    @Test func aJournalReplaysOnlyIntoItsOwnDevice() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("device.create", ["device": "other"])
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let url = URL(fileURLWithPath: daemon.stateDirectory + "/devices/default.journal")
+        let after = #""after":{"ms":0,"random":0,"seq":3}"#
+        let lines = [
+            #"{\#(after),"at":0,"method":"store.set","params":{"device":"other","key":"k","value":1}}"#,
+            #"{\#(after),"at":0,"method":"device.create","params":{"device":"intruder"}}"#,
+        ]
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((lines.joined(separator: "\n") + "\n").utf8))
+        try handle.close()
+
+        try daemon.start()
+        #expect(try daemon.call("device.list").arrayValue?.map { $0["name"] } == ["default", "other"])
+        #expect(try daemon.call("store.get", ["device": "other", "key": "k"])["value"] == .null)
+        #expect(try daemon.call("store.get", ["key": "k"])["value"] == 1, "the line applied to its own device")
+        #expect(daemon.log.contains("journal line 3 is not a device method (device.create)"))
+    }
+
     /// A long journal is compacted into a snapshot: the device restored from it keeps its data,
     /// its trace numbering and its random generator (no id handed out twice).
     @Test func aDeviceRestoredFromACompactedJournalGoesOnWhereItStopped() throws {
@@ -209,6 +235,13 @@ enum RestartScript {
             advance(20),
             intent("logMood", ["mood": 4]),
             state,
+            [
+                "method": "device.create",
+                "params": ["device": "nepal", "timezone": "Asia/Kathmandu", "start": "2026-03-28T17:59:30Z", "seed": 99],
+            ],
+            ["method": "intent", "params": ["device": "nepal", "name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]]],
+            ["method": "event", "params": ["device": "nepal", "type": "app.open", "app": "com.burbn.instagram"]],
+            ["method": "clock.advance", "params": ["device": "nepal", "seconds": 0.001]],
         ]
         let after: [JSONValue] = [
             advance(20),
@@ -226,6 +259,9 @@ enum RestartScript {
             event("call.end"),
             intent("logMood", ["mood": 5]),
             state,
+            ["method": "clock.advance", "params": ["device": "nepal", "seconds": 86_399.999]],
+            ["method": "device.state", "params": ["device": "nepal"]],
+            ["method": "trace.get", "params": ["device": "nepal"]],
             ["method": "trace.get"],
             ["method": "notifications.list"],
             ["method": "sandbox.list"],

@@ -96,9 +96,15 @@ final class DeviceService: Sendable {
         registry.withLock { $0.slots[stored.name] = slot }
         var diverged = false
         for (index, entry) in stored.entries.enumerated() {
+            guard let route = DeviceRoutes.table[entry.method], route.isDeviceMethod else {
+                log.warning("device \(stored.name): journal line \(index + 2) is not a device method (\(entry.method)); skipped")
+                continue
+            }
+            var params = entry.params.objectValue ?? [:]
+            params["device"] = .string(stored.name)
             do {
                 try device.catchUp(toMilliseconds: entry.at)
-                _ = try DeviceRoutes.table[entry.method]?.answer(self, entry.method, entry.params, nil)
+                _ = try route.answer(self, entry.method, .object(params), nil)
             } catch {
                 // The request failed when it was first made, too: its failure is part of the history.
             }
@@ -110,7 +116,7 @@ final class DeviceService: Sendable {
             }
         }
         do {
-            slot.attach(try store.openJournal(stored.name), entries: stored.entries.count)
+            try slot.attach(entries: stored.entries.count) { try store.openJournal(stored.name) }
         } catch {
             log.error("device \(stored.name): its journal cannot be opened, so nothing more will be saved: \(error)")
         }
@@ -143,23 +149,27 @@ final class DeviceService: Sendable {
             throw RPCError(error)
         }
         let slot = DeviceSlot(device: device, store: store, compactionThreshold: compactionThreshold, log: log)
-        while true {
-            let waitFor: DeviceSlot? = try registry.withLock { registry throws(RPCError) in
-                if registry.slots[creation.name] != nil { throw RPCError.deviceExists(creation.name) }
-                if let closing = registry.closing[creation.name] { return closing }
-                registry.slots[creation.name] = slot
-                return nil
+        // The name is taken and the journal written on the device's queue, so that a request
+        // that finds the new device waits until it has a journal.
+        try slot.attach(entries: 0) {
+            while true {
+                let waitFor: DeviceSlot? = try registry.withLock { registry throws(RPCError) in
+                    if registry.slots[creation.name] != nil { throw RPCError.deviceExists(creation.name) }
+                    if let closing = registry.closing[creation.name] { return closing }
+                    registry.slots[creation.name] = slot
+                    return nil
+                }
+                guard let waitFor else { break }
+                waitFor.close()
+                registry.withLock { if $0.closing[creation.name] === waitFor { $0.closing[creation.name] = nil } }
             }
-            guard let waitFor else { break }
-            waitFor.close()
-            registry.withLock { if $0.closing[creation.name] === waitFor { $0.closing[creation.name] = nil } }
-        }
-        do {
-            slot.attach(try store.create(creation), entries: 0)
-        } catch {
-            registry.withLock { $0.slots[creation.name] = nil }
-            log.error("device \(creation.name) could not be saved: \(error)")
-            throw RPCError.internalError("the device could not be saved: \(error)")
+            do {
+                return try store.create(creation)
+            } catch {
+                registry.withLock { $0.slots[creation.name] = nil }
+                log.error("device \(creation.name) could not be saved: \(error)")
+                throw RPCError.internalError("the device could not be saved: \(error)")
+            }
         }
         slot.startWallClock()
         log.info("device \(creation.name) created (\(creation.app), \(creation.clock.rawValue) clock, seed \(creation.seed))")
@@ -212,15 +222,15 @@ final class DeviceService: Sendable {
             name: name, app: app, start: start, timezone: timezone, seed: params.seed ?? 0, clock: clock, config: config)
     }
 
-    /// `device.remove`: waits for the request running on the device, then deletes its files.
+    /// `device.remove`: waits for the request running on the device, then deletes its files; a
+    /// `device.create` of the same name meanwhile waits until they are gone.
     func remove(_ name: String) throws -> OK {
         let slot = try registry.withLock { registry throws(RPCError) -> DeviceSlot in
             guard let slot = registry.slots.removeValue(forKey: name) else { throw RPCError.noSuchDevice(name) }
             registry.closing[name] = slot
             return slot
         }
-        slot.close()
-        store.remove(name)
+        slot.close(deletingFiles: true)
         registry.withLock { if $0.closing[name] === slot { $0.closing[name] = nil } }
         log.info("device \(name) removed")
         return OK()

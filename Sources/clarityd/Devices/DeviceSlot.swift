@@ -33,11 +33,12 @@ final class DeviceSlot: @unchecked Sendable {
         self.log = log
     }
 
-    /// From now on, what changes the device is appended to `journal`, which already holds
-    /// `entries` lines after its base.
-    func attach(_ journal: DeviceJournal, entries: Int) {
-        queue.sync {
-            self.journal = journal
+    /// From now on, what changes the device is appended to the journal `open` gives, which
+    /// already holds `entries` lines after its base. `open` runs on the device's queue, so no
+    /// request runs on the device before it has a journal.
+    func attach(entries: Int, _ open: () throws -> DeviceJournal) rethrows {
+        try queue.sync {
+            journal = try open()
             entriesSinceBase = entries
         }
     }
@@ -127,15 +128,17 @@ final class DeviceSlot: @unchecked Sendable {
     }
 
     /// Stops the device for good (removed, or the daemon stopping): waits for the request
-    /// running on it, stops the wall clock, syncs and closes the journal. Later requests get
-    /// -32000.
-    func close() {
+    /// running on it, stops the wall clock, syncs and ends the journal and, when `deletingFiles`,
+    /// deletes them — all before any other caller of `close` returns. Later requests get -32000.
+    func close(deletingFiles: Bool = false) {
         queue.sync {
+            guard !closed else { return }
             closed = true
             wallTimer?.cancel()
             wallTimer = nil
             journal?.finish()
             journal = nil
+            if deletingFiles { store.remove(name) }
         }
     }
 }

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import DeviceActors
+
+/// What a request changed (``SimulatedDevice/changes(since:)``): the daemon journals every
+/// change, and waits for the disk only for durable ones — a property of each effect kind.
+@Suite struct DeviceChangeTests {
+    private func change(_ device: SimulatedDevice, _ request: () throws -> Void) rethrows -> DeviceChange {
+        let before = device.mark
+        try request()
+        return device.changes(since: before)
+    }
+
+    @Test func readsChangeNothing() throws {
+        let device = try makeClarityDevice()
+        #expect(try change(device) { _ = try device.state() } == .none)
+        #expect(try change(device) { _ = try device.storeDump(suite: nil) } == .none)
+        #expect(try change(device) { _ = try device.activities() } == .none)
+        #expect(change(device) { _ = device.traceEntries(since: nil, limit: nil) } == .none)
+    }
+
+    @Test func whatAUserSetOrAnAppStoredIsDurable() throws {
+        let device = try makeClarityDevice()
+        #expect(try change(device) { _ = try device.storeSet(suite: nil, key: "k", value: .int(1)) } == .durable)
+        #expect(try change(device) { _ = try device.apply(.lock) } == .durable)
+        #expect(try change(device) { _ = try device.advance(seconds: 1) } == .durable)
+        #expect(try change(device) { _ = try device.updateConfig(DeviceConfig.Overrides()) } == .durable)
+        #expect(try change(device) { _ = try device.perform(intent: "logMood", arguments: TestArguments(values: ["mood": 3])) } == .durable)
+    }
+
+    /// Asking the ShieldConfiguration extension for a shield runs it and reads the App Group:
+    /// the trace moves, but nothing a user set changes.
+    @Test func whatOnlyAProcessesLifeShowsIsVolatile() throws {
+        let device = try makeClarityDevice()
+        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+        _ = try device.apply(.appOpen(app: instagram))
+        _ = try device.advance(seconds: 600)
+        let before = device.mark
+        let asked = try device.shieldConfig(app: instagram)
+        #expect(asked.title == "Text someone instead")
+        #expect(device.changes(since: before) == .volatile)
+        #expect(Effect.extensionLaunch(baselineBytes: 0).isDurable == false)
+        #expect(Effect.storeRead(suite: "s", key: "k", bytes: 1).isDurable == false)
+        #expect(Effect.app(event: "xpAwarded", fields: [:]).isDurable)
+        #expect(Effect.notification(title: "t", body: "b").isDurable)
+    }
+}
