@@ -45,6 +45,10 @@ import Testing
         #expect(error?.message.hasPrefix("Unknown event type: unlokc (did you mean unlock? known: lock, unlock,") == true)
     }
 
+    @Test func storeRemoveTakesTheValueTheContractListsForIt() throws {
+        #expect(try decodeParams(StoreRemoveParams.self, ["key": "k", "value": 1]).key == "k")
+    }
+
     @Test func storeSetNeedsAValue() {
         #expect(failure(StoreSetParams.self, ["key": "k"])?.data?["reason"] == "required (use store.remove to delete a key)")
         #expect(failure(StoreSetParams.self, ["key": "k", "value": nil])?.data?["field"] == "value")

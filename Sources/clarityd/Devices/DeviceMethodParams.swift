@@ -40,11 +40,20 @@ struct IntentParams: DeviceParams {
     var args: JSONValue?
 }
 
-/// `store.get`, `store.remove`.
+/// `store.get`.
 struct StoreKeyParams: DeviceParams {
     var device: String?
     var suite: String?
     var key: String
+}
+
+/// `store.remove`. The contract lists `value` for `store.set` and `store.remove` alike, so a
+/// `value` here is accepted, and ignored.
+struct StoreRemoveParams: DeviceParams {
+    var device: String?
+    var suite: String?
+    var key: String
+    var value: JSONValue?
 }
 
 /// `store.set`: `value` is required (`store.remove` deletes a key).

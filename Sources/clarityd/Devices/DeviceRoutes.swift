@@ -68,7 +68,7 @@ enum DeviceRoutes {
             _ = try device.storeSet(suite: params.suite, key: params.key, value: params.value)
             return OK()
         },
-        Method.storeRemove.rawValue: .device(StoreKeyParams.self) { device, params throws(DeviceError) in
+        Method.storeRemove.rawValue: .device(StoreRemoveParams.self) { device, params throws(DeviceError) in
             _ = try device.storeSet(suite: params.suite, key: params.key, value: nil)
             return OK()
         },
