@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(name: "clarityd", dependencies: ["ControlProtocol", "DeviceActors"]),
         .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
-        .testTarget(name: "DeviceActorsTests", dependencies: ["DeviceActors", "ControlProtocol"]),
+        .testTarget(name: "DeviceActorsTests", dependencies: ["DeviceActors", "ControlProtocol", "ExtensionSandbox"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),

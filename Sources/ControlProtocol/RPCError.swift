@@ -25,6 +25,7 @@ public struct RPCError: Error, Sendable, Hashable, Codable {
         public static let refused = -32003
         public static let requestTooLarge = -32004
         public static let scenarioInvalid = -32005
+        public static let storageFailed = -32006
     }
 
     public static func parseError(_ detail: String) -> RPCError {
@@ -87,6 +88,14 @@ public struct RPCError: Error, Sendable, Hashable, Codable {
         RPCError(
             code: Code.requestTooLarge, message: "Request too large: a line may hold at most \(limit) bytes",
             data: ["limit": .int(limit)])
+    }
+
+    /// -32006: the state directory refused a write (disk full, read-only, I/O error). What the
+    /// request changed was undone: nothing that was not saved is kept. `data.reason` is the
+    /// system's error.
+    public static func storageFailed(_ what: String, reason: String) -> RPCError {
+        RPCError(
+            code: Code.storageFailed, message: "Storage failed: \(what): \(reason)", data: ["reason": .string(reason)])
     }
 
     public static func scenarioInvalid(field: String, reason: String) -> RPCError {

@@ -76,10 +76,20 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
         return try body()
     }
 
-    /// Runs ready jobs until none is left. Must be called inside ``withRunLoop(_:)``.
-    public func runUntilIdle() {
+    /// Runs ready jobs until none is left, or `budget` jobs have run; returns false when the
+    /// budget ran out, after dropping the jobs still ready (their tasks never resume: a world
+    /// stuck in an endless loop of awaits is stopped, and later work starts afresh). Must be
+    /// called inside ``withRunLoop(_:)``.
+    @discardableResult
+    public func runUntilIdle(budget: Int = .max) -> Bool {
         let taskExecutor = asUnownedTaskExecutor()
+        var ran = 0
         while let next = takeNext() {
+            guard ran < budget else {
+                lock.withLock { ready.removeAll() }
+                return false
+            }
+            ran += 1
             steps += 1
             if let actorExecutor = next.actorExecutor {
                 next.job.runSynchronously(
@@ -88,6 +98,7 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
                 next.job.runSynchronously(on: taskExecutor)
             }
         }
+        return true
     }
 
     private func takeNext() -> ReadyJob? {

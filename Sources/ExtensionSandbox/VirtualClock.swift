@@ -43,6 +43,12 @@ public final class VirtualClock: @unchecked Sendable {
         timers.removeAll { $0.id == id }
     }
 
+    /// Cancels every timer. Timers hold the actors that set them, and actors hold the world:
+    /// a world being let go of drops them, so that the cycle does not keep it alive.
+    public func cancelAll() {
+        timers.removeAll()
+    }
+
     /// The earliest pending deadline.
     public var nextDeadline: VirtualInstant? { timers.first?.deadline }
 

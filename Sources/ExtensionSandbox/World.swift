@@ -13,6 +13,9 @@ public final class World: @unchecked Sendable {
     /// The world's only randomness. Draw with `world.random.next()` or `using: &world.random`.
     public var random: SeededRandom
     public let seed: UInt64
+    /// The most jobs one request (or one timer) may run before the world is stopped, as iOS's
+    /// watchdog stops an app that never returns: ``WorldError/stepBudgetExceeded(steps:)``.
+    public var stepBudget = 5_000_000
 
     public init(seed: UInt64, start: VirtualInstant = .epoch, strategy: any SchedulingStrategy = FIFOStrategy()) {
         self.seed = seed
@@ -57,10 +60,12 @@ public final class World: @unchecked Sendable {
 
     private func drive(_ start: () -> Void) throws {
         let before = (scheduler.escapedJobs, scheduler.foreignEnqueues)
-        scheduler.withRunLoop {
+        let budget = stepBudget
+        let finished = scheduler.withRunLoop {
             start()
-            scheduler.runUntilIdle()
+            return scheduler.runUntilIdle(budget: budget)
         }
+        if !finished { throw WorldError.stepBudgetExceeded(steps: budget) }
         if scheduler.escapedJobs > before.0 {
             throw WorldError.jobEscaped(count: scheduler.escapedJobs - before.0)
         }
@@ -82,6 +87,9 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     case foreignEnqueue(count: Int)
     /// The request's task did not finish by the time the world went idle.
     case stalled
+    /// The world ran ``World/stepBudget`` jobs without going idle (an endless loop of awaits)
+    /// and was stopped; what was still ready to run was dropped.
+    case stepBudgetExceeded(steps: Int)
 
     public var description: String {
         switch self {
@@ -91,6 +99,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
             "\(count) job(s) were enqueued from a thread outside the world's run loop"
         case .stalled:
             "the world went idle before the request finished (it awaited something only time could give)"
+        case .stepBudgetExceeded(let steps):
+            "the world ran \(steps) steps without finishing (an endless loop?) and was stopped"
         }
     }
 }

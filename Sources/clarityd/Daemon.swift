@@ -30,6 +30,8 @@ final class Daemon: Sendable {
     /// Runs the daemon with the arguments after the program name; never returns.
     static func run(arguments: [String], environment: [String: String]) -> Never {
         signal(SIGPIPE, SIG_IGN)
+        // A file grown past RLIMIT_FSIZE must fail the write (EFBIG, answered -32006), not kill us.
+        signal(SIGXFSZ, SIG_IGN)
         var file: ConfigFile
         do {
             switch try CommandLineOptions.parse(arguments) {
@@ -66,11 +68,8 @@ final class Daemon: Sendable {
         stateDirectory = config.stateDirectory(environment: environment)
         log.info("config: \(file.path ?? "built-in defaults")")
         let claim = try SocketClaim.acquire(path: socketPath, log: log)
-        do {
-            try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw .runtime("cannot create state directory \(stateDirectory.path): \(error.localizedDescription)")
-        }
+        try PrivateDirectory.secure(stateDirectory.path, what: "state directory", log: log)
+        try PrivateDirectory.secure(stateDirectory.appendingPathComponent("devices").path, what: "devices directory", log: log)
         do {
             stateLock = try PidLockFile.acquire(stateDirectory.appendingPathComponent("clarityd.lock").path)
         } catch {

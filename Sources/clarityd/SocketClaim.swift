@@ -9,7 +9,7 @@ import Foundation
 /// The right to listen on one socket path (docs/architecture.md, "The daemon on Linux").
 ///
 /// Acquiring it checks the path fits a socket address, makes the socket's directory private
-/// (created 0700; it must be a real directory owned by us), takes `<socket>.lock`
+/// (``PrivateDirectory``), takes `<socket>.lock`
 /// (``PidLockFile``) so only one daemon serves a path, and removes a stale socket left by a
 /// dead daemon. The lock is held until the process exits.
 final class SocketClaim: Sendable {
@@ -28,7 +28,8 @@ final class SocketClaim: Sendable {
         } catch {
             throw .runtime(error.description)
         }
-        try securePrivateDirectory(NSString(string: path).deletingLastPathComponent)
+        let directory = NSString(string: path).deletingLastPathComponent
+        try PrivateDirectory.secure(directory.isEmpty ? "." : directory, what: "socket directory", log: log)
         let lock: PidLockFile
         do {
             lock = try PidLockFile.acquire(path + ".lock")
@@ -65,24 +66,6 @@ final class SocketClaim: Sendable {
     /// Removes the socket file (on shutdown). The lock stays held until exit.
     func removeSocket() {
         unlink(path)
-    }
-
-    private static func securePrivateDirectory(_ rawDirectory: String) throws(StartupFailure) {
-        let directory = rawDirectory.isEmpty ? "." : rawDirectory
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .runtime("cannot create socket directory \(directory): \(error.localizedDescription)")
-        }
-        var info = stat()
-        guard lstat(directory, &info) == 0 else { throw .runtime(SystemCallError("lstat", directory).description) }
-        let kind = info.st_mode & S_IFMT
-        if kind == S_IFLNK { throw .runtime("socket directory \(directory) is a symbolic link; refusing to use it") }
-        guard kind == S_IFDIR else { throw .runtime("socket directory \(directory) is not a directory") }
-        guard info.st_uid == getuid() else {
-            throw .runtime("socket directory \(directory) is owned by uid \(info.st_uid), not by uid \(getuid())")
-        }
     }
 
     /// A socket nobody answers on is a leftover from a dead daemon: unlink it. One that answers

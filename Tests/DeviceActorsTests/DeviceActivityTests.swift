@@ -36,6 +36,20 @@ import Testing
         #expect(phase == "waiting")
     }
 
+    /// A device whose clock sits between two seconds (a `wall` device, or a `start` of
+    /// `….001Z`) entered the same interval again forever at its end. Each boundary fires once.
+    @Test func aClockBetweenTwoSecondsCrossesEachBoundaryOnce() throws {
+        let device = try SimulatedDevice(
+            name: "v", app: "clarity", start: DeviceCalendar.parseISO("2026-01-05T09:00:00.001Z")!,
+            timeZone: TimeZone(identifier: "UTC")!, seed: 0, clock: .virtual, config: DeviceConfig())
+        let hourly = DeviceActivitySchedule(
+            intervalStart: DateComponentsSpec(hour: 10), intervalEnd: DateComponentsSpec(hour: 11), repeats: true)
+        _ = try device.activityStart(name: "study", schedule: hourly, events: [:])
+        let outcome = try device.advance(seconds: 2 * 3600)
+        #expect(monitorEffects(outcome) == ["start study @3599", "end study @7199"])
+        #expect(try device.activities().first?.intervalStart == "2026-01-06T10:00:00Z")
+    }
+
     /// `activity.list` counts the frontmost app's usage up to now, not up to the last event.
     @Test func progressIsCountedUpToNow() throws {
         let device = try makeClarityDevice()

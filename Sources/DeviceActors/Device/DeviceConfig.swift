@@ -37,6 +37,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
 
     public func quirk(_ name: String) -> Bool { quirks[name] ?? false }
 
+    /// The range of a quirk's delay (`thresholdBatchIntervalSeconds`, `defaultsPropagationDelaySeconds`): up to a day.
+    static let quirkDelaySeconds = 1...86_400
+    /// The range of a memory budget or the baseline: up to 1 TiB, so the ledger's sums cannot overflow.
+    static let bytes = 0...(1 << 40)
+
     /// This config with the fields set in `overrides` replaced; field names in errors are
     /// relative to the config object (`quirks.batchedThrusholds`).
     public func applying(_ overrides: Overrides) throws(DeviceError) -> DeviceConfig {
@@ -55,11 +60,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
             config.quirks.merge(quirks) { _, new in new }
         }
         if let thresholds = overrides.frictionThresholdsMinutes {
-            guard thresholds.count == 5, thresholds.allSatisfy({ $0 > 0 }), thresholds == thresholds.sorted(),
+            guard thresholds.count == 5, thresholds.allSatisfy({ (1...1440).contains($0) }), thresholds == thresholds.sorted(),
                 Set(thresholds).count == 5
             else {
                 throw DeviceError.invalidArgument(
-                    field: "frictionThresholdsMinutes", reason: "five increasing positive minute counts")
+                    field: "frictionThresholdsMinutes", reason: "five increasing minute counts, each 1 to 1440")
             }
             config.frictionThresholdsMinutes = thresholds
         }
@@ -71,15 +76,15 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         for (field, value) in [
             ("thresholdBatchIntervalSeconds", config.thresholdBatchIntervalSeconds),
             ("defaultsPropagationDelaySeconds", config.defaultsPropagationDelaySeconds),
-        ] where value <= 0 {
-            throw DeviceError.invalidArgument(field: field, reason: "quirk delays must be > 0 seconds")
+        ] where !Self.quirkDelaySeconds.contains(value) {
+            throw DeviceError.invalidArgument(field: field, reason: "1 to 86400 seconds")
         }
         for (field, value) in [
             ("memoryBudgets.monitor", config.memoryBudgets.monitor),
             ("memoryBudgets.shieldConfiguration", config.memoryBudgets.shieldConfiguration),
             ("memoryBudgets.shieldAction", config.memoryBudgets.shieldAction), ("baselineBytes", config.baselineBytes),
-        ] where value < 0 {
-            throw DeviceError.invalidArgument(field: field, reason: "must be ≥ 0 bytes")
+        ] where !Self.bytes.contains(value) {
+            throw DeviceError.invalidArgument(field: field, reason: "0 to \(Self.bytes.upperBound) bytes (1 TiB)")
         }
         return config
     }

@@ -83,10 +83,16 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.springBoard = springBoard
         try run {
             await Self.applyQuirks(config, platform: platform)
-            await deviceActivity.setDelivery { callback in await springBoard.deliverToMonitor(callback) }
+            await deviceActivity.setDelivery { [weak springBoard] callback in await springBoard?.deliverToMonitor(callback) }
             await springBoard.install()
         }
         if launch { try launchApp() }
+    }
+
+    /// A device let go of frees its world: its timers (which hold the actors that hold the
+    /// world) are dropped.
+    deinit {
+        world.clock.cancelAll()
     }
 
     /// Runs the main app's launch (cleanup, timers), as iOS does at app start.
@@ -183,6 +189,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     private func moveClock(to target: VirtualInstant) throws(DeviceError) {
         do {
             try world.advance(to: target)
+        } catch let error as WorldError {
+            throw Self.refusal(error)
         } catch {
             throw .internalFailure("\(error)")
         }
@@ -300,9 +308,18 @@ public final class SimulatedDevice: @unchecked Sendable {
             throw .refused(reason: error.reason, message: "ManagedSettings refused: \(error.reason)")
         } catch let error as Jetsam {
             throw .refused(reason: "jetsam", message: error.description)
+        } catch let error as WorldError {
+            throw Self.refusal(error)
         } catch {
             throw .internalFailure("\(error)")
         }
+    }
+
+    /// A world stopped by the watchdog is a refusal (-32003 `watchdog`), as iOS's watchdog
+    /// ends an app that never returns; any other world failure is a bug.
+    private static func refusal(_ error: WorldError) -> DeviceError {
+        if case .stepBudgetExceeded = error { return .refused(reason: "watchdog", message: error.description) }
+        return .internalFailure("\(error)")
     }
 
     private func outcome(_ body: @escaping @Sendable () async throws -> Void) throws(DeviceError) -> DeviceOutcome {

@@ -39,10 +39,11 @@ actor SpringBoard: WorldActor {
         self.mainAppContext = CallbackContext(unsandboxedActor: mainAppActor)
     }
 
-    /// Connects the platform's URL opening and main-app timers to this SpringBoard.
+    /// Connects the platform's URL opening and main-app timers to this SpringBoard. The
+    /// platform holds SpringBoard weakly: a device let go of is freed (no cycle through it).
     func install() async {
-        await platform.system.setURLOpener { [self] url in await self.open(url: url) }
-        await platform.system.setMainAppRunner { [self] action in await self.runMainApp { await action() } }
+        await platform.system.setURLOpener { [weak self] url in await self?.open(url: url) ?? false }
+        await platform.system.setMainAppRunner { [weak self] action in await self?.runMainApp { await action() } }
     }
 
     func restore(locked: Bool, foregroundApp: String?, wifi: String?, contacts: [Contact], call: CallState?) async {

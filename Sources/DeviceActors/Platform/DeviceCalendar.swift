@@ -20,8 +20,12 @@ public struct DeviceCalendar: Sendable {
         self.calendar = calendar
     }
 
+    /// The date of `instant`, on a whole millisecond: `start + t` in floating point can land a
+    /// hair before the millisecond it stands for (11:00:00 as 10:59:59.99999988 when `start` has
+    /// a fraction), and a schedule's interval end would then fall inside its own interval.
     public func date(_ instant: VirtualInstant) -> Date {
-        start.addingTimeInterval(instant.seconds)
+        let milliseconds = ((start.timeIntervalSinceReferenceDate + instant.seconds) * 1000).rounded()
+        return Date(timeIntervalSinceReferenceDate: milliseconds / 1000)
     }
 
     public func instant(_ date: Date) -> VirtualInstant {

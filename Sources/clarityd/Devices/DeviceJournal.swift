@@ -112,19 +112,24 @@ final class DeviceJournal: @unchecked Sendable {
     }
 
     /// Syncs what was written and ends the journal: later appends fail. Waiters are released.
-    /// The descriptor is closed when the journal is released.
-    func finish() {
-        let pending: [@Sendable () -> Void] = lock.withLock {
-            guard !closed else { return [] }
+    /// The descriptor is closed when the journal is released. Returns false when the sync failed
+    /// (logged): what was written may not survive an OS crash.
+    @discardableResult
+    func finish() -> Bool {
+        let (synced, pending): (Bool, [@Sendable () -> Void]) = lock.withLock {
+            guard !closed else { return (true, []) }
             closed = true
+            var ok = true
             if fdatasync(descriptor) != 0 {
+                ok = false
                 log.error("journal \(path): \(SystemCallError("fdatasync", path))")
             }
-            synced = written
+            self.synced = written
             defer { waiters = [] }
-            return waiters.map(\.done)
+            return (ok, waiters.map(\.done))
         }
         for done in pending { done() }
+        return synced
     }
 }
 

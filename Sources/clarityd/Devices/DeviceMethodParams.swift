@@ -74,8 +74,15 @@ struct StoreSetParams: DeviceParams {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [Key.value], debugDescription: "required (use store.remove to delete a key)"))
         }
+        guard value.depth <= Self.maxDepth else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [Key.value], debugDescription: "nested deeper than \(Self.maxDepth) levels of arrays and objects"))
+        }
         self.value = value
     }
+
+    /// How deep a stored value's arrays and dictionaries may nest (docs/protocol.md, StoredValue).
+    static let maxDepth = 32
 }
 
 /// `store.dump`.

@@ -4,21 +4,24 @@ import DeviceActors
 /// One device method: its params decoded strictly, then its work on the device (or on the
 /// registry of devices), its result turned into JSON.
 struct DeviceRoute: Sendable {
-    init(isDeviceMethod: Bool, answer: @escaping Answer) {
-        self.isDeviceMethod = isDeviceMethod
+    init(replay: Replay?, answer: @escaping Answer) {
+        self.replay = replay
         self.answer = answer
     }
 
     typealias Answer = @Sendable (DeviceService, _ method: String, JSONValue?, DurabilityWaits?) throws -> JSONValue
+    /// Runs a journalled request again on a device being rebuilt (``DeviceReplay``).
+    typealias Replay = @Sendable (SimulatedDevice, JSONValue) throws -> Void
     let answer: Answer
-    /// Whether it is a method of one device (journalled, and replayed from the journal).
-    let isDeviceMethod: Bool
+    /// Set for the methods of one device, the ones that are journalled.
+    let replay: Replay?
 
     /// A method of one device: `body` runs on the device's queue; what it changes is journalled.
     static func device<Params: DeviceParams & SendableMetatype, Result: Encodable & SendableMetatype>(
         _ params: Params.Type, _ body: @escaping @Sendable (SimulatedDevice, Params) throws(DeviceError) -> Result
     ) -> DeviceRoute {
-        DeviceRoute(isDeviceMethod: true) { service, method, raw, waits in
+        DeviceRoute(replay: { device, raw in _ = try body(device, try decodeParams(Params.self, raw)) }) {
+            service, method, raw, waits in
             let params = try decodeParams(Params.self, raw)
             let slot = try service.slot(named: params.device ?? "default")
             return try JSONWire.value(
@@ -32,7 +35,7 @@ struct DeviceRoute: Sendable {
     static func registry<Params: Decodable & SendableMetatype, Result: Encodable & SendableMetatype>(
         _ params: Params.Type, _ body: @escaping @Sendable (DeviceService, Params) throws -> Result
     ) -> DeviceRoute {
-        DeviceRoute(isDeviceMethod: false) { service, _, raw, _ in
+        DeviceRoute(replay: nil) { service, _, raw, _ in
             try JSONWire.value(try body(service, try decodeParams(Params.self, raw)))
         }
     }

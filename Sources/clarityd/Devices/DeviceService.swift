@@ -24,6 +24,18 @@ final class DeviceService: Sendable {
     private let compactionThreshold: Int
     private let log: Logger
 
+    /// Device names name files: 1–64 of `A–Z a–z 0–9 . _ -`, not starting with `.` — exactly
+    /// (no trailing newline, no other Unicode).
+    static func isDeviceName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        let punctuation: [UInt8] = [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")]
+        return (1...64).contains(bytes.count) && bytes.first != UInt8(ascii: ".")
+            && bytes.allSatisfy { byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || punctuation.contains(byte)
+            }
+    }
+
     /// The virtual clock's default epoch: Monday 2026-01-05 09:00 UTC (project choice, so that
     /// runs without `start` are reproducible).
     static let defaultVirtualStart = "2026-01-05T09:00:00Z"
@@ -49,11 +61,26 @@ final class DeviceService: Sendable {
     /// Names of the devices, for `daemon.status`.
     var deviceNames: [String] { registry.withLock { $0.slots.keys.sorted() } }
 
-    /// Syncs and closes every journal (on shutdown).
-    func flush() {
-        for slot in registry.withLock({ Array($0.slots.values) }) {
-            slot.close()
+    /// Syncs and closes every journal (on shutdown), waiting at most `timeout` seconds for
+    /// devices busy with a request. Returns false, having said why in the log, when a journal
+    /// could not be synced or a device did not stop in time — its journal still holds every
+    /// request that was answered.
+    func flush(timeout: Double) -> Bool {
+        let slots = registry.withLock { Array($0.slots.values) }
+        let group = DispatchGroup()
+        let failed = Protected<[String]>([])
+        for slot in slots {
+            DispatchQueue.global().async(group: group) {
+                if !slot.close() { failed.withLock { $0.append(slot.name) } }
+            }
         }
+        guard group.wait(timeout: .now() + timeout) == .success else {
+            log.error("some devices did not stop within \(Int(timeout)) s (a request still running); their journals hold every answered request")
+            return false
+        }
+        let unsynced = failed.withLock { $0.sorted() }
+        if !unsynced.isEmpty { log.error("could not sync the journals of: \(unsynced.joined(separator: ", "))") }
+        return unsynced.isEmpty
     }
 
     /// Handles one device method; nil when `method` is not a device method. Journal lines the
@@ -78,43 +105,20 @@ final class DeviceService: Sendable {
 
     // MARK: - Restoring
 
-    /// Rebuilds a stored device: from its creation or snapshot, then every journalled request
-    /// through the same routes that served it, each at the virtual time it ran. A replay that
-    /// does not retrace the device's steps (a journal written by another build) is logged.
+    /// Rebuilds a stored device (``DeviceReplay``) and hosts it. One that cannot be rebuilt has
+    /// its files moved aside (`.corrupt-<unix time>`), so that nothing — not a new device of
+    /// the same name — writes over them.
     private func restore(_ stored: DeviceStateStore.StoredDevice) {
         let device: SimulatedDevice
         do {
-            switch stored.base {
-            case .created(let creation): device = try make(creation)
-            case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot)
-            }
+            device = try DeviceReplay(log: log).rebuild(stored)
         } catch {
-            log.error("device \(stored.name) could not be restored: \(error)")
+            let aside = store.moveAside(stored.name)
+            log.error("device \(stored.name) could not be restored (\(error)); its files were moved aside: \(aside.joined(separator: ", "))")
             return
         }
         let slot = DeviceSlot(device: device, store: store, compactionThreshold: compactionThreshold, log: log)
         registry.withLock { $0.slots[stored.name] = slot }
-        var diverged = false
-        for (index, entry) in stored.entries.enumerated() {
-            guard let route = DeviceRoutes.table[entry.method], route.isDeviceMethod else {
-                log.warning("device \(stored.name): journal line \(index + 2) is not a device method (\(entry.method)); skipped")
-                continue
-            }
-            var params = entry.params.objectValue ?? [:]
-            params["device"] = .string(stored.name)
-            do {
-                try device.catchUp(toMilliseconds: entry.at)
-                _ = try route.answer(self, entry.method, .object(params), nil)
-            } catch {
-                // The request failed when it was first made, too: its failure is part of the history.
-            }
-            if !diverged, JournalEntry.Checkpoint(device.mark) != entry.after {
-                diverged = true
-                log.warning(
-                    "device \(stored.name): replaying its journal took another path at line \(index + 2) (\(entry.method)): the journal was written by another build of clarityd; the device is as this build replays it"
-                )
-            }
-        }
         do {
             try slot.attach(entries: stored.entries.count) { try store.openJournal(stored.name) }
         } catch {
@@ -122,18 +126,6 @@ final class DeviceService: Sendable {
         }
         slot.startWallClock()
         log.info("device \(stored.name) restored (\(device.appName), t=\(device.now.t), \(stored.entries.count) requests replayed)")
-    }
-
-    private func make(_ creation: DeviceCreation) throws(DeviceError) -> SimulatedDevice {
-        guard let start = DeviceCalendar.parseISO(creation.start) else {
-            throw .invalidArgument(field: "start", reason: "not an ISO-8601 time: \(creation.start)")
-        }
-        guard let timeZone = TimeZone(identifier: creation.timezone) else {
-            throw .invalidArgument(field: "timezone", reason: "unknown time zone \(creation.timezone)")
-        }
-        return try SimulatedDevice(
-            name: creation.name, app: creation.app, start: start, timeZone: timeZone, timeZoneName: creation.timezone,
-            seed: creation.seed, clock: creation.clock, config: creation.config)
     }
 
     // MARK: - The registry's methods
@@ -144,7 +136,7 @@ final class DeviceService: Sendable {
         let creation = try resolve(params)
         let device: SimulatedDevice
         do {
-            device = try make(creation)
+            device = try DeviceReplay.make(creation)
         } catch {
             throw RPCError(error)
         }
@@ -168,7 +160,7 @@ final class DeviceService: Sendable {
             } catch {
                 registry.withLock { $0.slots[creation.name] = nil }
                 log.error("device \(creation.name) could not be saved: \(error)")
-                throw RPCError.internalError("the device could not be saved: \(error)")
+                throw RPCError.storageFailed("device \(creation.name) could not be saved, so it was not created", reason: "\(error)")
             }
         }
         slot.startWallClock()
@@ -178,7 +170,7 @@ final class DeviceService: Sendable {
 
     private func resolve(_ params: CreateParams) throws(RPCError) -> DeviceCreation {
         let name = params.device ?? "default"
-        guard name.range(of: #"^[A-Za-z0-9._-]{1,64}$"#, options: .regularExpression) != nil, !name.hasPrefix(".") else {
+        guard Self.isDeviceName(name) else {
             throw RPCError.invalidParams(field: "device", reason: "1–64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
         let app = params.app ?? defaultApp

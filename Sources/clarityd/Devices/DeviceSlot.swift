@@ -11,10 +11,13 @@ import Foundation
 /// After ``compactionThreshold`` lines the journal is compacted into a snapshot.
 final class DeviceSlot: @unchecked Sendable {
     let name: String
-    let device: SimulatedDevice
+    /// Replaced only on the queue, when a change that could not be saved is rolled back.
+    private(set) var device: SimulatedDevice
     private let queue: DispatchQueue
     private let store: DeviceStateStore
     private let log: Logger
+    /// Rebuilds the device and reopens its journal from the files (``DeviceReplay``).
+    private let rebuild: @Sendable () throws -> (SimulatedDevice, DeviceJournal)
     /// Journal lines after which the device is snapshotted and its journal started afresh.
     private let compactionThreshold: Int
     /// Touched only on `queue`: the journal (nil while the device is being replayed), its
@@ -31,6 +34,12 @@ final class DeviceSlot: @unchecked Sendable {
         self.store = store
         self.compactionThreshold = compactionThreshold
         self.log = log
+        let name = device.name
+        let replay = DeviceReplay(log: log)
+        self.rebuild = {
+            let stored = try store.load(name)
+            return (try replay.rebuild(stored), try store.openJournal(name))
+        }
     }
 
     /// From now on, what changes the device is appended to the journal `open` gives, which
@@ -79,15 +88,31 @@ final class DeviceSlot: @unchecked Sendable {
         members["device"] = .string(name)
         let entry = JournalEntry(
             at: before.milliseconds, method: method, params: .object(members), after: .init(device.mark))
+        let end: Int64
         do {
-            let end = try journal.append(JSONWire.bytes(entry.json))
-            if durable { waits?.add(journal, upTo: end) }
+            end = try journal.append(try JSONWire.bytes(entry.json))
         } catch {
-            log.error("device \(name): could not journal \(method): \(error)")
-            throw RPCError.internalError("the device changed but could not be saved: \(error)")
+            log.error("device \(name): could not journal \(method): \(error); undoing it")
+            rollBack(journal)
+            throw RPCError.storageFailed("device \(name) could not save \(method), which was undone", reason: "\(error)")
         }
+        if durable { waits?.add(journal, upTo: end) }
         entriesSinceBase += 1
         if entriesSinceBase >= compactionThreshold { compact(journal) }
+    }
+
+    /// Puts the device back as its files have it (the change that could not be saved undone),
+    /// with its journal reopened. When even that fails, the device is closed until the daemon
+    /// restarts: later requests get -32000, and its files are kept.
+    private func rollBack(_ failed: DeviceJournal) {
+        failed.finish()
+        do {
+            (device, journal) = try rebuild()
+        } catch {
+            log.error("device \(name): could not be rebuilt from its files (\(error)); closed until the daemon restarts")
+            journal = nil
+            closed = true
+        }
     }
 
     /// Writes a snapshot and starts a journal that continues from it. On failure the old
@@ -130,15 +155,18 @@ final class DeviceSlot: @unchecked Sendable {
     /// Stops the device for good (removed, or the daemon stopping): waits for the request
     /// running on it, stops the wall clock, syncs and ends the journal and, when `deletingFiles`,
     /// deletes them — all before any other caller of `close` returns. Later requests get -32000.
-    func close(deletingFiles: Bool = false) {
+    /// Returns false when the journal could not be synced.
+    @discardableResult
+    func close(deletingFiles: Bool = false) -> Bool {
         queue.sync {
-            guard !closed else { return }
+            guard !closed else { return true }
             closed = true
             wallTimer?.cancel()
             wallTimer = nil
-            journal?.finish()
+            let synced = journal?.finish() ?? true
             journal = nil
             if deletingFiles { store.remove(name) }
+            return synced
         }
     }
 }

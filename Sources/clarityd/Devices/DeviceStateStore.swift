@@ -35,6 +35,7 @@ struct DeviceStateStore: Sendable {
         let entries: [JournalEntry]
     }
 
+    /// The daemon secures `devices/` first (``PrivateDirectory``); this makes sure it exists.
     init(stateDirectory: URL, syncs: Bool, log: Logger) throws {
         directory = stateDirectory.appendingPathComponent("devices", isDirectory: true)
         self.log = log
@@ -58,6 +59,11 @@ struct DeviceStateStore: Sendable {
             }
         }
         return names.sorted().compactMap { name in
+            guard DeviceService.isDeviceName(name) else {
+                let aside = moveAside(name)
+                log.error("\(aside.joined(separator: ", ")): moved aside, \(name.debugDescription) is not a device name")
+                return nil
+            }
             do {
                 return try load(name)
             } catch {
@@ -67,7 +73,8 @@ struct DeviceStateStore: Sendable {
         }
     }
 
-    private func load(_ name: String) throws -> StoredDevice {
+    /// The device `name` as its files hold it (damaged files are moved aside, and the error says so).
+    func load(_ name: String) throws -> StoredDevice {
         guard FileManager.default.fileExists(atPath: journalPath(name)) else {
             // Format 1: a snapshot alone. It gets a journal that continues from it.
             let snapshot = try readSnapshot(name)
@@ -150,6 +157,16 @@ struct DeviceStateStore: Sendable {
         let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
         rename(path, aside)
         return StoreError.unreadable("\(path) was moved aside to \(aside): \(why)")
+    }
+
+    /// Moves every file of device `name` aside (`.corrupt-<unix time>`); returns where they went.
+    @discardableResult
+    func moveAside(_ name: String) -> [String] {
+        [journalPath(name), snapshotPath(name)].filter { FileManager.default.fileExists(atPath: $0) }.map { path in
+            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+            rename(path, aside)
+            return aside
+        }
     }
 
     /// Copies `path` to `<path>.corrupt-<unix time>`; returns the copy's path.

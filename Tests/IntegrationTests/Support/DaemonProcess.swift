@@ -25,6 +25,8 @@ final class DaemonProcess {
     let socketPath: String
     let stateDirectory: String
     let arguments: [String]
+    /// Run under `ulimit -f` with this many KiB (file writes beyond it fail with EFBIG), when set.
+    let fileSizeLimitKiB: Int?
     private var process: Process?
     /// Left when the current process has exited (see ``Clarityctl/run(_:environment:timeout:)``
     /// for why not `waitUntilExit()`).
@@ -33,8 +35,10 @@ final class DaemonProcess {
     private var nextID = 1
 
     /// Starts `clarityd --socket … --state-dir …` plus `arguments`; with `config`, also
-    /// `--config` pointing at that JSON written to the temporary directory.
-    init(arguments: [String] = [], config: JSONValue? = nil) throws {
+    /// `--config` pointing at that JSON written to the temporary directory; with
+    /// `fileSizeLimitKiB`, under that file-size limit (to see writes fail as on a full disk).
+    init(arguments: [String] = [], config: JSONValue? = nil, fileSizeLimitKiB: Int? = nil) throws {
+        self.fileSizeLimitKiB = fileSizeLimitKiB
         var template = Array("/tmp/cd-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else {
             throw StartFailure(reason: "mkdtemp failed: \(String(cString: strerror(errno)))", log: "")
@@ -60,8 +64,14 @@ final class DaemonProcess {
     /// until its socket accepts a connection.
     func start() throws {
         let process = Process()
-        process.executableURL = BuildProducts.executable("clarityd")
-        process.arguments = arguments
+        if let fileSizeLimitKiB {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "ulimit -f \(fileSizeLimitKiB) && exec \"$0\" \"$@\"", BuildProducts.executable("clarityd").path] + arguments
+        } else {
+            process.executableURL = BuildProducts.executable("clarityd")
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         let log = try FileHandle(forWritingTo: logURL(creating: true))
         defer { try? log.close() }

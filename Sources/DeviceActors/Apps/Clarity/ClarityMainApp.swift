@@ -78,8 +78,9 @@ actor ClarityMainApp: WorldActor {
     func launch() async throws {
         await platform.storeKit.configure(products: Self.products)
         let system = platform.system
-        await platform.storeKitServices.listenForTransactions { [self] _ in
-            await system.runAsMainApp { try? await self.updateSubscriptionStatus() }
+        await platform.storeKitServices.listenForTransactions { [weak self] _ in
+            guard let app = self else { return }
+            await system.runAsMainApp { try? await app.updateSubscriptionStatus() }
         }
         try await updateSubscriptionStatus()
         try cleanupOnLaunch()

@@ -21,6 +21,8 @@ public indirect enum StoredValue: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         if let keyed = try? decoder.container(keyedBy: DataKeys.self), keyed.contains(.data) {
+            // `$json` is a read-only view of the bytes: a value read back and sent again may carry it.
+            _ = keyed.contains(.json)
             let base64 = try keyed.decode(String.self, forKey: .data)
             guard let bytes = Data(base64Encoded: base64) else {
                 throw DecodingError.dataCorruptedError(forKey: .data, in: keyed, debugDescription: "not base64")
@@ -81,38 +83,74 @@ public indirect enum StoredValue: Sendable, Hashable, Codable {
         }
     }
 
+    // MARK: - Reads as UserDefaults answers them
+
+    /// `bool(forKey:)`: a bool; a number other than 0; the strings `YES`/`true` (any case) or a
+    /// number other than 0 written as a string. nil for data, arrays and dictionaries.
     public var boolValue: Bool? {
         switch self {
         case .bool(let value): value
         case .int(let value): value != 0
+        case .double(let value): value != 0
+        case .string(let text):
+            ["yes", "true"].contains(text.lowercased()) || (Double(text).map { $0 != 0 } ?? false)
         default: nil
         }
     }
 
+    /// `integer(forKey:)`: an integer; a double truncated toward zero, clamped to `Int`'s range
+    /// (so `1e19` reads as `Int.max`, never a crash); a bool as 1 or 0; a string holding a
+    /// number, read the same way. nil for data, arrays and dictionaries.
     public var intValue: Int? {
         switch self {
         case .int(let value): value
-        case .double(let value): Int(value)
+        case .double(let value): Self.clampedInteger(value)
         case .bool(let value): value ? 1 : 0
+        case .string(let text): Int(text) ?? Double(text).flatMap(Self.clampedInteger)
         default: nil
         }
     }
 
+    /// `double(forKey:)`: a number; a bool as 1 or 0; a string holding a number.
     public var doubleValue: Double? {
         switch self {
         case .double(let value): value
         case .int(let value): Double(value)
+        case .bool(let value): value ? 1 : 0
+        case .string(let text): Double(text)
         default: nil
         }
     }
 
+    /// `string(forKey:)`: a string, or a number written out (`5`, `2.5`); nil otherwise.
     public var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
+        switch self {
+        case .string(let value): value
+        case .int(let value): String(value)
+        case .double(let value): String(value)
+        default: nil
+        }
     }
 
     public var dataValue: Data? {
         if case .data(let value) = self { return value }
         return nil
+    }
+
+    /// `value` truncated toward zero and clamped to `Int`'s range; nil for NaN.
+    private static func clampedInteger(_ value: Double) -> Int? {
+        guard !value.isNaN else { return nil }
+        if value >= 9.2233720368547758e18 { return .max }
+        if value <= -9.2233720368547758e18 { return .min }
+        return Int(value)
+    }
+
+    /// How deep arrays and dictionaries nest; a scalar is 0.
+    public var depth: Int {
+        switch self {
+        case .array(let values): 1 + (values.map(\.depth).max() ?? 0)
+        case .dictionary(let values): 1 + (values.values.map(\.depth).max() ?? 0)
+        default: 0
+        }
     }
 }

@@ -229,7 +229,11 @@ actor DeviceActivityAgent: WorldActor {
                 guard now >= interval.end else { return }
                 pending.append(.intervalDidEnd(activity: name))
                 activity.warned = []
-                if activity.schedule.repeats, let next = try? activity.schedule.interval(at: interval.end, calendar: calendar) {
+                // The next interval must begin after this one ends; one that does not would be
+                // entered again and again (never, since dates sit on whole milliseconds).
+                if activity.schedule.repeats, let next = try? activity.schedule.interval(at: interval.end, calendar: calendar),
+                    next.start >= interval.end
+                {
                     activity.interval = next
                     activity.phase = .waiting
                 } else {

@@ -31,13 +31,90 @@ public struct DateComponentsSpec: Sendable, Hashable, Codable {
 
     var isEmpty: Bool { [year, month, day, weekday, hour, minute, second].allSatisfy { $0 == nil } }
 
-    /// The components read as a duration (a threshold or a warning time), in seconds.
+    /// The components read as a duration (a threshold or a warning time), in seconds, clamped
+    /// to 0…one week whatever the components hold (decoding refuses more; app code may not).
     var durationSeconds: Int {
-        (day ?? 0) * 86_400 + (hour ?? 0) * 3_600 + (minute ?? 0) * 60 + (second ?? 0)
+        let seconds = Double(day ?? 0) * 86_400 + Double(hour ?? 0) * 3_600 + Double(minute ?? 0) * 60 + Double(second ?? 0)
+        return Int(min(max(seconds, 0), Self.longestDuration))
+    }
+
+    /// The longest threshold or warning time: a week, the longest interval Apple allows.
+    static let longestDuration = 7.0 * 86_400
+
+    /// What the components are read as, and so which values they may hold.
+    enum Use {
+        /// A point in a schedule's calendar: year 1–9999, month 1–12, day 1–31, weekday 1–7,
+        /// hour 0–23, minute and second 0–59.
+        case calendar
+        /// An amount of time (a threshold, a warning time): day, hour, minute, second, each ≥ 0,
+        /// together at most a week.
+        case duration
+    }
+
+    /// Each component with its name and its range as a calendar field.
+    private var fields: [(name: String, value: Int?, range: ClosedRange<Int>)] {
+        [
+            ("year", year, 1...9999), ("month", month, 1...12), ("day", day, 1...31), ("weekday", weekday, 1...7),
+            ("hour", hour, 0...23), ("minute", minute, 0...59), ("second", second, 0...59),
+        ]
+    }
+
+    /// Why these components cannot serve as `use`, with the component at fault; nil when they can.
+    func problem(as use: Use) -> (component: String?, reason: String)? {
+        switch use {
+        case .calendar:
+            for field in fields {
+                if let value = field.value, !field.range.contains(value) {
+                    return (field.name, "\(value) is out of range (\(field.range.lowerBound) to \(field.range.upperBound))")
+                }
+            }
+        case .duration:
+            for field in fields where field.value != nil && ["year", "month", "weekday"].contains(field.name) {
+                return (field.name, "a duration takes day, hour, minute and second")
+            }
+            for field in fields {
+                if let value = field.value, value < 0 { return (field.name, "must not be negative") }
+            }
+            let seconds = Double(day ?? 0) * 86_400 + Double(hour ?? 0) * 3_600 + Double(minute ?? 0) * 60 + Double(second ?? 0)
+            if seconds > Self.longestDuration { return (nil, "at most a week (604800 seconds)") }
+        }
+        return nil
     }
 }
 
-/// `DeviceActivitySchedule`.
+extension KeyedDecodingContainer {
+    /// Decodes components that must serve as `use`, refusing out-of-range values by their path
+    /// (`schedule.intervalStart.hour`).
+    func decodeComponents(_ key: Key, as use: DateComponentsSpec.Use) throws -> DateComponentsSpec {
+        let components = try decode(DateComponentsSpec.self, forKey: key)
+        try components.check(as: use, at: codingPath + [key])
+        return components
+    }
+
+    func decodeComponentsIfPresent(_ key: Key, as use: DateComponentsSpec.Use) throws -> DateComponentsSpec? {
+        guard let components = try decodeIfPresent(DateComponentsSpec.self, forKey: key) else { return nil }
+        try components.check(as: use, at: codingPath + [key])
+        return components
+    }
+}
+
+extension DateComponentsSpec {
+    fileprivate func check(as use: Use, at path: [any CodingKey]) throws {
+        guard let (component, reason) = problem(as: use) else { return }
+        let fullPath = component.map { path + [ComponentKey(stringValue: $0)] } ?? path
+        throw DecodingError.dataCorrupted(.init(codingPath: fullPath, debugDescription: reason))
+    }
+
+    private struct ComponentKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+/// `DeviceActivitySchedule`. Decoding refuses components out of their ranges
+/// (``DateComponentsSpec/Use``).
 public struct DeviceActivitySchedule: Sendable, Hashable, Codable {
     public var intervalStart: DateComponentsSpec
     public var intervalEnd: DateComponentsSpec
@@ -52,6 +129,16 @@ public struct DeviceActivitySchedule: Sendable, Hashable, Codable {
         self.intervalEnd = intervalEnd
         self.repeats = repeats
         self.warningTime = warningTime
+    }
+
+    private enum CodingKeys: String, CodingKey { case intervalStart, intervalEnd, repeats, warningTime }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        intervalStart = try c.decodeComponents(.intervalStart, as: .calendar)
+        intervalEnd = try c.decodeComponents(.intervalEnd, as: .calendar)
+        repeats = try c.decode(Bool.self, forKey: .repeats)
+        warningTime = try c.decodeComponentsIfPresent(.warningTime, as: .duration)
     }
 }
 
@@ -73,7 +160,7 @@ public struct DeviceActivityEvent: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         applications = try c.decodeIfPresent(Set<String>.self, forKey: .applications) ?? []
         categories = try c.decodeIfPresent(Set<String>.self, forKey: .categories) ?? []
-        threshold = try c.decode(DateComponentsSpec.self, forKey: .threshold)
+        threshold = try c.decodeComponents(.threshold, as: .duration)
     }
 
     public func encode(to encoder: any Encoder) throws {

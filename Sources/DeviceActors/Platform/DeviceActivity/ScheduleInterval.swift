@@ -14,19 +14,36 @@ extension DeviceActivitySchedule {
     static let minimumInterval: TimeInterval = 15 * 60
     static let maximumInterval: TimeInterval = 7 * 86_400
 
+    /// How many candidate starts a search looks at before giving up (components that match
+    /// only rarely, such as February 29 on a Monday, could otherwise search for ages).
+    static let searchLimit = 1_000
+
     /// The interval that contains `now`, or else the next one; nil when none is left.
     /// Throws the `MonitoringError` Apple would for components that can never work.
+    ///
+    /// Calendar components match whole seconds, so the search runs on whole seconds: from a
+    /// sub-second instant `Calendar.nextDate` can answer the same date again and never move on.
+    /// Each step moves the cursor forward, and the search is bounded (``searchLimit``).
     func interval(at now: VirtualInstant, calendar: DeviceCalendar) throws(MonitoringError) -> ScheduleInterval? {
         let cal = calendar.calendar
         let nowDate = calendar.date(now)
         let startComponents = intervalStart.dateComponents
         let endComponents = intervalEnd.dateComponents
         guard !intervalStart.isEmpty, !intervalEnd.isEmpty else { throw .invalidDateComponents }
-        var cursor = nowDate.addingTimeInterval(-Self.maximumInterval - 1)
-        while let start = cal.nextDate(after: cursor, matching: startComponents, matchingPolicy: .nextTime) {
-            guard let end = cal.nextDate(after: start, matching: endComponents, matchingPolicy: .nextTime) else {
+        var cursor = Self.wholeSecond(nowDate.addingTimeInterval(-Self.maximumInterval - 1))
+        for _ in 0..<Self.searchLimit {
+            guard let found = cal.nextDate(after: cursor, matching: startComponents, matchingPolicy: .nextTime) else {
+                return nil
+            }
+            let start = Self.wholeSecond(found)
+            guard start > cursor else {
+                cursor = cursor.addingTimeInterval(1)
+                continue
+            }
+            guard let foundEnd = cal.nextDate(after: start, matching: endComponents, matchingPolicy: .nextTime) else {
                 throw .invalidDateComponents
             }
+            let end = Self.wholeSecond(foundEnd)
             let length = end.timeIntervalSince(start)
             if length < Self.minimumInterval { throw .intervalTooShort }
             if length > Self.maximumInterval { throw .intervalTooLong }
@@ -35,6 +52,11 @@ extension DeviceActivitySchedule {
             }
             cursor = start
         }
-        return nil
+        throw .invalidDateComponents
+    }
+
+    /// `date` rounded down to a whole second since the reference date.
+    private static func wholeSecond(_ date: Date) -> Date {
+        Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down))
     }
 }

@@ -1,0 +1,55 @@
+import ControlProtocol
+import DeviceActors
+import Foundation
+
+/// Rebuilds a device from what its files hold: from its creation (or its compaction snapshot),
+/// then every journalled request through the same route that first served it, each at the
+/// virtual time it ran. Since a world is deterministic, the device that comes back is the one
+/// that was answered — at start, and after a change that could not be saved (rolled back).
+struct DeviceReplay: Sendable {
+    let log: Logger
+
+    /// The device `stored` describes. A replay that leaves the recorded path (a journal written
+    /// by another build) is logged with the line where it did; the device is as this build
+    /// replays it. Throws when the base cannot be made (an unknown time zone, say).
+    func rebuild(_ stored: DeviceStateStore.StoredDevice) throws -> SimulatedDevice {
+        let device: SimulatedDevice
+        switch stored.base {
+        case .created(let creation): device = try Self.make(creation)
+        case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot)
+        }
+        var diverged = false
+        for (index, entry) in stored.entries.enumerated() {
+            guard let route = DeviceRoutes.table[entry.method], let replay = route.replay else {
+                log.warning("device \(stored.name): journal line \(index + 2) is not a device method (\(entry.method)); skipped")
+                continue
+            }
+            do {
+                try device.catchUp(toMilliseconds: entry.at)
+                try replay(device, entry.params)
+            } catch {
+                // The request failed when it was first made, too: its failure is part of the history.
+            }
+            if !diverged, JournalEntry.Checkpoint(device.mark) != entry.after {
+                diverged = true
+                log.warning(
+                    "device \(stored.name): replaying its journal took another path at line \(index + 2) (\(entry.method)): the journal was written by another build of clarityd; the device is as this build replays it"
+                )
+            }
+        }
+        return device
+    }
+
+    /// A new device as `creation` resolved it.
+    static func make(_ creation: DeviceCreation) throws(DeviceError) -> SimulatedDevice {
+        guard let start = DeviceCalendar.parseISO(creation.start) else {
+            throw .invalidArgument(field: "start", reason: "not an ISO-8601 time: \(creation.start)")
+        }
+        guard let timeZone = TimeZone(identifier: creation.timezone) else {
+            throw .invalidArgument(field: "timezone", reason: "unknown time zone \(creation.timezone)")
+        }
+        return try SimulatedDevice(
+            name: creation.name, app: creation.app, start: start, timeZone: timeZone, timeZoneName: creation.timezone,
+            seed: creation.seed, clock: creation.clock, config: creation.config)
+    }
+}

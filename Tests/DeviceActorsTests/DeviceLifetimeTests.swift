@@ -1,0 +1,25 @@
+import ExtensionSandbox
+import Foundation
+import Testing
+
+@testable import DeviceActors
+
+/// A device that is let go of is freed, world and all: a daemon that creates and removes devices
+/// all day must not grow.
+@Suite struct DeviceLifetimeTests {
+    @Test func aReleasedDeviceIsFreedWithItsWorld() throws {
+        weak var device: SimulatedDevice?
+        weak var world: World?
+        try {
+            let made = try makeClarityDevice()
+            _ = try made.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+            _ = try made.apply(.appOpen(app: instagram))
+            _ = try made.advance(seconds: 700)
+            _ = try made.shieldConfig(app: instagram)
+            device = made
+            world = made.world
+        }()
+        #expect(device == nil)
+        #expect(world == nil)
+    }
+}

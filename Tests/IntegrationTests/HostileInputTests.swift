@@ -1,0 +1,191 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Hostile and unlucky input (issue 7): one request must never stop the daemon, hang a device,
+/// or lose or leak state. Each test is a reproducer from outside probing.
+@Suite struct HostileInputTests {
+    private func code(_ body: () throws -> JSONValue) -> Int? {
+        do {
+            _ = try body()
+            return nil
+        } catch let error as RPCError {
+            return error.code
+        } catch {
+            return -1
+        }
+    }
+
+    private func field(_ body: () throws -> JSONValue) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch let error as RPCError {
+            return error.data?["field"]?.stringValue ?? "code \(error.code)"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Numbers that overflowed Swift's arithmetic (a trap that killed every client) are refused
+    /// at the edge, naming the field.
+    @Test func numbersThatOverflowedAreRefusedByName() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        #expect(field { try daemon.call("trace.get", ["since": .int(Int.min)]) } == "since")
+        let evening: JSONValue = [
+            "intervalStart": ["hour": 18], "intervalEnd": ["hour": 22], "repeats": true,
+            "warningTime": ["second": 4_611_686_018_427_387_904],
+        ]
+        #expect(field { try daemon.call("activity.start", ["name": "e", "schedule": evening]) } == "schedule.warningTime")
+        #expect(
+            field {
+                try daemon.call("activity.start", [
+                    "name": "e", "schedule": ["intervalStart": ["hour": 25], "intervalEnd": ["hour": 22], "repeats": true],
+                ])
+            } == "schedule.intervalStart.hour")
+        #expect(
+            field {
+                try daemon.call("activity.start", [
+                    "name": "e", "schedule": ["intervalStart": ["hour": 18], "intervalEnd": ["hour": 22], "repeats": true],
+                    "events": ["x": ["threshold": ["minute": -5]]],
+                ])
+            } == "events.x.threshold.minute")
+        for key in ["thresholdBatchIntervalSeconds", "defaultsPropagationDelaySeconds"] {
+            #expect(
+                field { try daemon.call("device.config", ["config": [key: 4_611_686_018_427_387_904]]) } == "config.\(key)")
+        }
+        #expect(field { try daemon.call("device.config", ["config": ["baselineBytes": .int(Int.max)]]) } == "config.baselineBytes")
+        #expect(field { try daemon.call("device.create", ["device": "x", "seed": 1e19]) } == "seed")
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+    }
+
+    /// A stored number too big for an integer reads as `UserDefaults` would — clamped — and never
+    /// crashes a reader, before or after a restart.
+    @Test func aValueOfTheWrongShapeNeverCrashesAReader() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("store.set", ["key": "frictionLevel", "value": 1e19])
+        #expect(try daemon.call("device.state")["app"]?["frictionLevel"] == .int(Int.max))
+        _ = try daemon.call("store.set", ["key": "isSubscribed", "value": "YES"])
+        _ = try daemon.call("store.set", ["key": "prosocialContactName", "value": 42])
+        #expect(try daemon.call("shield.config", ["app": "com.burbn.instagram"])["shielded"] == false)
+        daemon.kill(SIGKILL)
+        #expect(daemon.waitForExit() == 137)
+        try daemon.start()
+        #expect(try daemon.call("device.state")["app"]?["frictionLevel"] == .int(Int.max))
+    }
+
+    /// A device whose clock sits between two seconds found its next interval forever (one core at
+    /// 100 %, the device never answering again). It answers.
+    @Test func aSubSecondClockFindsItsIntervals() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("device.create", ["device": "v", "start": "2026-01-05T09:00:00.001Z"])
+        let tenToEleven: JSONValue = ["intervalStart": ["hour": 10], "intervalEnd": ["hour": 11], "repeats": true]
+        _ = try daemon.call("activity.start", ["device": "v", "name": "study", "schedule": tenToEleven])
+        _ = try daemon.call("intent", ["device": "v", "name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]])
+        let advanced = try daemon.call("clock.advance", ["device": "v", "seconds": 7200])
+        let kinds = advanced["effects"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? []
+        #expect(kinds.filter { $0 == "monitor.intervalStart" || $0 == "monitor.intervalEnd" }.count == 2)
+        #expect(try daemon.call("clock.now", ["device": "v"])["time"] == "2026-01-05T11:00:00.001Z")
+    }
+
+    /// Device names name files: the documented rule holds exactly, trailing newlines and line
+    /// separators included.
+    @Test func deviceNamesFollowTheRuleExactly() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let names = [
+            "nl\n", "cr\r", "ls\u{2028}", "nel\u{85}", "ps\u{2029}", String(repeating: "a", count: 64) + "\n", "a b", "é",
+            ".hidden", "", String(repeating: "a", count: 65),
+        ]
+        for name in names {
+            #expect(field { try daemon.call("device.create", ["device": .string(name)]) } == "device", "\(name.debugDescription)")
+        }
+        _ = try daemon.call("device.create", ["device": .string(String(repeating: "a", count: 64))])
+        let files = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices").sorted()
+        #expect(files == [String(repeating: "a", count: 64) + ".journal", "default.journal"])
+    }
+
+    /// A value nested deeper than a stored value may be is refused up front.
+    @Test func aValueNestedTooDeepIsRefused() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let deep = String(repeating: "[", count: 509) + "1" + String(repeating: "]", count: 509)
+        let answer = daemon.sendRaw(line: #"{"jsonrpc":"2.0","id":1,"method":"store.set","params":{"key":"deep","value":\#(deep)}}"#)
+        #expect(answer?.contains(#""field":"value""#) == true, "\(answer ?? "no answer")")
+        #expect(answer?.contains("nested deeper than 32") == true)
+        _ = try daemon.call("store.set", ["key": "k", "value": 1])
+        #expect(try daemon.call("store.get", ["key": "k"])["value"] == 1)
+    }
+
+    /// A journal that reads but cannot be restored (a time zone that does not exist) is moved
+    /// aside, not written over by a fresh device of the same name.
+    @Test func aJournalThatCannotBeRestoredIsKeptAside() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("store.set", ["key": "k", "value": 1])
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let url = URL(fileURLWithPath: daemon.stateDirectory + "/devices/default.journal")
+        let journal = try String(contentsOf: url, encoding: .utf8)
+        try journal.replacingOccurrences(of: #""timezone":"UTC""#, with: #""timezone":"Mars/Olympus_Mons""#)
+            .write(to: url, atomically: true, encoding: .utf8)
+
+        try daemon.start()
+        #expect(try daemon.call("store.get", ["key": "k"])["value"] == .null, "a fresh default device")
+        let files = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices")
+        let aside = files.filter { $0.hasPrefix("default.journal.corrupt-") }
+        #expect(aside.count == 1)
+        let kept = try String(contentsOfFile: daemon.stateDirectory + "/devices/" + (aside.first ?? ""), encoding: .utf8)
+        #expect(kept.contains("Mars/Olympus_Mons") && kept.contains(#""key":"k""#))
+        #expect(daemon.log.contains("Mars/Olympus_Mons"))
+    }
+
+    /// A file whose name is no device name is moved aside, not loaded.
+    @Test func aFileNamedLikeNoDeviceIsMovedAside() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let devices = daemon.stateDirectory + "/devices/"
+        try FileManager.default.copyItem(atPath: devices + "default.journal", toPath: devices + "two words.journal")
+        try daemon.start()
+        #expect(try daemon.call("device.list").arrayValue?.map { $0["name"] } == ["default"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: devices)
+        #expect(files.contains { $0.hasPrefix("two words.journal.corrupt-") })
+    }
+
+    /// A change the state directory refuses (here a file-size limit: EFBIG, as a full disk gives
+    /// ENOSPC) is answered -32006 and undone: what the daemon answered and what a restart brings
+    /// back agree.
+    @Test func aChangeThatCannotBeSavedIsUndoneAndSaysSo() throws {
+        let daemon = try DaemonProcess(fileSizeLimitKiB: 12)
+        defer { daemon.stop() }
+        var refused = 0
+        var lastSaved: JSONValue = .null
+        for index in 0..<200 {
+            do {
+                _ = try daemon.call("store.set", ["key": "k", "value": .string(String(repeating: "x", count: 100) + "\(index)")])
+                lastSaved = .string(String(repeating: "x", count: 100) + "\(index)")
+            } catch let error as RPCError {
+                #expect(error.code == -32006, "\(error.message)")
+                refused += 1
+            }
+        }
+        #expect(refused > 0 && refused < 200)
+        #expect(try daemon.call("store.get", ["key": "k"])["value"] == lastSaved, "the refused changes were undone")
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+        daemon.kill(SIGKILL)
+        #expect(daemon.waitForExit() == 137)
+        try daemon.start()
+        #expect(try daemon.call("store.get", ["key": "k"])["value"] == lastSaved)
+    }
+}
