@@ -57,6 +57,22 @@ private func work(_ counter: Counter, _ name: String) async {
         #expect(finals.contains { $0 < 6 }, "some schedules lose an update")
     }
 
+    /// An endless loop of awaits is stopped by the step budget (the watchdog), and the world
+    /// serves the next request as if nothing happened.
+    @Test func aWorldPastItsStepBudgetIsStoppedAndStaysUsable() throws {
+        let world = World(seed: 1)
+        world.stepBudget = 10_000
+        let counter = Counter(world: world)
+        #expect(throws: WorldError.stepBudgetExceeded(steps: 10_000)) {
+            try world.perform {
+                while true { await counter.set(await counter.get() + 1, by: "loop") }
+            }
+        }
+        let value = try world.perform { await counter.get() }
+        #expect(value > 0)
+        #expect(try world.perform { await counter.get() } == value, "nothing of the stopped loop runs later")
+    }
+
     @Test func sameSeedReplaysIdentically() throws {
         for seed in UInt64(0)..<50 {
             let first = try lostUpdateRun(seed: seed)

@@ -98,6 +98,53 @@ import Testing
         #expect(BuildProducts.run("clarityctl", ["shutdown"], environment: environment, timeout: 10).status == 0)
     }
 
+    /// Directories others may write to let another user replace the socket or plant a link
+    /// where a file will be written: ours are set back to 0700, a shared one (`/tmp`) refused,
+    /// and no file is written through a planted link.
+    @Test func directoriesOthersMayWriteAreMadePrivateOrRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = directory.appendingPathComponent("run").path
+        let state = directory.appendingPathComponent("state").path
+        for path in [run, state, state + "/devices"] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            chmod(path, 0o777)
+        }
+        let target = directory.appendingPathComponent("precious").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: state + "/devices/default.json.tmp", withDestinationPath: target)
+        let config = directory.appendingPathComponent("clarityd.json")
+        try Data(#"{"compactJournalAfter": 2}"#.utf8).write(to: config)
+
+        let daemon = Process()
+        daemon.executableURL = BuildProducts.executable("clarityd")
+        daemon.arguments = ["--socket", run + "/d.sock", "--state-dir", state, "--config", config.path]
+        daemon.currentDirectoryURL = directory
+        let log = Pipe()
+        daemon.standardError = log
+        try daemon.run()
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: run + "/d.sock") { usleep(25_000) }
+        for value in 1...3 {
+            let set = BuildProducts.run("clarityctl", ["--socket", run + "/d.sock", "store", "set", "k", "\(value)"], timeout: 10)
+            #expect(set.status == 0, "\(set.stderr)")
+        }
+        #expect(BuildProducts.run("clarityctl", ["--socket", run + "/d.sock", "shutdown"], timeout: 10).status == 0)
+        daemon.waitUntilExit()
+        let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+
+        for path in [run, state, state + "/devices"] {
+            #expect(mode(path) == 0o700, "\(path)")
+        }
+        #expect(output.contains("socket directory \(run) was writable by other users; set to 0700"))
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me", "nothing written through the link")
+        #expect(FileManager.default.fileExists(atPath: state + "/devices/default.json"), "the compaction wrote its own file")
+
+        let shared = BuildProducts.run("clarityd", ["--socket", "/tmp/clarityd-test-\(getpid()).sock", "--state-dir", state], timeout: 10)
+        #expect(shared.status == 1)
+        #expect(shared.stderr.contains("/tmp"), "\(shared.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/clarityd-test-\(getpid()).sock"))
+    }
+
     private func temporaryDirectory() throws -> URL {
         var template = Array("/tmp/cdt-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
