@@ -12,36 +12,57 @@ import Testing
         return command
     }
 
-    private let events: JSONValue = [
-        ["seq": 7, "t": 0, "kind": "monitor.intervalStart", "actor": "deviceActivity"],
-        ["seq": 8, "t": 0, "kind": "store.write", "actor": "clarity.monitor", "key": "frictionLevel"],
-        ["seq": 9, "t": 60, "kind": "app.state", "actor": "springBoard"],
-        ["seq": 10, "t": 60, "kind": "app", "actor": "clarity.app"],
-        ["seq": 11, "t": 300, "kind": "monitor.threshold", "actor": "deviceActivity"],
-    ]
+    private let kinds = ["monitor.intervalStart", "store.write", "app.state", "app", "monitor.threshold"]
 
-    private func seqs(_ value: JSONValue) -> [Int] {
-        (value.arrayValue ?? []).compactMap { $0["seq"]?.intValue }
+    /// `trace.get` as the daemon answers it, over a trace of `count` events (seq 1…count, kinds
+    /// in turn): `since`, `kinds` (a kind, or `x.` for the kinds under x), `limit` or `last`,
+    /// at most a page.
+    private func daemon(count: Int) -> ([String: JSONValue]) throws -> JSONValue {
+        let kinds = kinds
+        return { members in
+            let since = members["since"]?.intValue ?? 0
+            let selectors = members["kinds"]?.arrayValue?.compactMap(\.stringValue)
+            var events: [JSONValue] = (since..<count).map { index in
+                ["seq": .int(index + 1), "t": 0, "kind": .string(kinds[index % kinds.count]), "actor": "a"]
+            }
+            if let selectors {
+                events = events.filter { event in
+                    let kind = event["kind"]?.stringValue ?? ""
+                    return selectors.contains { $0 == kind || ($0.hasSuffix(".") && kind.hasPrefix($0)) }
+                }
+            }
+            if let last = members["last"]?.intValue { return .array(Array(events.suffix(last))) }
+            return .array(Array(events.prefix(min(members["limit"]?.intValue ?? TraceGet.pageSize, TraceGet.pageSize))))
+        }
     }
 
-    @Test func aKindSelectsItselfAndTheKindsUnderIt() {
-        #expect(TraceGet.kind("monitor.threshold", isSelectedBy: "monitor"))
-        #expect(TraceGet.kind("monitor.threshold", isSelectedBy: "monitor."))
-        #expect(TraceGet.kind("store.write", isSelectedBy: "store.write"))
-        #expect(TraceGet.kind("app", isSelectedBy: "app"))
-        #expect(!TraceGet.kind("app.state", isSelectedBy: "app"), "app is a kind of its own")
-        #expect(TraceGet.kind("app.state", isSelectedBy: "app."))
-        #expect(!TraceGet.kind("monitoring", isSelectedBy: "monitor"))
-        #expect(!TraceGet.kind("store.write", isSelectedBy: "store.wr"))
-        #expect(!TraceGet.kind("store", isSelectedBy: "store."))
+    private func seqs(_ events: [JSONValue]) -> [Int] {
+        events.compactMap { $0["seq"]?.intValue }
     }
 
-    @Test func repeatedKindsSelectTheUnionInTraceOrderAndLastKeepsTheNewest() throws {
-        #expect(seqs(try trace(["--kind", "store.write", "--kind", "app"]).selected(from: events)) == [8, 10])
-        #expect(seqs(try trace(["--kind=monitor", "--last", "1"]).selected(from: events)) == [11])
-        #expect(seqs(try trace(["--last", "2"]).selected(from: events)) == [10, 11])
-        #expect(seqs(try trace(["--last", "0"]).selected(from: events)) == [])
-        #expect(seqs(try trace(["--kind", "monitor", "--limit", "1"]).selected(from: events)) == [7])
+    @Test func aWordSelectsItsKindAndTheKindsUnderItUnlessItIsAKindOfItsOwn() {
+        #expect(TraceGet.selectors("monitor") == ["monitor", "monitor."])
+        #expect(TraceGet.selectors("monitor.") == ["monitor."])
+        #expect(TraceGet.selectors("store.write") == ["store.write"])
+        #expect(TraceGet.selectors("app") == ["app"], "app is a kind of its own, app.state is not under it")
+        #expect(TraceGet.selectors("app.") == ["app."])
+    }
+
+    @Test func kindsAndWindowsAreTheDaemonsToApply() throws {
+        let fetched = try trace(["--kind", "store.write", "--kind", "app", "--last", "2"]).fetch(daemon(count: 20))
+        #expect(seqs(fetched) == [17, 19])
+        #expect(seqs(try trace(["--kind=monitor", "--limit", "3"]).fetch(daemon(count: 20))) == [1, 5, 6])
+        #expect(seqs(try trace(["--last", "0"]).fetch(daemon(count: 20))) == [])
+        #expect(seqs(try trace(["--since", "18"]).fetch(daemon(count: 20))) == [19, 20])
+    }
+
+    /// The daemon answers a page at a time: the whole trace, or more than a page of the oldest,
+    /// comes in several calls, each after the last seq seen.
+    @Test func aLongTraceIsFetchedPageByPage() throws {
+        let all = try trace([]).fetch(daemon(count: 25_000))
+        #expect(all.count == 25_000 && seqs(all).last == 25_000)
+        let oldest = try trace(["--limit", "12000"]).fetch(daemon(count: 25_000))
+        #expect(seqs(oldest) == Array(1...12_000))
     }
 
     @Test func countsMustBeNonNegativeAndKindsMustBeGiven() throws {
@@ -52,6 +73,7 @@ import Testing
         #expect(throws: UsageError.self) { try trace(["--kind", "--last", "3"]) }
         #expect(throws: UsageError.self) { try trace(["--kind="]) }
         #expect(try trace(["--limit", "0"]).window == .oldest(0))
+        #expect(throws: UsageError.self) { try trace(["--last", "10001"]) }
     }
 
     @Test func traceLinesLeadWithTheSeqWhileEffectLinesKeepItAsAField() {

@@ -22,17 +22,11 @@ import Testing
         #expect(mode(daemon.socketPath) == 0o600)
         #expect(mode(daemon.directory.path) == 0o700)
 
-        let second = Process()
-        second.executableURL = BuildProducts.executable("clarityd")
-        second.arguments = ["--socket", daemon.socketPath, "--state-dir", daemon.stateDirectory + "2"]
-        second.currentDirectoryURL = daemon.directory
-        let stderr = Pipe()
-        second.standardError = stderr
-        try second.run()
-        let output = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        second.waitUntilExit()
-        #expect(second.terminationStatus == 1)
-        #expect(output.contains("another clarityd (pid \(daemon.processIdentifier)) is running on \(daemon.socketPath)"))
+        let second = BuildProducts.run(
+            "clarityd", ["--socket", daemon.socketPath, "--state-dir", daemon.stateDirectory + "2"],
+            currentDirectory: daemon.directory, timeout: 10)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("another clarityd (pid \(daemon.processIdentifier)) is running on \(daemon.socketPath)"))
         #expect(try daemon.call("daemon.ping")["pong"] == true)
     }
 
@@ -81,14 +75,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.path + "/env.sock"
         let environment = ProcessInfo.processInfo.environment.merging(["CLARITYD_SOCKET": socket]) { _, new in new }
-        let daemon = Process()
-        daemon.executableURL = BuildProducts.executable("clarityd")
-        daemon.arguments = ["--state-dir", directory.path + "/state"]
-        daemon.environment = environment
-        daemon.currentDirectoryURL = directory
-        daemon.standardError = FileHandle.nullDevice
+        let process = Process()
+        process.executableURL = BuildProducts.executable("clarityd")
+        process.arguments = ["--state-dir", directory.path + "/state"]
+        process.environment = environment
+        process.currentDirectoryURL = directory
+        process.standardError = FileHandle.nullDevice
+        let daemon = ChildProcess(process)
         try daemon.run()
-        defer { daemon.terminate() }
+        defer {
+            process.terminate()
+            daemon.wait(timeout: 10)
+        }
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(25_000) }
 
         let ping = BuildProducts.run("clarityctl", ["ping"], environment: environment, timeout: 10)
@@ -116,12 +114,14 @@ import Testing
         let config = directory.appendingPathComponent("clarityd.json")
         try Data(#"{"compactJournalAfter": 2}"#.utf8).write(to: config)
 
-        let daemon = Process()
-        daemon.executableURL = BuildProducts.executable("clarityd")
-        daemon.arguments = ["--socket", run + "/d.sock", "--state-dir", state, "--config", config.path]
-        daemon.currentDirectoryURL = directory
-        let log = Pipe()
-        daemon.standardError = log
+        let process = Process()
+        process.executableURL = BuildProducts.executable("clarityd")
+        process.arguments = ["--socket", run + "/d.sock", "--state-dir", state, "--config", config.path]
+        process.currentDirectoryURL = directory
+        let logURL = directory.appendingPathComponent("log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: logURL)
+        let daemon = ChildProcess(process)
         try daemon.run()
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: run + "/d.sock") { usleep(25_000) }
         for value in 1...3 {
@@ -129,8 +129,8 @@ import Testing
             #expect(set.status == 0, "\(set.stderr)")
         }
         #expect(BuildProducts.run("clarityctl", ["--socket", run + "/d.sock", "shutdown"], timeout: 10).status == 0)
-        daemon.waitUntilExit()
-        let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(daemon.wait(timeout: 10) == 0)
+        let output = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
 
         for path in [run, state, state + "/devices"] {
             #expect(mode(path) == 0o700, "\(path)")

@@ -71,11 +71,20 @@ extension SimulatedDevice {
         }
     }
 
-    /// Trace entries after sequence `since` (all when nil), at most `limit` (the oldest first).
-    public func traceEntries(since: Int?, limit: Int?) -> [TracedEffect] {
-        let entries = trace.recorder.entries(after: since ?? 0)
-        let limited = limit.map { entries.prefix($0) } ?? entries
-        return limited.map { TracedEffect(entry: $0, calendar: calendar) }
+    /// Trace entries after sequence `since` (all when nil) of the `kinds` selected (all when
+    /// nil: a kind, or with a trailing `.` the kinds under it, `monitor.`), then the oldest
+    /// `limit` of them, or the newest `last`; in trace order.
+    public func traceEntries(since: Int?, limit: Int?, last: Int? = nil, kinds: [String]? = nil) -> [TracedEffect] {
+        var entries = trace.recorder.entries(after: since ?? 0)[...]
+        if let kinds {
+            entries = entries.filter { entry in
+                let kind = entry.payload.kind
+                return kinds.contains { $0 == kind || ($0.hasSuffix(".") && kind.hasPrefix($0)) }
+            }[...]
+        }
+        if let limit { entries = entries.prefix(limit) }
+        if let last { entries = entries.suffix(last) }
+        return entries.map { TracedEffect(entry: $0, calendar: calendar) }
     }
 
     public func state() throws(DeviceError) -> DeviceStateReport {

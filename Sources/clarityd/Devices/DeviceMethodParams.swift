@@ -120,11 +120,17 @@ struct ActivityStopParams: DeviceParams {
     var activities: [String]? { names ?? name.map { [$0] } }
 }
 
-/// `trace.get`: `since` (a sequence number, exclusive) and `limit`, both ≥ 0.
+/// `trace.get`: `since` (a sequence number, exclusive, ≥ 0); `limit` (the oldest) or `last`
+/// (the newest), 0 to ``maxEvents``; `kinds` to select (`store.write`, or `monitor.` for the
+/// kinds under it). At most ``maxEvents`` events an answer: page with `since`.
 struct TraceParams: DeviceParams {
     var device: String?
     var since: Int?
     var limit: Int?
+    var last: Int?
+    var kinds: [String]?
+
+    static let maxEvents = 10_000
 }
 
 /// `device.config`: with `config`, overrides to apply first.

@@ -101,10 +101,18 @@ enum DeviceRoutes {
             try device.activities()
         },
         Method.traceGet.rawValue: .device(TraceParams.self) { device, params throws(DeviceError) in
-            for (field, value) in [("since", params.since), ("limit", params.limit)] where (value ?? 0) < 0 {
-                throw .invalidArgument(field: field, reason: "must be ≥ 0")
+            if let since = params.since, since < 0 { throw .invalidArgument(field: "since", reason: "must be ≥ 0") }
+            for (field, value) in [("limit", params.limit), ("last", params.last)] {
+                if let value, !(0...TraceParams.maxEvents).contains(value) {
+                    throw .invalidArgument(field: field, reason: "0 to \(TraceParams.maxEvents) events an answer; page with since")
+                }
             }
-            return device.traceEntries(since: params.since, limit: params.limit)
+            if params.limit != nil, params.last != nil {
+                throw .invalidArgument(field: "last", reason: "give limit (the oldest) or last (the newest), not both")
+            }
+            return device.traceEntries(
+                since: params.since, limit: params.last == nil ? params.limit ?? TraceParams.maxEvents : nil,
+                last: params.last, kinds: params.kinds)
         },
     ]
 

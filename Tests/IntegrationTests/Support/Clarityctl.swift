@@ -14,7 +14,7 @@ enum Clarityctl {
 extension BuildProducts {
     /// Runs the built executable `name` with `arguments` to completion and returns its exit status
     /// and output. A binary that cannot be started gives status 127 and the reason on `stderr`, as
-    /// a shell would; one still running after `timeout` seconds is terminated (SIGTERM, status 15).
+    /// a shell would; one still running after `timeout` seconds is terminated (SIGTERM, status 143).
     ///
     /// Waits with `terminationHandler`, not `waitUntilExit()`, which can hang on Linux when called
     /// from a Swift concurrency thread.
@@ -37,16 +37,15 @@ extension BuildProducts {
             if let currentDirectory { process.currentDirectoryURL = currentDirectory }
             process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
             process.standardError = try FileHandle(forWritingTo: stderrURL)
-            let exited = DispatchGroup()
-            exited.enter()
-            process.terminationHandler = { _ in exited.leave() }
-            try process.run()
-            if exited.wait(timeout: .now() + timeout) == .timedOut {
+            let child = ChildProcess(process)
+            try child.run()
+            var status = child.wait(timeout: timeout)
+            if status == nil {
                 process.terminate()
-                exited.wait()
+                status = child.wait(timeout: 10) ?? 137
             }
             return (
-                process.terminationStatus,
+                status ?? 137,
                 (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
                 (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
             )

@@ -27,10 +27,7 @@ final class DaemonProcess {
     let arguments: [String]
     /// Run under `ulimit -f` with this many KiB (file writes beyond it fail with EFBIG), when set.
     let fileSizeLimitKiB: Int?
-    private var process: Process?
-    /// Left when the current process has exited (see ``Clarityctl/run(_:environment:timeout:)``
-    /// for why not `waitUntilExit()`).
-    private var exited = DispatchGroup()
+    private var child: ChildProcess?
     private var connection: RawConnection?
     private var nextID = 1
 
@@ -78,19 +75,15 @@ final class DaemonProcess {
         log.seekToEndOfFile()
         process.standardOutput = log
         process.standardError = log
-        let exited = DispatchGroup()
-        exited.enter()
-        process.terminationHandler = { _ in exited.leave() }
-        try process.run()
-        self.process = process
-        self.exited = exited
+        let child = ChildProcess(process)
+        try child.run()
+        self.child = child
         connection = nil
         for _ in 0..<500 {
             if (try? RawConnection(path: socketPath, receiveTimeout: 1)) != nil { return }
-            guard exited.wait(timeout: .now()) == .timedOut else {
-                throw StartFailure(reason: "clarityd exited with status \(process.terminationStatus)", log: self.log)
+            if let status = child.wait(timeout: 0.02) {
+                throw StartFailure(reason: "clarityd exited with status \(status)", log: self.log)
             }
-            usleep(20_000)
         }
         throw StartFailure(reason: "clarityd did not accept connections on \(socketPath) within 10 s", log: self.log)
     }
@@ -100,7 +93,7 @@ final class DaemonProcess {
         (try? String(contentsOf: logURL(creating: false), encoding: .utf8)) ?? ""
     }
 
-    var processIdentifier: Int32 { process?.processIdentifier ?? 0 }
+    var processIdentifier: Int32 { child?.processIdentifier ?? 0 }
 
     /// Calls `method` on a connection kept open for these calls; returns the result or throws the
     /// daemon's ``RPCError`` (or a ``RawConnection/Failure``).
@@ -146,27 +139,24 @@ final class DaemonProcess {
 
     /// Whether the daemon process is still running.
     var isRunning: Bool {
-        process != nil && exited.wait(timeout: .now()) == .timedOut
+        child?.isRunning ?? false
     }
 
     /// Sends `signal` to the daemon.
     func kill(_ signal: Int32 = SIGTERM) {
-        guard let process, isRunning else { return }
-        _ = sendSignal(process.processIdentifier, signal)
+        guard let child, child.isRunning else { return }
+        _ = sendSignal(child.processIdentifier, signal)
     }
 
     /// Waits for the daemon to exit and returns its exit status, or 128 + the signal that ended
     /// it. After `timeout` seconds it is killed with SIGKILL (so a hang shows as 137).
     @discardableResult
     func waitForExit(timeout: Double = 10) -> Int32 {
-        guard let process else { return 0 }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            _ = sendSignal(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
+        guard let child else { return 0 }
         connection = nil
-        return process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
+        if let status = child.wait(timeout: timeout) { return status }
+        _ = sendSignal(child.processIdentifier, SIGKILL)
+        return child.wait(timeout: 10) ?? 137
     }
 
     /// Stops the daemon (SIGTERM, then SIGKILL after 5 s) and removes its temporary directory.

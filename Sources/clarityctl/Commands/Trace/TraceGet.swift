@@ -1,8 +1,8 @@
 import ControlProtocol
 
-/// `clarityctl trace`: the device's trace events, one line each led by its `seq`. `--kind`
-/// selects kinds and `--last` keeps the newest events; both work on what `trace.get` returns
-/// (the oldest first), so `--limit` goes to the daemon only when no `--kind` filters after it.
+/// `clarityctl trace`: the device's trace events, one line each led by its `seq`. The daemon
+/// selects (`kinds`) and windows (`limit`, `last`); it answers at most ``pageSize`` events at a
+/// time, so the whole trace, or more than a page of the oldest, is fetched page by page.
 struct TraceGet: ClarityCommand {
     static let help = CommandHelp(
         words: ["trace"], synopsis: "[--since SEQ] [--limit N | --last N] [--kind KIND ...]",
@@ -10,7 +10,7 @@ struct TraceGet: ClarityCommand {
         details: [
             "  --since SEQ  only events after sequence number SEQ (the seq of an event seen before)",
             "  --limit N    the oldest N events",
-            "  --last N     the newest N events",
+            "  --last N     the newest N events (at most 10000)",
             "  --kind KIND  only events of kind KIND, or of the kinds under it (monitor and monitor.",
             "               match monitor.threshold; app is the app's own events, app. is app.state);",
             "               repeat it for several kinds",
@@ -34,6 +34,7 @@ struct TraceGet: ClarityCommand {
         since = try arguments.value(of: "--since").map { try ArgumentValues.integer($0, for: "--since", minimum: 0) }
         let limit = try arguments.value(of: "--limit").map { try ArgumentValues.integer($0, for: "--limit", minimum: 0) }
         let last = try arguments.value(of: "--last").map { try ArgumentValues.integer($0, for: "--last", minimum: 0) }
+        if let last, last > Self.pageSize { throw UsageError("--last may be at most \(Self.pageSize)") }
         switch (limit, last) {
         case (_?, _?): throw UsageError("--limit and --last cannot be combined")
         case (let limit?, nil): window = .oldest(limit)
@@ -44,29 +45,39 @@ struct TraceGet: ClarityCommand {
         if kinds.contains("") { throw UsageError("option --kind needs a kind, e.g. store.write") }
     }
 
+    /// The most events `trace.get` answers at once (docs/protocol.md, trace).
+    static let pageSize = 10_000
+
     func run(in session: Session) throws {
-        var members: [String: JSONValue] = [:]
-        if let since { members["since"] = .int(since) }
-        if kinds.isEmpty, case .oldest(let count)? = window { members["limit"] = .int(count) }
-        let result = try session.call(Method.traceGet.rawValue, params: session.options.deviceParams(members))
-        session.output.show(selected(from: result), as: .trace)
+        let events = try fetch { members in
+            try session.call(Method.traceGet.rawValue, params: session.options.deviceParams(members))
+        }
+        session.output.show(.array(events), as: .trace)
     }
 
-    /// The events of `result` of the `--kind`s, then the window's end of them, in trace order.
-    func selected(from result: JSONValue) -> JSONValue {
-        guard case .array(var events) = result else { return result }
-        if !kinds.isEmpty {
-            events = events.filter { event in
-                guard let kind = event["kind"]?.stringValue else { return false }
-                return kinds.contains { Self.kind(kind, isSelectedBy: $0) }
-            }
+    /// The selected events, asking `call` for one page after another (`call` takes the members
+    /// of `trace.get`'s params but `device`).
+    func fetch(_ call: ([String: JSONValue]) throws -> JSONValue) throws -> [JSONValue] {
+        var members: [String: JSONValue] = [:]
+        if !kinds.isEmpty { members["kinds"] = .array(kinds.flatMap(Self.selectors).map(JSONValue.string)) }
+        if case .newest(let count)? = window {
+            if let since { members["since"] = .int(since) }
+            members["last"] = .int(count)
+            return try call(members).arrayValue ?? []
         }
-        switch window {
-        case .oldest(let count)?: events = Array(events.prefix(count))
-        case .newest(let count)?: events = Array(events.suffix(count))
-        case nil: break
+        var events: [JSONValue] = []
+        var after = since
+        var wanted = window.map { if case .oldest(let count) = $0 { count } else { 0 } } ?? .max
+        while wanted > 0 {
+            members["since"] = after.map(JSONValue.int)
+            members["limit"] = .int(min(wanted, Self.pageSize))
+            let page = try call(members).arrayValue ?? []
+            events += page
+            wanted -= page.count
+            guard page.count == Self.pageSize, let next = page.last?["seq"]?.intValue else { break }
+            after = next
         }
-        return .array(events)
+        return events
     }
 
     /// Effect kinds without a dot (docs/protocol.md, Effects): a selector that names one selects
@@ -75,11 +86,10 @@ struct TraceGet: ClarityCommand {
         "app", "notification", "intent", "wifi", "call", "contacts", "focusMode", "openURL", "storekit", "race",
     ]
 
-    /// Whether `--kind selector` selects `kind`: the same kind, or one under it (`monitor` and
-    /// `monitor.` select `monitor.threshold`) unless the selector names a kind of its own.
-    static func kind(_ kind: String, isSelectedBy selector: String) -> Bool {
-        if kind == selector { return true }
-        if selector.hasSuffix(".") { return kind.hasPrefix(selector) }
-        return !kindsOfTheirOwn.contains(selector) && kind.hasPrefix(selector + ".")
+    /// What `--kind word` asks the daemon for: the kind itself, and the kinds under it
+    /// (`monitor.`) unless the word names a kind of its own or already ends with a dot.
+    static func selectors(_ word: String) -> [String] {
+        if word.hasSuffix(".") || word.contains(".") || kindsOfTheirOwn.contains(word) { return [word] }
+        return [word, word + "."]
     }
 }
