@@ -188,4 +188,20 @@ import Testing
         try daemon.start()
         #expect(try daemon.call("store.get", ["key": "k"])["value"] == lastSaved)
     }
+
+    /// A device that cannot be saved (here its directory is gone: a file stands in its place, as
+    /// an unwritable state directory would refuse it) is not created: -32006, and not listed.
+    @Test func aDeviceThatCannotBeSavedIsNotCreated() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let devices = daemon.stateDirectory + "/devices"
+        try FileManager.default.moveItem(atPath: devices, toPath: devices + ".away")
+        try Data("not a directory".utf8).write(to: URL(fileURLWithPath: devices))
+        #expect(code { try daemon.call("device.create", ["device": "lost"]) } == -32006)
+        #expect(try daemon.call("device.list").arrayValue?.map { $0["name"] } == ["default"])
+        try FileManager.default.removeItem(atPath: devices)
+        try FileManager.default.moveItem(atPath: devices + ".away", toPath: devices)
+        _ = try daemon.call("device.create", ["device": "lost"])
+        #expect(try daemon.call("device.list").arrayValue?.map { $0["name"] } == ["default", "lost"])
+    }
 }
