@@ -264,16 +264,15 @@ final class FuzzRun {
             for _ in 0..<20 where daemon.isRunning && !closes.isEmpty { usleep(50_000) }
             if !daemon.isRunning {
                 let status = daemon.waitForExit(timeout: 1)
-                let log = daemon.log
-                let fatal = log.split(separator: "\n").last { $0.contains("Fatal error") || $0.contains("fatal error") }
+                let (location, backtrace) = crashReport(daemon.log)
                 shared.record(
                     Finding(
-                        kind: .crash, signature: signature("crash", fatal.map(String.init) ?? closes.first ?? ""),
+                        kind: .crash, signature: signature("crash", location ?? closes.first ?? ""),
                         detail: """
-                            seed \(settings.seed), \(context): the daemon exited (status \(status)) with no signal from the fuzzer
+                            seed \(settings.seed), \(context): the daemon exited (status \(status)\(status == 0 ? ", as if a daemon.shutdown had been obeyed" : "")) with no signal from the fuzzer
                               requests whose connections it dropped (the culprit is among them):
                             \(dropped)
-                            \(logTail())
+                            \(backtrace ?? logTail())
                             """))
             }
             recoveries += 1
@@ -341,7 +340,8 @@ final class FuzzRun {
                     } else {
                         let params = FuzzValue.object([("device", .string(worker.ownDevice)), ("suite", .string(suite)), ("key", .string(key.key))])
                         guard case .result(let result) = call("store.get", params) else { continue }
-                        actual = result["value"].flatMap { $0 == .null ? nil : $0 }
+                        // (Not `nil` in a closure: JSONValue is ExpressibleByNilLiteral, so it would be `.null`.)
+                        if let value = result["value"], value != JSONValue.null { actual = value } else { actual = Optional.none }
                     }
                     let candidates = worker.model[key] ?? [.absent]
                     guard candidates.contains(where: { $0.admits(actual) }) else {
@@ -422,6 +422,19 @@ final class FuzzRun {
                     Finding(kind: .restartVisible, signature: signature("replay", String(message.prefix(120))), detail: "seed \(settings.seed): \(excerpt(message, limit: 800))"))
             }
         }
+    }
+
+    /// Where the daemon crashed, from what the Swift runtime wrote to its log: the failure and the
+    /// first frames in the project's sources.
+    private func crashReport(_ log: String) -> (String?, String?) {
+        let lines = log.split(separator: "\n").map(String.init)
+        guard let start = lines.lastIndex(where: { $0.hasPrefix("*** Signal") || $0.contains("Fatal error") }) else { return (nil, nil) }
+        let tail = lines[start...]
+        let failure = tail.first { $0.contains("Fatal error") || $0.contains("runtime failure") }
+        let frames = tail.filter { $0.contains("/Sources/") }.prefix(8)
+        let location = frames.first.flatMap { $0.range(of: "/Sources/").map { String(frames.first![$0.lowerBound...]) } }
+        let report = ([lines[start]] + (failure.map { [$0] } ?? []) + frames).map { "    " + excerpt($0, limit: 300) }
+        return ([failure, location].compactMap { $0 }.joined(separator: " "), "  the daemon's backtrace:\n" + report.joined(separator: "\n"))
     }
 
     private func logTail() -> String {

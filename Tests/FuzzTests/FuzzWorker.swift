@@ -17,7 +17,9 @@ enum Expected: Equatable {
     func admits(_ actual: JSONValue?) -> Bool {
         switch self {
         case .anything: return true
-        case .absent: return actual == nil
+        case .absent:
+            if case .none = actual { return true }
+            return false
         case .value(let value): return actual?.isStoredValue(value) ?? false
         }
     }
@@ -273,7 +275,19 @@ final class FuzzWorker: @unchecked Sendable {
                 continue
             case .closed:
                 let (now, restarting) = epoch
-                judge(step, description, answers, interrupted: now != sentAt || restarting)
+                var interrupted = now != sentAt || restarting
+                if !interrupted, answers.count < step.requests.filter({ $0.id != nil }).count {
+                    // Fewer answers than requests: a daemon that is gone (a crash) is the
+                    // coordinator's to judge; one still running broke the half-close promise.
+                    usleep(100_000)
+                    if (try? RawConnection(path: socketPath, receiveTimeout: 1)) == nil {
+                        interrupted = true
+                        shared.state.withLock { $0.unexpectedCloses.append(description) }
+                        unreachable = true
+                        shared.abortRound()
+                    }
+                }
+                judge(step, description, answers, interrupted: interrupted)
             case .hang:
                 reportHang(step, description)
                 judge(step, description, answers, interrupted: true)

@@ -802,7 +802,13 @@ struct RequestGenerator {
             default: members = random.shuffled(members)
             }
         }
-        // Only the owner removes nothing: a mutation never turns into a removal of its device.
+        // A mutation never turns into a `daemon.shutdown` the daemon would obey: it keeps a member
+        // the method does not take.
+        if case .string("daemon.shutdown")? = members.first(where: { $0.0 == "method" })?.1 {
+            members.removeAll { $0.0 == "params" }
+            members.append(("params", .object([("now", .bool(true))])))
+        }
+        // Nor into a removal of the worker's own device.
         if case .string("device.remove")? = members.first(where: { $0.0 == "method" })?.1 {
             members = members.map { key, value in
                 guard key == "params", case .object(let inner) = value else { return (key, value) }

@@ -8,7 +8,11 @@ import Foundation
 #endif
 
 /// A copy of IntegrationTests/Support/DaemonProcess.swift, trimmed to what the fuzzer uses (a test
-/// target cannot import another): no `call`, `sendRaw` or `runCtl`.
+/// target cannot import another): no `call`, `sendRaw` or `runCtl`. One change: an exit is also
+/// seen in `/proc` (and the daemon reaped) when Foundation does not see it, and
+/// ``waitForExit(timeout:)`` never waits forever. A crashing daemon starts `swift-backtrace`, which
+/// inherits the socket by which Foundation notices the exit (swift-corelibs-foundation issue
+/// 4795); when that backtracer hangs, as it has done here, the termination handler never runs.
 ///
 /// A `clarityd` started for one test: the built binary, on a socket and state directory of its
 /// own under a short `/tmp` path (a socket path must fit `sun_path`), working directory in that
@@ -75,6 +79,7 @@ final class DaemonProcess {
         try process.run()
         self.process = process
         self.exited = exited
+        reapedStatus = nil
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
             if (try? RawConnection(path: socketPath, receiveTimeout: 1)) != nil { return }
@@ -100,7 +105,29 @@ final class DaemonProcess {
 
     /// Whether the daemon process is still running.
     var isRunning: Bool {
-        process != nil && exited.wait(timeout: .now()) == .timedOut
+        process != nil && exited.wait(timeout: .now()) == .timedOut && !reapIfExited()
+    }
+
+    /// The exit status of a daemon reaped here, not by Foundation.
+    private var reapedStatus: Int32?
+
+    /// Whether the daemon has exited though Foundation has not noticed: its `/proc` entry is a
+    /// zombie, which is then reaped here. Always false where there is no `/proc`. (An entry that
+    /// is gone was reaped by Foundation, whose termination handler follows.)
+    private func reapIfExited() -> Bool {
+        if reapedStatus != nil { return true }
+        #if os(Linux)
+            guard let process else { return false }
+            let pid = process.processIdentifier
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let state = stat.split(separator: ")").last?.split(separator: " ").first, state == "Z" else { return false }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+            reapedStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            return true
+        #else
+            return false
+        #endif
     }
 
     /// Sends `signal` to the daemon.
@@ -110,14 +137,24 @@ final class DaemonProcess {
     }
 
     /// Waits for the daemon to exit and returns its exit status, or 128 + the signal that ended
-    /// it. After `timeout` seconds it is killed with SIGKILL (so a hang shows as 137).
+    /// it. After `timeout` seconds it is killed with SIGKILL (so a hang shows as 137); -1 when even
+    /// that is not seen to end it within 30 s.
     @discardableResult
     func waitForExit(timeout: Double = 10) -> Int32 {
         guard let process else { return 0 }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            _ = sendSignal(process.processIdentifier, SIGKILL)
-            exited.wait()
+        func wait(_ seconds: Double) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            repeat {
+                if exited.wait(timeout: .now() + 0.05) == .success { return true }
+                if reapIfExited() { return true }
+            } while Date() < deadline
+            return false
         }
+        if !wait(timeout) {
+            _ = sendSignal(process.processIdentifier, SIGKILL)
+            if !wait(30) { return -1 }
+        }
+        if let reapedStatus { return reapedStatus }
         return process.terminationReason == .uncaughtSignal
             ? 128 + process.terminationStatus : process.terminationStatus
     }
