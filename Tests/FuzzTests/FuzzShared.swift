@@ -89,6 +89,8 @@ final class FuzzShared: Sendable {
         var inFlight: [Int: InFlight] = [:]
         /// The last requests sent to each device, for reports.
         var history: [String: [String]] = [:]
+        /// The last `device.create` requests for each device name.
+        var creations: [String: [String]] = [:]
         /// Connections the daemon closed with no restart by the fuzzer: judged at the round's end.
         var unexpectedCloses: [String] = []
         var pid: Int32 = 0
@@ -127,6 +129,18 @@ final class FuzzShared: Sendable {
             state.history[device, default: []].append(what)
             if state.history[device]!.count > 40 { state.history[device]!.removeFirst() }
         }
+    }
+
+    func rememberCreation(of device: String, _ what: String) {
+        state.withLock { state in
+            state.creations[device, default: []].append(what)
+            if state.creations[device]!.count > 3 { state.creations[device]!.removeFirst() }
+        }
+    }
+
+    func creations(of device: String) -> String {
+        let lines = state.withLock { $0.creations[device] ?? [] }
+        return lines.isEmpty ? "    (by the fuzzer at the start, or the daemon: see the run's setup)" : lines.map { "    " + $0 }.joined(separator: "\n")
     }
 
     func history(of device: String) -> String {

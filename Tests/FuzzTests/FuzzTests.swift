@@ -22,11 +22,11 @@ import Testing
 
     @Test func randomRequests() async throws {
         let settings = FuzzSettings.fromEnvironment()
-        print("FuzzTests: seed \(settings.seed), \(settings.rounds.map { "\($0) rounds" } ?? "\(Int(settings.seconds)) s"), \(settings.workers) workers — replay with \(settings.replayHint)")
+        say("FuzzTests: seed \(settings.seed), \(settings.rounds.map { "\($0) rounds" } ?? "\(Int(settings.seconds)) s"), \(settings.workers) workers — replay with \(settings.replayHint)")
         let report = await onThread { FuzzRun(settings: settings).run() }
-        print(report.summary)
+        say(report.summary)
         for finding in report.notes {
-            print("FuzzTests note — \(finding.kind.rawValue) ×\(finding.count):\n\(finding.detail)")
+            say("FuzzTests note — \(finding.kind.rawValue) ×\(finding.count):\n\(finding.detail)")
         }
         for finding in report.failures {
             Issue.record(
@@ -57,4 +57,10 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         thread.stackSize = 16 << 20
         thread.start()
     }
+}
+
+/// Writes `text` and a newline to standard output at once: `print` to a file or pipe is buffered,
+/// and a long run's progress should show while it runs.
+func say(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }

@@ -143,6 +143,10 @@ final class FuzzWorker: @unchecked Sendable {
         let summary = "r\(round) w\(index) s\(stepNumber) " + (step.lines.first.map { excerpt($0, limit: 300) } ?? "")
             + (step.lines.count > 1 ? " (+\(step.lines.count - 1) lines)" : "")
         for device in devices { shared.remember(device: device, summary) }
+        let lines = step.lines.count == step.requests.count ? step.lines : Array(repeating: step.lines.first ?? [], count: step.requests.count)
+        for (request, line) in zip(step.requests, lines) where request.label.hasPrefix("device.create") {
+            if let device = request.device { shared.rememberCreation(of: device, "r\(round) w\(index) s\(stepNumber) " + excerpt(line, limit: 400)) }
+        }
 
         switch step.transport {
         case .abandon:
@@ -328,6 +332,13 @@ final class FuzzWorker: @unchecked Sendable {
     }
 
     private func reportHang(_ step: Step, _ description: String) {
+        // One report per hang: the first worker to give up reports it (with everything in
+        // flight), the others then end their round.
+        let first = shared.state.withLock { state -> Bool in
+            defer { state.abortRound = true }
+            return !state.abortRound
+        }
+        guard first else { return }
         let probe: String
         if let other = try? RawConnection(path: socketPath, receiveTimeout: 5),
             (try? other.send(#"{"jsonrpc":"2.0","id":"probe","method":"daemon.ping"}"# + "\n")) != nil,
@@ -348,8 +359,9 @@ final class FuzzWorker: @unchecked Sendable {
                     \(shared.inFlightReport())
                       the last requests to device \(device):
                     \(shared.history(of: device))
+                      how it was created, last:
+                    \(shared.creations(of: device))
                     """))
-        shared.abortRound()
     }
 
     // MARK: judging answers
