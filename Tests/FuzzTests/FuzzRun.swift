@@ -264,7 +264,7 @@ final class FuzzRun {
             for _ in 0..<20 where daemon.isRunning && !closes.isEmpty { usleep(50_000) }
             if !daemon.isRunning {
                 let status = daemon.waitForExit(timeout: 1)
-                let (location, backtrace) = crashReport(settledLog())
+                let (location, backtrace) = crashReport(settledLog(of: daemon))
                 shared.record(
                     Finding(
                         kind: .crash, signature: signature("crash", location ?? closes.first ?? ""),
@@ -422,40 +422,6 @@ final class FuzzRun {
                     Finding(kind: .restartVisible, signature: signature("replay", String(message.prefix(120))), detail: "seed \(settings.seed): \(excerpt(message, limit: 800))"))
             }
         }
-    }
-
-    /// Where the daemon crashed, from what the Swift runtime wrote to its log: the failure and the
-    /// first frames of the crashed thread that are in the project's sources.
-    private func crashReport(_ log: String) -> (String?, String?) {
-        let lines = log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let start = lines.lastIndex(where: { $0.hasPrefix("*** Signal") || $0.contains("Fatal error") }) else { return (nil, nil) }
-        var tail = Array(lines[start...])
-        let fatal = lines[..<start].suffix(3).last { $0.contains("Fatal error") }
-        if let crashed = tail.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {
-            let after = tail[(crashed + 1)...]
-            tail = Array(after.prefix { !$0.hasPrefix("Thread ") && !$0.hasPrefix("Registers") })
-        }
-        let failure = fatal ?? tail.first { $0.contains("Fatal error") || $0.contains("runtime failure") }
-        let frames = tail.filter { $0.contains("/Sources/") && !$0.contains("runtime failure") }.prefix(6)
-        let location = frames.first.flatMap { frame in frame.range(of: "/Sources/").map { String(frame[$0.lowerBound...]) } }
-        // Without the frame number and the address, which change from one run to the next.
-        let failureText = failure.map { $0.split(separator: " ").filter { !$0.hasPrefix("0x") }.drop { $0.allSatisfy(\.isNumber) }.joined(separator: " ") }
-        let report = ((failureText.map { [$0] } ?? []) + frames).map { "    " + excerpt($0, limit: 300) }
-        return ([failureText, location].compactMap { $0 }.joined(separator: " "), "  the daemon's backtrace:\n" + report.joined(separator: "\n"))
-    }
-
-    /// The daemon's log once the backtracer, which may outlive the daemon, has stopped writing.
-    private func settledLog() -> String {
-        guard let daemon else { return "" }
-        var log = daemon.log
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while Date() < deadline {
-            usleep(500_000)
-            let now = daemon.log
-            if now.utf8.count == log.utf8.count { break }
-            log = now
-        }
-        return log
     }
 
     private func logTail() -> String {

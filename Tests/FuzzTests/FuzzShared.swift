@@ -174,3 +174,36 @@ func residentKilobytes(of pid: Int32) -> Int? {
         return nil
     #endif
 }
+
+/// Where the daemon crashed, from what the Swift runtime wrote to its log: the failure and the
+/// first frames of the crashed thread that are in the project's sources.
+func crashReport(_ log: String) -> (String?, String?) {
+    let lines = log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    guard let start = lines.lastIndex(where: { $0.hasPrefix("*** Signal") || $0.contains("Fatal error") }) else { return (nil, nil) }
+    var tail = Array(lines[start...])
+    let fatal = lines[..<start].suffix(8).last { $0.contains("Fatal error") }
+    if let crashed = tail.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {
+        let after = tail[(crashed + 1)...]
+        tail = Array(after.prefix { !$0.hasPrefix("Thread ") && !$0.hasPrefix("Registers") })
+    }
+    let failure = fatal ?? tail.first { $0.contains("Fatal error") || $0.contains("runtime failure") }
+    let frames = tail.filter { $0.contains("/Sources/") && !$0.contains("runtime failure") }.prefix(6)
+    let location = frames.first.flatMap { frame in frame.range(of: "/Sources/").map { String(frame[$0.lowerBound...]) } }
+    // Without the frame number and the address, which change from one run to the next.
+    let failureText = failure.map { $0.split(separator: " ").filter { !$0.hasPrefix("0x") }.drop { $0.allSatisfy(\.isNumber) }.joined(separator: " ") }
+    let report = ((failureText.map { [$0] } ?? []) + frames).map { "    " + excerpt($0, limit: 300) }
+    return ([failureText, location].compactMap { $0 }.joined(separator: " "), "  the daemon's backtrace:\n" + report.joined(separator: "\n"))
+}
+
+/// The daemon's log once the backtracer, which may outlive the daemon, has stopped writing.
+func settledLog(of daemon: DaemonProcess) -> String {
+    var log = daemon.log
+    let deadline = Date(timeIntervalSinceNow: 15)
+    while Date() < deadline {
+        usleep(500_000)
+        let now = daemon.log
+        if now.utf8.count == log.utf8.count { break }
+        log = now
+    }
+    return log
+}

@@ -348,7 +348,11 @@ final class FuzzWorker: @unchecked Sendable {
         } else {
             probe = "daemon.ping on another connection got no answer in 5 s either"
         }
-        let device = step.requests.first?.device ?? "default"
+        var devices: [String] = []
+        for device in step.requests.compactMap(\.device) where !devices.contains(device) { devices.append(device) }
+        let histories = devices.prefix(3).map { device in
+            "  the last requests to device \(device):\n\(shared.history(of: device))\n  how \(device) was created, last:\n\(shared.creations(of: device))"
+        }
         shared.record(
             Finding(
                 kind: .hang, signature: signature("hang", step.label),
@@ -357,10 +361,7 @@ final class FuzzWorker: @unchecked Sendable {
                       no answer in \(Int(shared.settings.hangSeconds)) s; \(probe)
                       requests waiting for an answer, oldest first (the oldest is the likely culprit):
                     \(shared.inFlightReport())
-                      the last requests to device \(device):
-                    \(shared.history(of: device))
-                      how it was created, last:
-                    \(shared.creations(of: device))
+                    \(histories.joined(separator: "\n"))
                     """))
     }
 

@@ -56,20 +56,10 @@ struct RegressionCase: Sendable, CustomTestStringConvertible {
             probe.send(#"{"jsonrpc":"2.0","id":4,"method":"clock.now","params":{"device":"v"}}"#)
         },
         RegressionCase(name: "6 a store.set value nested 600 deep, then a durable write") { probe in
-            for depth in [600, 509] {
-                let value = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
-                probe.send(#"{"jsonrpc":"2.0","id":1,"method":"store.set","params":{"key":"deep","value":\#(value)}}"#)
-                probe.send(#"{"jsonrpc":"2.0","id":2,"method":"store.set","params":{"key":"after\#(depth)","value":\#(depth)}}"#)
-            }
-            probe.send(#"{"jsonrpc":"2.0","id":3,"method":"store.dump"}"#)
-            probe.send(#"{"jsonrpc":"2.0","id":4,"method":"trace.get","params":{"limit":1000}}"#)
-            probe.restart()
-            for depth in [600, 509] {
-                let answer = probe.send(#"{"jsonrpc":"2.0","id":5,"method":"store.get","params":{"key":"after\#(depth)"}}"#)
-                if let answer, answer["result"]?["value"] != .int(depth) {
-                    probe.problem("the write after the \(depth)-deep value is gone after kill -9: \(wireText(answer))")
-                }
-            }
+            probe.deepValueThenDurableWrite(depth: 600)
+        },
+        RegressionCase(name: "6b a store.set value nested 509 deep (the deepest a request can carry), then a durable write") { probe in
+            probe.deepValueThenDurableWrite(depth: 509)
         },
         RegressionCase(name: "7 device names ending in a line break are refused") { probe in
             // Written as UTF-8 (a newline as \n), then as \u escapes the daemon must decode.
@@ -166,7 +156,8 @@ final class RegressionProbe {
         for _ in 0..<40 where daemon.isRunning { usleep(50_000) }
         guard !daemon.isRunning else { return " (the daemon still runs)" }
         let status = daemon.waitForExit(timeout: 1)
-        return "; the daemon exited with status \(status)\(status == 132 || status == 133 ? " (a Swift runtime trap)" : "")\n\(logTail)"
+        let (_, backtrace) = crashReport(settledLog(of: daemon))
+        return "; the daemon exited with status \(status)\(status == 132 || status == 133 ? " (a Swift runtime trap)" : "")\n\(backtrace ?? logTail)"
     }
 
     private var logTail: String {
@@ -198,6 +189,22 @@ final class RegressionProbe {
         }
         connection = nil
         daemon.stop()
+    }
+
+    /// A `store.set` of a value nested `depth` deep, another write, reads of everything (whose
+    /// answers hold the value a few levels deeper), `kill -9`, restart: the other write is there.
+    func deepValueThenDurableWrite(depth: Int) {
+        let value = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+        send(#"{"jsonrpc":"2.0","id":1,"method":"store.set","params":{"key":"deep","value":\#(value)}}"#)
+        send(#"{"jsonrpc":"2.0","id":2,"method":"store.set","params":{"key":"after","value":\#(depth)}}"#)
+        send(#"{"jsonrpc":"2.0","id":3,"method":"store.get","params":{"key":"deep"}}"#)
+        send(#"{"jsonrpc":"2.0","id":4,"method":"store.dump"}"#)
+        send(#"{"jsonrpc":"2.0","id":5,"method":"trace.get","params":{"limit":1000}}"#)
+        restart()
+        let answer = send(#"{"jsonrpc":"2.0","id":6,"method":"store.get","params":{"key":"after"}}"#)
+        if let answer, answer["result"]?["value"] != .int(depth) {
+            problem("the write after the \(depth)-deep value is gone after kill -9: \(wireText(answer))")
+        }
     }
 
     /// Selects Instagram, opens it and uses it for an hour.
