@@ -105,7 +105,10 @@ final class FuzzRun {
         scanLog()
         shared.state.withLock { $0.pid = 0 }
         sampler.wait()
-        daemon.stop()
+        // A daemon that could not start again, or lost a write, leaves its state behind to look at.
+        let keep = shared.state.withLock { $0.findings.contains { [.restartFailed, .lostWrite].contains($0.kind) } }
+        if keep { setup.append("the daemon's socket, state directory and log are kept in \(daemon.directory.path)") }
+        daemon.stop(keepingDirectory: keep)
         return report(fuzzSeconds: fuzzSeconds)
     }
 
@@ -515,10 +518,13 @@ final class FuzzRun {
             return "\(names.count - absent.count)/\(names.count)" + (absent.isEmpty ? "" : " (not sent: \(absent.joined(separator: ", ")))")
         }
         let rate = fuzzSeconds > 0 ? Double(requests) / fuzzSeconds : 0
+        let hangs = findings.filter { $0.kind == .hang }.reduce(0) { $0 + $1.count }
+        let waited = Double(hangs) * settings.hangSeconds
+        let busyRate = fuzzSeconds > waited ? Double(requests) / (fuzzSeconds - waited) : rate
         var summary = """
             FuzzTests: seed \(settings.seed) — replay with \(settings.replayHint)
               \(String(format: "%.1f", fuzzSeconds)) s of fuzzing, \(roundsRun) rounds × \(settings.workers) workers × \(settings.stepsPerRound) steps
-              \(requests) requests (+\(checkRequests) checks) in \(lines) lines, \(bytes / 1024) KiB; \(answers) answer lines; \(String(format: "%.0f", rate)) requests/s
+              \(requests) requests (+\(checkRequests) checks) in \(lines) lines, \(bytes / 1024) KiB; \(answers) answer lines; \(String(format: "%.0f", rate)) requests/s\(hangs == 0 ? "" : " (\(String(format: "%.0f", busyRate)) without the \(hangs) hang waits of \(Int(settings.hangSeconds)) s)")
               restarts: \(restarts.isEmpty ? "none" : restarts.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", "))
               peak RSS \(peakMegabytes) (bound \(settings.maxResidentMegabytes) MB)
               methods \(missing(Vocabulary.methods, "")), events \(missing(Vocabulary.eventTypes, "event:")), intents \(missing(Vocabulary.intents, "intent:"))

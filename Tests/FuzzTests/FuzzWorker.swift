@@ -432,7 +432,7 @@ final class FuzzWorker: @unchecked Sendable {
                 shared.record(
                     Finding(
                         kind: .invalidNameAccepted, signature: signature("name", name),
-                        detail: "\(description)\n  device.create accepted the name \(String(reflecting: name)), which the rules refuse"))
+                        detail: "\(description)\n  device.create accepted the name \(excerpt(String(reflecting: name))), which the rules refuse"))
             }
             if let id = request.id, outcome == nil, !interrupted, !step.mayClose, !lineRefused {
                 bad("no answer with the id \(id) (\(request.label))", answers.last ?? [])

@@ -159,13 +159,14 @@ final class DaemonProcess {
             ? 128 + process.terminationStatus : process.terminationStatus
     }
 
-    /// Stops the daemon (SIGTERM, then SIGKILL after 5 s) and removes its temporary directory.
-    func stop() {
+    /// Stops the daemon (SIGTERM, then SIGKILL after 5 s) and removes its temporary directory
+    /// (unless asked to keep it, for a post-mortem).
+    func stop(keepingDirectory: Bool = false) {
         if isRunning {
             kill(SIGTERM)
             waitForExit(timeout: 5)
         }
-        try? FileManager.default.removeItem(at: directory)
+        if !keepingDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
     private func logURL(creating: Bool) -> URL {
