@@ -209,12 +209,15 @@ final class FuzzRun {
         for (worker, earlier) in zip(comparable, before) {
             let now = snapshot(of: worker.ownDevice)
             for ((label, old), (_, new)) in zip(earlier, now) where old != new {
+                let difference = firstDifference(old, new, path: "result")
+                let method = String(label.prefix { $0 != " " })
                 shared.record(
                     Finding(
-                        kind: .restartVisible, signature: signature("visible", label, kind.rawValue),
+                        kind: .restartVisible,
+                        signature: signature("visible", method, String((difference ?? "").prefix { $0 != ":" })),
                         detail: """
                             seed \(settings.seed), \(context), \(kind.rawValue): device \(worker.ownDevice) answers \(label) differently after the restart
-                              \(firstDifference(old, new, path: "result") ?? "")
+                              \(difference ?? "")
                               before: \(excerpt(old, limit: 300))
                               after:  \(excerpt(new, limit: 300))
                               the last requests to it:
@@ -421,8 +424,9 @@ final class FuzzRun {
                 shared.record(
                     Finding(kind: .logError, signature: signature("log", String(message.prefix(120))), detail: "seed \(settings.seed): \(excerpt(message, limit: 800))"))
             } else if message.contains("took another path") {
+                // One finding, whatever the device, line and method.
                 shared.record(
-                    Finding(kind: .restartVisible, signature: signature("replay", String(message.prefix(120))), detail: "seed \(settings.seed): \(excerpt(message, limit: 800))"))
+                    Finding(kind: .restartVisible, signature: "replay took another path", detail: "seed \(settings.seed): \(excerpt(message, limit: 800))"))
             }
         }
     }
