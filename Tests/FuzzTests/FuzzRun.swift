@@ -534,6 +534,8 @@ final class FuzzRun {
               methods \(missing(Vocabulary.methods, "")), events \(missing(Vocabulary.eventTypes, "event:")), intents \(missing(Vocabulary.intents, "intent:"))
               error codes: \(codes.sorted { $0.key > $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " "))
             """
+        let slowest = workers.flatMap(\.slowest).sorted { $0.0 > $1.0 }.prefix(5)
+        summary += "\n  slowest steps: " + slowest.map { String(format: "%.2f s ", $0.0) + $0.1 }.joined(separator: "; ")
         for line in setup { summary += "\n  " + line }
         let failures = findings.filter(\.failsTheRun)
         let notes = findings.filter { !$0.failsTheRun }

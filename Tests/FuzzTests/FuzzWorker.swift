@@ -93,6 +93,8 @@ final class FuzzWorker: @unchecked Sendable {
     var answersRead = 0
     var coverage: [String: Int] = [:]
     var errorCodes: [Int: Int] = [:]
+    /// The slowest steps (seconds, what), for the summary.
+    var slowest: [(Double, String)] = []
 
     init(index: Int, seed: UInt64, socketPath: String, shared: FuzzShared) {
         self.index = index
@@ -109,7 +111,14 @@ final class FuzzWorker: @unchecked Sendable {
             if shared.stopping || unreachable { return }
             let step = generator.next()
             stepNumber += 1
+            let started = Date()
             perform(step)
+            let seconds = Date().timeIntervalSince(started)
+            if slowest.count < 5 || seconds > slowest[slowest.count - 1].0 {
+                slowest.append((seconds, "\(step.label.prefix(70)) (\(step.bytes / 1024) KiB)"))
+                slowest.sort { $0.0 > $1.0 }
+                if slowest.count > 5 { slowest.removeLast() }
+            }
         }
     }
 
