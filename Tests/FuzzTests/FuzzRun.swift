@@ -47,6 +47,7 @@ final class FuzzRun {
     private var restarts: [String: Int] = [:]
     private var roundsRun = 0
     private var recoveries = 0
+    private var restartsChecked = 0
     private var setup: [String] = []
     private let compactJournalAfter: Int
     private let durability: String
@@ -310,32 +311,40 @@ final class FuzzRun {
             return false
         }
         scanLog()
-        return checkModel(context)
+        // After a restart each key is read with store.get; otherwise a store.dump per suite does.
+        let restartsNow = restarts.values.reduce(0, +)
+        defer { restartsChecked = restartsNow }
+        return checkModel(context, keyByKey: restartsNow != restartsChecked)
     }
 
     /// Every tracked key holds what its owner's acknowledged writes left (or, for writes that may
     /// or may not have happened, one of the values they could have left).
-    private func checkModel(_ context: String) -> Bool {
+    private func checkModel(_ context: String, keyByKey: Bool) -> Bool {
         for worker in workers {
             for suite in Vocabulary.trackedSuites {
                 let keys = worker.model.keys.filter { $0.suite == suite }.sorted { $0.key < $1.key }
                 if keys.isEmpty { continue }
                 var values: [String: JSONValue]?
-                switch call("store.dump", .object([("device", .string(worker.ownDevice)), ("suite", .string(suite))])) {
+                let read: CallResult =
+                    keyByKey
+                    ? call("store.get", .object([("device", .string(worker.ownDevice)), ("suite", .string(suite)), ("key", .string(keys[0].key))]))
+                    : call("store.dump", .object([("device", .string(worker.ownDevice)), ("suite", .string(suite))]))
+                switch read {
+                case .result where keyByKey: values = nil
                 case .result(let result): values = result["values"]?.objectValue ?? [:]
                 case .error(let code, let message) where code != -32603:
                     // The device is gone: recorded, created again, its model started afresh.
                     shared.record(
                         Finding(
                             kind: .lostWrite, signature: signature("lost device", String(message.prefix(60))),
-                            detail: "seed \(settings.seed), \(context): store.dump of device \(worker.ownDevice): \(code) \(message)\n  restarts so far: \(restarts)\n  the last requests to it:\n\(shared.history(of: worker.ownDevice))"))
+                            detail: "seed \(settings.seed), \(context): reading device \(worker.ownDevice): \(code) \(message)\n  restarts so far: \(restarts)\n  the last requests to it:\n\(shared.history(of: worker.ownDevice))"))
                     _ = call("device.create", .object([("device", .string(worker.ownDevice))]))
                     worker.model = [:]
                     continue
-                case .error: values = nil  // reported; read key by key
+                case .error: values = nil  // a -32603, reported: read key by key
                 case .failed(let why):
                     shared.record(
-                        Finding(kind: .hang, signature: signature("check", context), detail: "seed \(settings.seed), \(context): store.dump of \(worker.ownDevice): \(why)"),
+                        Finding(kind: .hang, signature: signature("check", context), detail: "seed \(settings.seed), \(context): reading device \(worker.ownDevice): \(why)"),
                         stop: true)
                     return false
                 }
