@@ -64,8 +64,6 @@ struct RequestGenerator {
     /// The device only this worker writes tracked keys to (and never removes).
     let ownDevice: String
     private var counter = 0
-    /// Methods this generator exercises, for the coverage report.
-    private(set) var stepsMade = 0
 
     init(seed: UInt64, worker: Int, ownDevice: String) {
         random = FuzzRandom(seed: seed, stream: UInt64(worker) + 1)
@@ -91,7 +89,6 @@ struct RequestGenerator {
     // MARK: steps
 
     mutating func next() -> Step {
-        stepsMade += 1
         let kind = random.weighted([
             (640, 0), (80, 1), (120, 2), (40, 3), (30, 4), (25, 5), (20, 6), (15, 7), (25, 8), (4, 9), (1, 10),
         ])
