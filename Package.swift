@@ -23,6 +23,7 @@ let package = Package(
         .testTarget(name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ControlProtocol"]),
+        .testTarget(name: "FuzzTests", dependencies: ["ControlProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,29 @@
+import Foundation
+
+/// A copy of IntegrationTests/Support/BuildProducts.swift (a test target cannot import another).
+///
+/// Where `swift build` / `swift test` put the executables: the directory of the test bundle
+/// (`.build/<triple>/<config>/`), found from the loaded bundles, else `.build/debug/` of the
+/// package that holds this file.
+enum BuildProducts {
+    static let directory: URL = {
+        let bundleDirectories = ([Bundle.main] + Bundle.allBundles).flatMap { bundle in
+            [bundle.bundleURL, bundle.executableURL].compactMap { $0 }
+                .filter { $0.pathExtension == "xctest" }
+                .map { $0.deletingLastPathComponent() }
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates = bundleDirectories + [packageRoot.appendingPathComponent(".build/debug")]
+        return candidates.first {
+            FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("clarityd").path)
+        }
+            ?? candidates[0]
+    }()
+
+    /// The built executable called `name` (`clarityd`, `clarityctl`).
+    static func executable(_ name: String) -> URL {
+        directory.appendingPathComponent(name)
+    }
+}
