@@ -77,7 +77,8 @@ extension ClarityMainApp {
             try await sharedDefaults.data(forKey: ClarityKeys.shieldedAppsSelection))
         let apps = Set(selection?.applicationTokens ?? [])
         let categories = Set(selection?.categoryTokens ?? [])
-        return try await platform.usageToday().reduce(0) { total, entry in
+        // In app order: a sum of doubles in dictionary order could differ from one run to the next.
+        return try await platform.usageToday().sorted { $0.key < $1.key }.reduce(0) { total, entry in
             let counts =
                 apps.contains(entry.key) || platform.catalog.category(of: entry.key).map(categories.contains) == true
             return total + (counts ? entry.value : 0)

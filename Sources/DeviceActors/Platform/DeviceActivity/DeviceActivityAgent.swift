@@ -140,11 +140,15 @@ actor DeviceActivityAgent: WorldActor {
         return (usageByDay[calendar.dayKey(clock.now)] ?? [:]).mapValues { Double($0) / 1000 }
     }
 
-    /// Today's usage per category, in seconds (apps outside the catalog count as `other`).
+    /// Today's usage per category, in seconds (apps outside the catalog count as `other`),
+    /// summed in whole milliseconds: a sum of doubles in dictionary order could differ in its
+    /// last digit from one run to the next.
     func usageTodayByCategory() -> [String: Double] {
-        usageToday().reduce(into: [:]) { totals, entry in
+        accrue()
+        let milliseconds = (usageByDay[calendar.dayKey(clock.now)] ?? [:]).reduce(into: [String: Int64]()) { totals, entry in
             totals[catalog.category(of: entry.key) ?? "other", default: 0] += entry.value
         }
+        return milliseconds.mapValues { Double($0) / 1000 }
     }
 
     // MARK: - Accounting

@@ -59,6 +59,21 @@ struct MonitoredActivity: Sendable, Codable {
         }
     }
 
+    private enum CodingKeys: String, CodingKey { case name, schedule, events, interval, phase, progress, reached, warned }
+
+    /// Sets sorted: a `Set` encodes in the process's hash order, and snapshots must not depend on it.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(schedule, forKey: .schedule)
+        try c.encode(events, forKey: .events)
+        try c.encodeIfPresent(interval, forKey: .interval)
+        try c.encode(phase, forKey: .phase)
+        try c.encode(progress, forKey: .progress)
+        try c.encode(reached.sorted(), forKey: .reached)
+        try c.encode(warned.sorted(), forKey: .warned)
+    }
+
     /// Starts a new interval: progress, thresholds and warnings reset.
     mutating func enterInterval() {
         phase = .active

@@ -6,6 +6,21 @@ public struct ShieldSettings: Sendable, Hashable, Codable {
     public var applicationCategories: CategoryPolicy = .none
 
     public var isEmpty: Bool { applications.isEmpty && applicationCategories.isNone }
+
+    public init(applications: Set<String> = [], applicationCategories: CategoryPolicy = .none) {
+        self.applications = applications
+        self.applicationCategories = applicationCategories
+    }
+
+    private enum CodingKeys: String, CodingKey { case applications, applicationCategories }
+
+    /// Applications sorted: a `Set` encodes in the process's hash order, which differs from one
+    /// run to the next, and answers and snapshots must not.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(applications.sorted(), forKey: .applications)
+        try c.encode(applicationCategories, forKey: .applicationCategories)
+    }
 }
 
 /// Why a shield covers an app: through its token, or through its category.
