@@ -19,8 +19,9 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
     var logLevel = LogLevel.info
     /// Whether an answer waits for its journal line to be synced to disk.
     var durability = Durability.fsync
-    /// Journal lines after which a device is snapshotted and its journal started afresh.
-    var compactJournalAfter = 50_000
+    /// Journal lines after which a device is snapshotted and its journal started afresh; 0
+    /// (the default) never compacts, so that a restart replays every input and comes back exact.
+    var compactJournalAfter = 0
 
     /// How far an acknowledged change is saved before the reply goes out.
     enum Durability: String, Codable, Sendable, CaseIterable {
@@ -49,7 +50,7 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
         maxRequestBytes = try fields.positive(.maxRequestBytes) ?? defaults.maxRequestBytes
         logLevel = try fields.oneOf(.logLevel) ?? defaults.logLevel
         durability = try fields.oneOf(.durability) ?? defaults.durability
-        compactJournalAfter = try fields.positive(.compactJournalAfter) ?? defaults.compactJournalAfter
+        compactJournalAfter = try fields.nonNegative(.compactJournalAfter) ?? defaults.compactJournalAfter
     }
 
     /// The socket in force.
@@ -77,6 +78,12 @@ extension KeyedDecodingContainer {
     fileprivate func positive(_ key: Key) throws -> Int? {
         guard let value = try decodeIfPresent(Int.self, forKey: key) else { return nil }
         guard value > 0 else { throw invalid(key, "must be a positive number, got \(value)") }
+        return value
+    }
+
+    fileprivate func nonNegative(_ key: Key) throws -> Int? {
+        guard let value = try decodeIfPresent(Int.self, forKey: key) else { return nil }
+        guard value >= 0 else { throw invalid(key, "must be 0 or more, got \(value)") }
         return value
     }
 

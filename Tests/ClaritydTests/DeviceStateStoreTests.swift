@@ -103,14 +103,25 @@ import Testing
         #expect(!names.contains("here.journal") && !names.contains("broken.journal"))
     }
 
+    private func device(_ name: String = "d") throws -> SimulatedDevice {
+        try SimulatedDevice(
+            name: name, app: "clarity", start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
+            timeZone: TimeZone(identifier: "UTC")!, seed: 9, clock: .virtual, config: DeviceConfig())
+    }
+
+    /// Compacts `device` as the daemon does, into snapshot `generation`.
+    private func compact(_ device: SimulatedDevice, generation: Int) throws -> (DeviceSnapshot, DeviceJournal) {
+        let snapshot = try device.snapshot()
+        let journal = try store().compact(
+            JSONWire.bytes(snapshot), of: device.name, sequence: snapshot.traceSequence ?? 0, generation: generation)
+        return (snapshot, journal)
+    }
+
     @Test func aCompactedDeviceContinuesFromItsSnapshot() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let device = try SimulatedDevice(
-            name: "d", app: "clarity", start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
-            timeZone: TimeZone(identifier: "UTC")!, seed: 9, clock: .virtual, config: DeviceConfig())
+        let device = try device()
         _ = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(true))
-        let snapshot = try device.snapshot()
-        let journal = try store().compact(snapshot)
+        let (snapshot, journal) = try compact(device, generation: 1)
         _ = try journal.append(JSONWire.bytes(entry(snapshot.traceSequence! + 1, "lock")))
         journal.finish()
 
@@ -121,15 +132,81 @@ import Testing
         }
         #expect(restored.suites["group.com.clarity.focus"]?["wifiGateEnabled"] == .bool(true))
         #expect(restored.random == snapshot.random && restored.traceSequence == snapshot.traceSequence)
-        #expect(loaded.first?.entries.count == 1)
-        #expect(!(try files()).contains { $0.hasSuffix(".tmp") })
+        #expect(loaded.first?.generation == 1 && loaded.first?.entries.count == 1)
+        #expect(try files() == ["d.1.snapshot", "d.journal"])
+    }
+
+    /// Fuzzer finding N3: `kill -9` after a compaction wrote its snapshot but before its journal
+    /// replaced the old one. The old journal names the old snapshot, which is still there.
+    @Test func aCrashBeforeTheNewJournalLeavesTheOldJournalAndItsSnapshot() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let device = try device()
+        _ = try device.storeSet(suite: nil, key: "k", value: .int(1))
+        let (first, journal) = try compact(device, generation: 1)
+        _ = try journal.append(JSONWire.bytes(entry(first.traceSequence! + 1, "lock")))
+        journal.finish()
+        _ = try device.storeSet(suite: nil, key: "k", value: .int(2))
+        // The next compaction's snapshot, written; the crash comes before its journal.
+        try Data(JSONWire.bytes(try device.snapshot())).write(to: directory.appendingPathComponent("devices/d.2.snapshot"))
+
+        let loaded = try store().loadAll()
+        guard case .snapshot(let restored)? = loaded.first?.base else {
+            Issue.record("expected a snapshot base")
+            return
+        }
+        #expect(restored.suites["group.com.clarity.focus"]?["k"] == .int(1))
+        #expect(loaded.first?.generation == 1 && loaded.first?.entries.count == 1)
+        #expect(try files() == ["d.1.snapshot", "d.journal"], "the snapshot no journal names is deleted")
+    }
+
+    /// `kill -9` after the new journal is in place but before the old snapshot is deleted.
+    @Test func aCrashBeforeTheOldSnapshotIsDeletedKeepsTheNewOne() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let device = try device()
+        let (_, journal) = try compact(device, generation: 1)
+        journal.finish()
+        let kept = directory.appendingPathComponent("devices/d.1.snapshot.kept")
+        try FileManager.default.copyItem(at: directory.appendingPathComponent("devices/d.1.snapshot"), to: kept)
+        _ = try device.storeSet(suite: nil, key: "k", value: .int(2))
+        try compact(device, generation: 2).1.finish()
+        try FileManager.default.moveItem(at: kept, to: directory.appendingPathComponent("devices/d.1.snapshot"))
+
+        let loaded = try store().loadAll()
+        guard case .snapshot(let restored)? = loaded.first?.base else {
+            Issue.record("expected a snapshot base")
+            return
+        }
+        #expect(restored.suites["group.com.clarity.focus"]?["k"] == .int(2))
+        #expect(loaded.first?.generation == 2)
+        #expect(try files() == ["d.2.snapshot", "d.journal"])
+    }
+
+    @Test func removingADeviceDeletesEveryOneOfItsFilesAndNoOtherDevices() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try compact(device("d"), generation: 3).1.finish()
+        try compact(device("d.3"), generation: 1).1.finish()
+        try store().remove("d")
+        #expect(try files() == ["d.3.1.snapshot", "d.3.journal"])
+        #expect(try store().loadAll().map(\.name) == ["d.3"])
+    }
+
+    @Test func fileNamesSayWhoseFileItIs() {
+        let cases: [(String, String?, Int??)] = [
+            ("d.journal", "d", .some(nil)), ("d.json", "d", 0), ("d.12.snapshot", "d", 12),
+            ("a.1.2.snapshot", "a.1", 2), ("d.json.journal", "d.json", .some(nil)),
+            ("d.snapshot", nil, nil), ("d.01.snapshot", nil, nil), ("d.x.snapshot", nil, nil),
+            ("d.1234567890.snapshot", nil, nil), ("d.journal.corrupt-17", nil, nil), ("d.1.snapshot.tmp", nil, nil),
+        ]
+        for (file, name, generation) in cases {
+            let owner = DeviceStateStore.owner(ofFile: file)
+            #expect(owner?.name == name, "\(file)")
+            if let generation { #expect(owner?.generation == generation, "\(file)") }
+        }
     }
 
     @Test func aStateFileOfFormatOneIsReadAsASnapshotAndJournalledFromThen() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let device = try SimulatedDevice(
-            name: "old", app: "clarity", start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
-            timeZone: TimeZone(identifier: "UTC")!, seed: 9, clock: .virtual, config: DeviceConfig())
+        let device = try device("old")
         _ = try device.storeSet(suite: nil, key: "k", value: .int(7))
         var snapshot = try device.snapshot()
         snapshot.format = 1
@@ -145,6 +222,11 @@ import Testing
         }
         #expect(restored.suites["group.com.clarity.focus"]?["k"] == .int(7))
         #expect(try files() == ["old.journal", "old.json"])
-        #expect(try store().loadAll().count == 1, "the journal written for it reads back")
+        #expect(try store().loadAll().first?.generation == 0, "the journal written for it reads back")
+        let header = try String(contentsOf: directory.appendingPathComponent("devices/old.journal"), encoding: .utf8)
+        #expect(header == #"{"journal":2,"snapshot":{"seq":0}}"# + "\n", "generation 0 is written as before generations")
+
+        try compact(device, generation: 1).1.finish()
+        #expect(try files() == ["old.1.snapshot", "old.journal"], "its next compaction replaces the file of format 1")
     }
 }

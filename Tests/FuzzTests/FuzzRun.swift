@@ -56,7 +56,7 @@ final class FuzzRun {
         self.settings = settings
         shared = FuzzShared(settings: settings)
         random = FuzzRandom(seed: settings.seed, stream: 0)
-        compactJournalAfter = random.chance(0.3) ? 64 : 50_000
+        compactJournalAfter = random.chance(0.3) ? 64 : 0
         durability = random.chance(0.5) ? "fsync" : "write"
     }
 
@@ -203,11 +203,10 @@ final class FuzzRun {
     /// A restart while nothing is in flight: the workers' devices must answer exactly as before,
     /// and every acknowledged write must be there.
     private func restartBetweenRounds(_ kind: Restart, context: String) -> Bool {
-        let comparable = workers.filter { !$0.restoreOnlyConfigTouched }
-        let before = comparable.map { snapshot(of: $0.ownDevice) }
+        let before = workers.map { snapshot(of: $0.ownDevice) }
         guard restart(kind) else { return false }
         for worker in workers { worker.disconnect() }
-        for (worker, earlier) in zip(comparable, before) {
+        for (worker, earlier) in zip(workers, before) {
             let now = snapshot(of: worker.ownDevice)
             for ((label, old), (_, new)) in zip(earlier, now) where old != new {
                 let difference = firstDifference(old, new, path: "result")
@@ -226,7 +225,6 @@ final class FuzzRun {
                             """))
             }
         }
-        for worker in workers { worker.restoreOnlyConfigTouched = false }
         return checkAfterRound("\(context), after \(kind.rawValue)")
     }
 
@@ -241,10 +239,7 @@ final class FuzzRun {
         for suite in Vocabulary.trackedSuites {
             reads.append(("store.dump", .object([("device", .string(device)), ("suite", .string(suite))])))
         }
-        // A compaction drops the trace before its snapshot from what a restart restores.
-        if compactJournalAfter > 1000 {
-            reads.append(("trace.get", .object([("device", .string(device)), ("since", .int(0)), ("limit", .int(300))])))
-        }
+        reads.append(("trace.get", .object([("device", .string(device)), ("since", .int(0)), ("limit", .int(300))])))
         return reads.map { method, params in
             let label = "\(method) \(params.text)"
             switch call(method, params) {

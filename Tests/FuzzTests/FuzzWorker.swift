@@ -83,9 +83,6 @@ final class FuzzWorker: @unchecked Sendable {
     var model: [ModelKey: [Expected]] = [:]
     /// The last tracked writes per key, for reports.
     var writeLog: [ModelKey: [String]] = [:]
-    /// A `device.config` changed what applies only when a device is restored: the next restart may
-    /// show it.
-    var restoreOnlyConfigTouched = false
 
     var requestsSent = 0
     var linesSent = 0
@@ -434,7 +431,6 @@ final class FuzzWorker: @unchecked Sendable {
             }
         }
         for request in step.requests {
-            if request.touchesRestoreOnlyConfig { restoreOnlyConfigTouched = true }
             let outcome = request.id.flatMap { outcomes[$0] }
             if let tracked = request.tracked { apply(tracked, outcome) }
             if let name = request.invalidDeviceName, case .result? = outcome {

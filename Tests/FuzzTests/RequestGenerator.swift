@@ -23,8 +23,6 @@ struct SentRequest {
     var tracked: TrackedWrite?
     /// `device.create` of a name the rules refuse: it must be refused.
     var invalidDeviceName: String?
-    /// `device.config` of the worker's own device that changes what applies only at restore.
-    var touchesRestoreOnlyConfig = false
 }
 
 /// What a worker does next: lines to send, how, and what to expect.
@@ -307,11 +305,6 @@ struct RequestGenerator {
         if method == "intent", case .string(let name)? = params?["name"] { label += ":" + name }
         var sent = SentRequest(label: label, device: device ?? (params == nil ? nil : "default"), id: Self.json(id))
         if method == "device.create", let device, !Vocabulary.isValidDeviceName(device) { sent.invalidDeviceName = device }
-        if method == "device.config", device == ownDevice, let config = params?["config"],
-            config["apps"] != nil || config["frictionThresholdsMinutes"] != nil
-        {
-            sent.touchesRestoreOnlyConfig = true
-        }
         return Built(object: .object(members), sent: sent)
     }
 

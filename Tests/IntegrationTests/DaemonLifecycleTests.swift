@@ -110,7 +110,7 @@ import Testing
         }
         let target = directory.appendingPathComponent("precious").path
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
-        try FileManager.default.createSymbolicLink(atPath: state + "/devices/default.json.tmp", withDestinationPath: target)
+        try FileManager.default.createSymbolicLink(atPath: state + "/devices/default.1.snapshot.tmp", withDestinationPath: target)
         let config = directory.appendingPathComponent("clarityd.json")
         try Data(#"{"compactJournalAfter": 2}"#.utf8).write(to: config)
 
@@ -137,7 +137,7 @@ import Testing
         }
         #expect(output.contains("socket directory \(run) was writable by other users; set to 0700"))
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me", "nothing written through the link")
-        #expect(FileManager.default.fileExists(atPath: state + "/devices/default.json"), "the compaction wrote its own file")
+        #expect(FileManager.default.fileExists(atPath: state + "/devices/default.1.snapshot"), "the compaction wrote its own file")
 
         let shared = BuildProducts.run("clarityd", ["--socket", "/tmp/clarityd-test-\(getpid()).sock", "--state-dir", state], timeout: 10)
         #expect(shared.status == 1)

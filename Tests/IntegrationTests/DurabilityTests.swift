@@ -174,29 +174,46 @@ import Testing
         #expect(daemon.log.contains("journal line 3 is not a device method (device.create)"))
     }
 
-    /// A long journal is compacted into a snapshot: the device restored from it keeps its data,
-    /// its trace numbering and its random generator (no id handed out twice).
-    @Test func aDeviceRestoredFromACompactedJournalGoesOnWhereItStopped() throws {
+    /// A long journal is compacted into a snapshot: the device goes on as rebuilt from it, so a
+    /// `kill -9` and restart after the compaction changes nothing a client can see — data, trace,
+    /// sandboxes — and the random generator goes on (no id handed out twice).
+    @Test func aRestartAfterACompactionIsInvisible() throws {
         let daemon = try DaemonProcess(config: ["compactJournalAfter": 4])
         defer { daemon.stop() }
         var ids: [String] = []
+        _ = try daemon.call("event", ["type": "app.open", "app": "com.burbn.instagram"])
         for mood in 1...5 {
             ids.append(try daemon.call("intent", ["name": "logMood", "args": ["mood": .int(mood)]])["result"]?["id"]?.stringValue ?? "")
         }
         _ = try daemon.call("store.set", ["key": "k", "value": "kept"])
-        let lastSequence = try daemon.call("trace.get").arrayValue?.last?["seq"]?.intValue ?? 0
+        let seen = try ["device.state", "sandbox.list", "trace.get", "store.dump"].map { try daemon.call($0) }
         daemon.kill(SIGKILL)
         #expect(daemon.waitForExit() == 137)
-        let files = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices")
-        #expect(files.contains("default.json"), "compacted: \(files)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices").sorted()
+        #expect(files == ["default.1.snapshot", "default.journal"], "compacted once, after 4 lines")
 
         try daemon.start()
-        #expect(try daemon.call("store.get", ["key": "k"])["value"] == "kept")
-        #expect(try daemon.call("device.state")["app"]?["history"]?["moodEntries"] == 5)
+        let again = try ["device.state", "sandbox.list", "trace.get", "store.dump"].map { try daemon.call($0) }
+        #expect(again == seen)
+        #expect(again[0]["app"]?["history"]?["moodEntries"] == 5)
         let next = try daemon.call("intent", ["name": "logMood", "args": ["mood": 3]])
         ids.append(next["result"]?["id"]?.stringValue ?? "")
         #expect(Set(ids).count == 6, "\(ids)")
+        let lastSequence = seen[2].arrayValue?.last?["seq"]?.intValue ?? 0
         #expect((next["effects"]?.arrayValue?.first?["seq"]?.intValue ?? 0) > lastSequence)
+    }
+
+    /// Without `compactJournalAfter` a journal is never compacted: a restart replays every line.
+    @Test func byDefaultAJournalIsNeverCompacted() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        for value in 1...30 { _ = try daemon.call("store.set", ["key": "k", "value": .int(value)]) }
+        let trace = try daemon.call("trace.get")
+        daemon.kill(SIGKILL)
+        #expect(daemon.waitForExit() == 137)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices") == ["default.journal"])
+        try daemon.start()
+        #expect(try daemon.call("trace.get") == trace, "the whole trace, from the device's creation")
     }
 
     /// The answer line to `request` on a fresh connection, as bytes on the wire.

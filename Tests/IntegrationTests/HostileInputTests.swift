@@ -204,4 +204,40 @@ import Testing
         _ = try daemon.call("device.create", ["device": "lost"])
         #expect(try daemon.call("device.list").arrayValue?.map { $0["name"] } == ["default", "lost"])
     }
+
+    /// Fuzzer finding N2: a wall device started in 1900 spent its life catching up a century, a
+    /// day's timers at a time, and answered nothing. A wall start is within a year of now; one
+    /// far behind catches up in turns, answering requests in between.
+    @Test func aWallDeviceFarFromNowIsRefusedAndOneBehindStillAnswers() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        for start in ["1900-01-01T00:00:00Z", "2999-01-01T00:00:00Z"] {
+            #expect(field { try daemon.call("device.create", ["device": "w", "clock": "wall", "start": .string(start)]) } == "start")
+        }
+        #expect(code { try daemon.call("device.create", ["device": "v", "clock": "virtual", "start": "1900-01-01T00:00:00Z"]) } == nil)
+
+        let start = Date() - 360 * 86_400
+        let iso = ISO8601DateFormatter().string(from: start)
+        _ = try daemon.call("device.create", ["device": "w", "clock": "wall", "start": .string(iso)])
+        _ = try daemon.call("activity.start", [
+            "device": "w", "name": "hourly", "schedule": ["intervalStart": ["minute": 0], "intervalEnd": ["minute": 30], "repeats": true],
+        ])
+        let now = try daemon.call("clock.now", ["device": "w"])
+        #expect((now["t"]?.doubleValue ?? -1) >= 0, "answered while catching up: \(now)")
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+    }
+
+    /// The catalog and the friction thresholds are built into a device when it is made: a
+    /// `device.config` that would change them is refused, not silently ignored until a restore.
+    @Test func configFixedAtCreationIsRefusedByDeviceConfig() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        #expect(field { try daemon.call("device.config", ["config": ["frictionThresholdsMinutes": [1, 2, 3, 4, 5]]]) }
+            == "config.frictionThresholdsMinutes")
+        #expect(field { try daemon.call("device.config", ["config": ["apps": ["com.x": ["name": "X", "category": "games"]]]]) }
+            == "config.apps")
+        let unchanged = try daemon.call("device.config", ["config": ["frictionThresholdsMinutes": [5, 10, 15, 20, 25], "apps": [:]]])
+        #expect(unchanged["frictionThresholdsMinutes"] == [5, 10, 15, 20, 25])
+        #expect(unchanged["apps"] == [:])
+    }
 }

@@ -172,10 +172,18 @@ public final class SimulatedDevice: @unchecked Sendable {
         return finish(from: from)
     }
 
-    /// Wall mode: advances virtual time to `date`, quietly: time passing is not an input, so no
-    /// `clock.advance` is traced (what falls due on the way is). No-op if already there.
-    public func advanceWall(to date: Date) throws(DeviceError) {
-        try catchUp(toMilliseconds: calendar.instant(date).milliseconds)
+    /// Wall mode: advances virtual time towards `date` by at most `limit` milliseconds, quietly:
+    /// time passing is not an input, so no `clock.advance` is traced (what falls due on the way
+    /// is). Returns whether the device got to `date` (already there counts). The limit lets the
+    /// daemon catch a device up a day at a time, answering requests in between.
+    @discardableResult
+    public func advanceWall(to date: Date, atMostMilliseconds limit: Int64 = .max) throws(DeviceError) -> Bool {
+        let target = calendar.instant(date).milliseconds
+        let now = world.clock.now.milliseconds
+        let (reach, overflow) = now.addingReportingOverflow(max(0, limit))
+        let step = overflow ? target : min(target, reach)
+        try catchUp(toMilliseconds: step)
+        return step == target
     }
 
     /// Moves virtual time to `milliseconds` as ``advanceWall(to:)`` does: the daemon replays a
@@ -251,11 +259,20 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Applies per-device config overrides now (budgets take effect at the next charge).
     /// Errors name the field inside `config` (`config.quirks.x`).
     public func updateConfig(_ overrides: DeviceConfig.Overrides) throws(DeviceError) -> DeviceConfig {
+        let updated: DeviceConfig
         do {
-            config = try config.applying(overrides)
+            updated = try config.applying(overrides)
         } catch {
             throw error.inside("config")
         }
+        // The catalog and the app's thresholds are built into the device when it is made.
+        for (field, changed) in [
+            ("config.apps", updated.apps != config.apps),
+            ("config.frictionThresholdsMinutes", updated.frictionThresholdsMinutes != config.frictionThresholdsMinutes),
+        ] where changed {
+            throw .invalidArgument(field: field, reason: "fixed when the device is created: give it in device.create's config")
+        }
+        config = updated
         configRevision += 1
         springBoard.monitor.budgetBytes = config.memoryBudgets.monitor
         springBoard.shieldConfiguration.budgetBytes = config.memoryBudgets.shieldConfiguration

@@ -40,6 +40,9 @@ final class DeviceService: Sendable {
     /// runs without `start` are reproducible).
     static let defaultVirtualStart = "2026-01-05T09:00:00Z"
 
+    /// How far from now a wall device's `start` may be: 366 days either way.
+    static let wallStartRange: TimeInterval = 366 * 86_400
+
     init(
         defaultApp: String, clockMode: ClockMode, defaults: DeviceConfig, store: DeviceStateStore,
         compactionThreshold: Int, log: Logger
@@ -120,7 +123,7 @@ final class DeviceService: Sendable {
         let slot = DeviceSlot(device: device, store: store, compactionThreshold: compactionThreshold, log: log)
         registry.withLock { $0.slots[stored.name] = slot }
         do {
-            try slot.attach(entries: stored.entries.count) { try store.openJournal(stored.name) }
+            try slot.attach(entries: stored.entries.count, generation: stored.generation) { try store.openJournal(stored.name) }
         } catch {
             log.error("device \(stored.name): its journal cannot be opened, so nothing more will be saved: \(error)")
         }
@@ -193,6 +196,12 @@ final class DeviceService: Sendable {
         if let text = params.start {
             guard let date = DeviceCalendar.parseISO(text) else {
                 throw RPCError.invalidParams(field: "start", reason: "expected an ISO-8601 time like 2026-01-05T09:00:00Z")
+            }
+            // A wall device far from now would spend its life catching up (or standing still).
+            guard clock == .virtual || abs(date.timeIntervalSinceNow) <= Self.wallStartRange else {
+                throw RPCError.invalidParams(
+                    field: "start",
+                    reason: "a wall device starts within a year of now (\(DeviceCalendar.isoString(Date() - Self.wallStartRange)) to \(DeviceCalendar.isoString(Date() + Self.wallStartRange)))")
             }
             start = DeviceCalendar.isoString(date)
         } else {

@@ -8,7 +8,9 @@ import Foundation
 /// A request that changed the device (``SimulatedDevice/changes(since:)``) is appended to the
 /// device's journal before its answer goes out, so `kill -9` loses nothing answered; when the
 /// change is durable the answer also waits for the journal to be synced (``DurabilityWaits``).
-/// After ``compactionThreshold`` lines the journal is compacted into a snapshot.
+/// After ``compactionThreshold`` lines (when set) the journal is compacted into a snapshot, and
+/// the device goes on as rebuilt from that snapshot — as a restart will rebuild it, so that a
+/// restart after a compaction is as invisible as any other.
 final class DeviceSlot: @unchecked Sendable {
     let name: String
     /// Replaced only on the queue, when a change that could not be saved is rolled back.
@@ -17,14 +19,17 @@ final class DeviceSlot: @unchecked Sendable {
     private let store: DeviceStateStore
     private let log: Logger
     /// Rebuilds the device and reopens its journal from the files (``DeviceReplay``).
-    private let rebuild: @Sendable () throws -> (SimulatedDevice, DeviceJournal)
-    /// Journal lines after which the device is snapshotted and its journal started afresh.
+    private let rebuild: @Sendable () throws -> (SimulatedDevice, DeviceJournal, DeviceStateStore.StoredDevice)
+    /// Journal lines after which the device is snapshotted and its journal started afresh (0: never).
     private let compactionThreshold: Int
     /// Touched only on `queue`: the journal (nil while the device is being replayed), its
-    /// lines since its base, the wall timer, and whether the device was removed.
+    /// lines since its base, its base's snapshot generation, the wall timer, whether a turn of
+    /// catching up with the wall clock is queued, and whether the device was removed.
     private var journal: DeviceJournal?
     private var entriesSinceBase = 0
+    private var generation = 0
     private var wallTimer: (any DispatchSourceTimer)?
+    private var catchingUp = false
     private var closed = false
 
     init(device: SimulatedDevice, store: DeviceStateStore, compactionThreshold: Int, log: Logger) {
@@ -38,17 +43,19 @@ final class DeviceSlot: @unchecked Sendable {
         let replay = DeviceReplay(log: log)
         self.rebuild = {
             let stored = try store.load(name)
-            return (try replay.rebuild(stored), try store.openJournal(name))
+            return (try replay.rebuild(stored), try store.openJournal(name), stored)
         }
     }
 
     /// From now on, what changes the device is appended to the journal `open` gives, which
-    /// already holds `entries` lines after its base. `open` runs on the device's queue, so no
-    /// request runs on the device before it has a journal.
-    func attach(entries: Int, _ open: () throws -> DeviceJournal) rethrows {
+    /// already holds `entries` lines after its base, the snapshot of `generation` (0 for a
+    /// creation). `open` runs on the device's queue, so no request runs on the device before it
+    /// has a journal.
+    func attach(entries: Int, generation: Int = 0, _ open: () throws -> DeviceJournal) rethrows {
         try queue.sync {
             journal = try open()
             entriesSinceBase = entries
+            self.generation = generation
         }
     }
 
@@ -98,7 +105,7 @@ final class DeviceSlot: @unchecked Sendable {
         }
         if durable { waits?.add(journal, upTo: end) }
         entriesSinceBase += 1
-        if entriesSinceBase >= compactionThreshold { compact(journal) }
+        if compactionThreshold > 0, entriesSinceBase >= compactionThreshold { compact(journal) }
     }
 
     /// Puts the device back as its files have it (the change that could not be saved undone),
@@ -107,7 +114,10 @@ final class DeviceSlot: @unchecked Sendable {
     private func rollBack(_ failed: DeviceJournal) {
         failed.finish()
         do {
-            (device, journal) = try rebuild()
+            let stored: DeviceStateStore.StoredDevice
+            (device, journal, stored) = try rebuild()
+            entriesSinceBase = stored.entries.count
+            generation = stored.generation
         } catch {
             log.error("device \(name): could not be rebuilt from its files (\(error)); closed until the daemon restarts")
             journal = nil
@@ -115,15 +125,23 @@ final class DeviceSlot: @unchecked Sendable {
         }
     }
 
-    /// Writes a snapshot and starts a journal that continues from it. On failure the old
-    /// journal stays in use (it is still whole) and compaction is tried again later.
+    /// Writes a snapshot and starts a journal that continues from it; from then on the device
+    /// is the one rebuilt from the snapshot as read back, exactly what a restart rebuilds (its
+    /// main app launched again, what lived only in memory started afresh: docs/decisions.md).
+    /// On failure the old journal and device stay in use (the journal is still whole) and
+    /// compaction is tried again later.
     private func compact(_ old: DeviceJournal) {
         do {
-            let fresh = try store.compact(try device.snapshot())
+            let snapshot = try device.snapshot()
+            let bytes = try JSONWire.bytes(snapshot)
+            let restored = try SimulatedDevice(restoring: DeviceStateStore.decodeSnapshot(Data(bytes)))
+            let fresh = try store.compact(bytes, of: name, sequence: snapshot.traceSequence ?? 0, generation: generation + 1)
             old.finish()
+            device = restored
             journal = fresh
+            generation += 1
             entriesSinceBase = 0
-            log.info("device \(name): journal compacted into a snapshot")
+            log.info("device \(name): journal compacted into snapshot \(generation)")
         } catch {
             entriesSinceBase = compactionThreshold / 2
             log.error("device \(name): could not compact its journal: \(error)")
@@ -144,9 +162,29 @@ final class DeviceSlot: @unchecked Sendable {
         }
     }
 
+    /// Virtual time a wall device moves in one step of catching up, and the real time one turn
+    /// of catching up may take before requests waiting on the device get their turn.
+    private static let wallStepMilliseconds: Int64 = 86_400_000
+    private static let wallTurn = DispatchTimeInterval.milliseconds(50)
+
+    /// Moves a wall device towards the real time, a day of virtual time per step, for one turn
+    /// at most; a device far behind (its daemon was stopped for a week, say) queues another
+    /// turn behind the requests waiting, which meanwhile see its time as it stands.
     private func tickWallClock() {
+        guard !closed else { return }
+        let turnEnds = DispatchTime.now() + Self.wallTurn
         do {
-            try device.advanceWall(to: Date())
+            var there = false
+            repeat {
+                there = try device.advanceWall(to: Date(), atMostMilliseconds: Self.wallStepMilliseconds)
+            } while !there && DispatchTime.now() < turnEnds
+            if !there, !catchingUp {
+                catchingUp = true
+                queue.async { [weak self] in
+                    self?.catchingUp = false
+                    self?.tickWallClock()
+                }
+            }
         } catch {
             log.error("device \(name): wall clock advance failed: \(error)")
         }

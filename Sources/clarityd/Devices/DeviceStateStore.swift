@@ -10,13 +10,18 @@ import Foundation
 
 /// Device state on disk, in `<stateDir>/devices/`: per device a journal, `<name>.journal`, one
 /// line per request that changed the device (``DeviceJournal``), after a header that says where
-/// replaying it starts: at the device's creation, or at the snapshot `<name>.json` written when
-/// a long journal was compacted. A device is its inputs: replayed, they rebuild it exactly,
-/// random generator, timers, extensions and trace included.
+/// replaying it starts: at the device's creation, or at the snapshot `<name>.<G>.snapshot`
+/// written by the `G`th compaction of a long journal. A device is its inputs: replayed, they
+/// rebuild it exactly, random generator, timers, extensions and trace included.
+///
+/// A compaction writes the new snapshot, then renames a journal that continues from it over the
+/// old one, then deletes the old snapshot: whenever a crash comes, the journal names a snapshot
+/// that is there, and snapshots it does not name are deleted at the next start.
 ///
 /// Files that cannot be read are reported and moved aside (`<file>.corrupt-<unix time>`), never
 /// silently wiped. A last journal line cut short by a crash is dropped (it was never answered).
-/// State files of format 1 (a snapshot, no journal) are read as a snapshot base.
+/// A state file of format 1, `<name>.json` (a snapshot, no journal), is read as the snapshot of
+/// generation 0.
 struct DeviceStateStore: Sendable {
     let directory: URL
     let log: Logger
@@ -32,6 +37,8 @@ struct DeviceStateStore: Sendable {
 
         let name: String
         let base: Base
+        /// The generation of the snapshot `base` is (0 for a creation).
+        let generation: Int
         let entries: [JournalEntry]
     }
 
@@ -44,20 +51,49 @@ struct DeviceStateStore: Sendable {
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    private func journalPath(_ name: String) -> String { directory.appendingPathComponent("\(name).journal").path }
-    private func snapshotPath(_ name: String) -> String { directory.appendingPathComponent("\(name).json").path }
+    private func path(_ file: String) -> String { directory.appendingPathComponent(file).path }
+    private func journalPath(_ name: String) -> String { path("\(name).journal") }
+    private func snapshotPath(_ name: String, generation: Int) -> String {
+        path(generation == 0 ? "\(name).json" : "\(name).\(generation).snapshot")
+    }
+
+    /// What a file in `devices/` is, and whose: `<name>.journal`, `<name>.json` (generation 0)
+    /// or `<name>.<G>.snapshot`. Nil for any other file.
+    static func owner(ofFile file: String) -> (name: String, generation: Int?)? {
+        if file.hasSuffix(".journal") { return (String(file.dropLast(".journal".count)), nil) }
+        if file.hasSuffix(".json") { return (String(file.dropLast(".json".count)), 0) }
+        guard file.hasSuffix(".snapshot") else { return nil }
+        let stem = file.dropLast(".snapshot".count)
+        guard let dot = stem.lastIndex(of: ".") else { return nil }
+        let digits = stem[stem.index(after: dot)...]
+        guard (1...9).contains(digits.count), digits.first != "0", digits.allSatisfy(\.isASCII),
+            let generation = Int(digits)
+        else { return nil }
+        return (String(stem[..<dot]), generation)
+    }
+
+    /// The snapshot generations on disk for device `name`.
+    private func snapshotGenerations(_ name: String) -> [Int] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.compactMap { file in
+            guard let owner = Self.owner(ofFile: file), owner.name == name else { return nil }
+            return owner.generation
+        }
+    }
+
+    /// Deletes the snapshots of device `name` other than generation `kept`.
+    private func deleteSnapshots(_ name: String, except kept: Int? = nil) {
+        let stale = snapshotGenerations(name).filter { $0 != kept }
+        for generation in stale { unlink(snapshotPath(name, generation: generation)) }
+        if !stale.isEmpty { syncDirectory() }
+    }
 
     // MARK: - Loading
 
     /// Every device that can be read, by name.
     func loadAll() -> [StoredDevice] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        var names = Set<String>()
-        for file in files {
-            for suffix in [".journal", ".json"] where file.hasSuffix(suffix) {
-                names.insert(String(file.dropLast(suffix.count)))
-            }
-        }
+        let names = Set(files.compactMap { Self.owner(ofFile: $0)?.name })
         return names.sorted().compactMap { name in
             guard DeviceService.isDeviceName(name) else {
                 let aside = moveAside(name)
@@ -76,12 +112,17 @@ struct DeviceStateStore: Sendable {
     /// The device `name` as its files hold it (damaged files are moved aside, and the error says so).
     func load(_ name: String) throws -> StoredDevice {
         guard FileManager.default.fileExists(atPath: journalPath(name)) else {
+            guard FileManager.default.fileExists(atPath: snapshotPath(name, generation: 0)) else {
+                let orphans = moveAside(name)
+                throw StoreError.unreadable("snapshots without a journal were moved aside: \(orphans.joined(separator: ", "))")
+            }
             // Format 1: a snapshot alone. It gets a journal that continues from it.
-            let snapshot = try readSnapshot(name)
-            let journal = try startJournal(name, header: JournalHeader(base: .snapshot(sequence: snapshot.traceSequence ?? 0)))
+            let snapshot = try readSnapshot(name, generation: 0)
+            let journal = try startJournal(
+                name, header: JournalHeader(base: .snapshot(generation: 0, sequence: snapshot.traceSequence ?? 0)))
             journal.finish()
             log.info("device \(name): state file of format \(snapshot.format) read; journalling from now on")
-            return StoredDevice(name: name, base: .snapshot(snapshot), entries: [])
+            return StoredDevice(name: name, base: .snapshot(snapshot), generation: 0, entries: [])
         }
         let (header, entries) = try readJournal(name)
         switch header.base {
@@ -89,22 +130,30 @@ struct DeviceStateStore: Sendable {
             guard creation.name == name else {
                 throw moveAside(journalPath(name), "it names device \"\(creation.name)\"")
             }
-            return StoredDevice(name: name, base: .created(creation), entries: entries)
-        case .snapshot(let sequence):
-            let snapshot = try readSnapshot(name)
+            deleteSnapshots(name)
+            return StoredDevice(name: name, base: .created(creation), generation: 0, entries: entries)
+        case .snapshot(let generation, let sequence):
+            let snapshot = try readSnapshot(name, generation: generation)
             guard (snapshot.traceSequence ?? 0) == sequence else {
-                throw moveAside(journalPath(name), "it continues a snapshot at seq \(sequence), but \(name).json is at seq \(snapshot.traceSequence ?? 0)")
+                throw moveAside(
+                    journalPath(name),
+                    "it continues a snapshot at seq \(sequence), but its snapshot is at seq \(snapshot.traceSequence ?? 0)")
             }
-            return StoredDevice(name: name, base: .snapshot(snapshot), entries: entries)
+            deleteSnapshots(name, except: generation)
+            return StoredDevice(name: name, base: .snapshot(snapshot), generation: generation, entries: entries)
         }
     }
 
-    private func readSnapshot(_ name: String) throws -> DeviceSnapshot {
-        let path = snapshotPath(name)
+    /// A snapshot as written by ``compact(_:generation:)``, read back.
+    static func decodeSnapshot(_ data: Data) throws -> DeviceSnapshot {
+        try JSONValueDecoder(unknownMembers: .ignore).decode(DeviceSnapshot.self, from: JSONValue(parsing: data))
+    }
+
+    private func readSnapshot(_ name: String, generation: Int) throws -> DeviceSnapshot {
+        let path = snapshotPath(name, generation: generation)
         let snapshot: DeviceSnapshot
         do {
-            let value = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: path)))
-            snapshot = try JSONValueDecoder(unknownMembers: .ignore).decode(DeviceSnapshot.self, from: value)
+            snapshot = try Self.decodeSnapshot(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             throw moveAside(path, "it does not decode (\(error))")
         }
@@ -162,7 +211,7 @@ struct DeviceStateStore: Sendable {
     /// Moves every file of device `name` aside (`.corrupt-<unix time>`); returns where they went.
     @discardableResult
     func moveAside(_ name: String) -> [String] {
-        [journalPath(name), snapshotPath(name)].filter { FileManager.default.fileExists(atPath: $0) }.map { path in
+        ([journalPath(name)] + snapshotGenerations(name).map { snapshotPath(name, generation: $0) }).filter { FileManager.default.fileExists(atPath: $0) }.map { path in
             let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
             rename(path, aside)
             return aside
@@ -180,7 +229,7 @@ struct DeviceStateStore: Sendable {
 
     /// Starts the journal of a new device; any old files of that name are replaced.
     func create(_ creation: DeviceCreation) throws -> DeviceJournal {
-        unlink(snapshotPath(creation.name))
+        deleteSnapshots(creation.name)
         return try startJournal(creation.name, header: JournalHeader(base: .created(creation)))
     }
 
@@ -189,17 +238,20 @@ struct DeviceStateStore: Sendable {
         try DeviceJournal(path: journalPath(name), syncs: syncs, log: log)
     }
 
-    /// Compaction: writes `snapshot` as `<name>.json`, then replaces the journal with one that
-    /// continues from it. A crash in between leaves the old journal, which is still whole.
-    func compact(_ snapshot: DeviceSnapshot) throws -> DeviceJournal {
-        try writeAtomically(snapshotPath(snapshot.name), JSONWire.bytes(snapshot))
-        return try startJournal(snapshot.name, header: JournalHeader(base: .snapshot(sequence: snapshot.traceSequence ?? 0)))
+    /// Compaction: writes `snapshot` (its encoded bytes) as generation `generation`, replaces
+    /// the journal with one that continues from it, then deletes older snapshots. A crash before
+    /// the journal is replaced leaves the old journal and the snapshot it names, both whole.
+    func compact(_ snapshot: [UInt8], of name: String, sequence: Int, generation: Int) throws -> DeviceJournal {
+        try writeAtomically(snapshotPath(name, generation: generation), snapshot)
+        let journal = try startJournal(name, header: JournalHeader(base: .snapshot(generation: generation, sequence: sequence)))
+        deleteSnapshots(name, except: generation)
+        return journal
     }
 
     /// Removes a device's files.
     func remove(_ name: String) {
         unlink(journalPath(name))
-        unlink(snapshotPath(name))
+        deleteSnapshots(name)
         syncDirectory()
     }
 

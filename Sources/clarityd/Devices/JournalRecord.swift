@@ -19,8 +19,10 @@ struct DeviceCreation: Codable, Sendable, Equatable {
 enum JournalBase: Sendable, Equatable {
     /// At creation: the journal holds the device's whole life.
     case created(DeviceCreation)
-    /// At the snapshot in `<name>.json` whose trace ended at `sequence` (after a compaction).
-    case snapshot(sequence: Int)
+    /// At the snapshot of the `generation`th compaction (``DeviceStateStore`` names its file),
+    /// whose trace ended at `sequence`. Generation 0 is `<name>.json`: a state file of format 1,
+    /// or a snapshot written before snapshots had generations.
+    case snapshot(generation: Int, sequence: Int)
 }
 
 /// One request that changed a device, as its journal keeps it: when it ran, what it was, and
@@ -57,7 +59,8 @@ struct JournalEntry: Codable, Sendable {
     }
 }
 
-/// The header line, `{"journal":2,"created":{…}}` or `{"journal":2,"snapshot":{"seq":N}}`.
+/// The header line, `{"journal":2,"created":{…}}` or `{"journal":2,"snapshot":{"generation":G,"seq":N}}`
+/// (`generation` is absent for generation 0).
 struct JournalHeader: Codable, Sendable {
     static let format = 2
 
@@ -68,6 +71,7 @@ struct JournalHeader: Codable, Sendable {
     }
 
     private struct SnapshotBase: Codable {
+        var generation: Int?
         var seq: Int
     }
 
@@ -85,7 +89,12 @@ struct JournalHeader: Codable, Sendable {
         if let created = try fields.decodeIfPresent(DeviceCreation.self, forKey: .created) {
             base = .created(created)
         } else {
-            base = .snapshot(sequence: try fields.decode(SnapshotBase.self, forKey: .snapshot).seq)
+            let snapshot = try fields.decode(SnapshotBase.self, forKey: .snapshot)
+            guard (snapshot.generation ?? 0) >= 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .snapshot, in: fields, debugDescription: "snapshot generation \(snapshot.generation ?? 0) < 0")
+            }
+            base = .snapshot(generation: snapshot.generation ?? 0, sequence: snapshot.seq)
         }
     }
 
@@ -94,7 +103,8 @@ struct JournalHeader: Codable, Sendable {
         try fields.encode(Self.format, forKey: .journal)
         switch base {
         case .created(let creation): try fields.encode(creation, forKey: .created)
-        case .snapshot(let sequence): try fields.encode(SnapshotBase(seq: sequence), forKey: .snapshot)
+        case .snapshot(let generation, let sequence):
+            try fields.encode(SnapshotBase(generation: generation == 0 ? nil : generation, seq: sequence), forKey: .snapshot)
         }
     }
 }
