@@ -1,7 +1,8 @@
 import Foundation
 
 /// The open connections: numbers each new one, keeps it alive while it is open, and counts them
-/// for `daemon.status`.
+/// for `daemon.status`. A connection that closes frees a descriptor, which the listener may be
+/// waiting for (``AcceptWakeup``).
 final class ConnectionRegistry: Sendable {
     private struct State {
         var nextID = 1
@@ -13,10 +14,12 @@ final class ConnectionRegistry: Sendable {
     private let loops: EventLoops
     private let lanes = WorkLanes()
     private let log: Logger
+    private let acceptWakeup: AcceptWakeup
 
-    init(maxLineBytes: Int, loops: EventLoops, log: Logger) {
+    init(maxLineBytes: Int, loops: EventLoops, acceptWakeup: AcceptWakeup, log: Logger) {
         self.maxLineBytes = maxLineBytes
         self.loops = loops
+        self.acceptWakeup = acceptWakeup
         self.log = log
     }
 
@@ -30,7 +33,11 @@ final class ConnectionRegistry: Sendable {
         }
         let connection = Connection(
             id: id, descriptor: descriptor, maxLineBytes: maxLineBytes, loop: loops.loop(for: id), lanes: lanes,
-            dispatcher: dispatcher, log: log, onClosed: { [self] id in state.withLock { _ = $0.open.removeValue(forKey: id) } })
+            dispatcher: dispatcher, log: log,
+            onClosed: { [self] id in
+                state.withLock { _ = $0.open.removeValue(forKey: id) }
+                acceptWakeup.descriptorFreed()
+            })
         state.withLock { $0.open[id] = connection }
         log.debug("connection \(id) opened (\(peer))")
         connection.start()

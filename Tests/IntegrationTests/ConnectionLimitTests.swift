@@ -33,4 +33,91 @@ import Testing
         #expect(connection.waitForClose())
         #expect(try daemon.call("daemon.ping")["pong"] == true)
     }
+
+    /// Out of descriptors, the daemon stops accepting only until one is free: the clients that
+    /// waited meanwhile are served as soon as others leave, and so is everyone after.
+    @Test func acceptingResumesOnceDescriptorsAreFreeAgain() throws {
+        let daemon = try LowDescriptorDaemon(descriptorLimit: 64)
+        defer { daemon.stop() }
+        // More clients than the daemon has descriptors for (it keeps every one open until the
+        // client leaves): the last ones wait in the listen backlog.
+        var clients: [RawConnection] = []
+        for _ in 0..<90 { clients.append(try daemon.connect(receiveTimeout: 15)) }
+        for client in clients { try client.send(Self.ping + "\n") }
+        // The first 60 leave; every one of the others is served.
+        let staying = Array(clients.suffix(30))
+        clients = []
+        for client in staying {
+            #expect(try client.readLine()?.contains(#""pong":true"#) == true)
+        }
+        #expect(daemon.log.contains("out of file descriptors"), "\(daemon.log)")
+        // And so on, round after round: each time more clients come than the daemon can hold
+        // alongside those still there; the first ones leave, and the last ones are served.
+        for _ in 0..<3 {
+            var fresh: [RawConnection] = []
+            for _ in 0..<40 { fresh.append(try daemon.connect(receiveTimeout: 15)) }
+            for client in fresh { try client.send(Self.ping + "\n") }
+            let last = Array(fresh.suffix(10))
+            fresh = []
+            for client in last { #expect(try client.readLine()?.contains(#""pong":true"#) == true) }
+        }
+        withExtendedLifetime(staying) {}
+    }
+}
+
+/// A `clarityd` started through `/bin/sh` with `ulimit -n` lowered, so that it runs out of file
+/// descriptors after a few dozen clients.
+private final class LowDescriptorDaemon {
+    let directory: URL
+    let socketPath: String
+    private let process = Process()
+    private let exited = DispatchGroup()
+
+    init(descriptorLimit: Int) throws {
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("cd-fd-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        socketPath = directory.appendingPathComponent("d.sock").path
+        let logURL = directory.appendingPathComponent("clarityd.log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", BuildProducts.executable("clarityd").path,
+            "--socket", socketPath, "--state-dir", directory.appendingPathComponent("state").path,
+        ]
+        process.currentDirectoryURL = directory
+        let log = try FileHandle(forWritingTo: logURL)
+        defer { try? log.close() }
+        process.standardOutput = log
+        process.standardError = log
+        exited.enter()
+        process.terminationHandler = { [exited] _ in exited.leave() }
+        try process.run()
+        for _ in 0..<500 {
+            if (try? RawConnection(path: socketPath, receiveTimeout: 1)) != nil { return }
+            guard exited.wait(timeout: .now()) == .timedOut else {
+                throw DaemonProcess.StartFailure(reason: "clarityd exited with status \(process.terminationStatus)", log: self.log)
+            }
+            usleep(20_000)
+        }
+        throw DaemonProcess.StartFailure(reason: "clarityd did not start on \(socketPath)", log: self.log)
+    }
+
+    var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("clarityd.log"), encoding: .utf8)) ?? ""
+    }
+
+    func connect(receiveTimeout: Double = 10) throws -> RawConnection {
+        try RawConnection(path: socketPath, receiveTimeout: receiveTimeout)
+    }
+
+    func stop() {
+        if exited.wait(timeout: .now()) == .timedOut {
+            process.terminate()
+            if exited.wait(timeout: .now() + 5) == .timedOut {
+                kill(process.processIdentifier, SIGKILL)
+                exited.wait()
+            }
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
 }
