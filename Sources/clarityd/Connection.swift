@@ -128,7 +128,9 @@ final class Connection: @unchecked Sendable {
             switch pulled {
             case .line: continue
             case .tooLarge:
-                log.warning("connection \(id): request line over \(lines.maxLineBytes) bytes; closing it")
+                log.log(
+                    .warning, about: "connection \(id)", kind: "line too large",
+                    "request line over \(lines.maxLineBytes) bytes; closing it")
                 output.append(contentsOf: dispatcher.tooLargeLine(limit: lines.maxLineBytes))
                 closeWhenDelivered = true
             case .needMore:
@@ -223,6 +225,7 @@ final class Connection: @unchecked Sendable {
         runAfterDelivery()
         close(descriptor)
         log.debug("connection \(id) closed")
+        log.forget("connection \(id)")
         onClosed(id)
     }
 }

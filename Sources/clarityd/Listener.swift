@@ -9,7 +9,8 @@ import Foundation
 /// Accepts clients on the listening socket from a thread of its own, never blocking on any of them.
 ///
 /// Each accepted socket is made non-blocking and its peer checked: a uid other than ours or
-/// root is refused (closed, with a warning). The rest go to `admit`.
+/// root is refused (closed, with a warning — at most one a second, see ``Logger``). The rest go
+/// to `admit`.
 ///
 /// When the process runs out of file descriptors, clients that come meanwhile wait in the listen
 /// backlog, and the listener stops polling the socket (which stays readable) until a descriptor
@@ -76,7 +77,7 @@ final class Listener: @unchecked Sendable {
             fds[1].revents = 0
             let ready = poll(&fds, nfds_t(fds.count), starvedSince == nil ? -1 : Self.retryInterval)
             if ready < 0 {
-                if errno != EINTR { log.error("listener: \(SystemCallError("poll"))") }
+                if errno != EINTR { log.log(.error, about: "listener", kind: "poll", "\(SystemCallError("poll"))") }
                 continue
             }
             if fds[1].revents != 0 { wakeup.drain() }
@@ -86,14 +87,17 @@ final class Listener: @unchecked Sendable {
                     wakeup.disarm()
                     starvedSince = nil
                     let waited = (DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1_000_000
-                    log.info("accepting clients again, after \(waited) ms out of file descriptors")
+                    log.log(
+                        .info, about: "listener", kind: "descriptors back",
+                        "accepting clients again, after \(waited) ms out of file descriptors")
                 }
             case .starved(let error):
                 if starvedSince == nil {
                     starvedSince = .now()
                     // Armed before the next poll: a connection closing from now on wakes it.
                     wakeup.arm()
-                    log.error(
+                    log.log(
+                        .error, about: "listener", kind: "out of descriptors",
                         "out of file descriptors (\(error)): new clients wait in the backlog until one is free")
                 }
             }
@@ -109,7 +113,9 @@ final class Listener: @unchecked Sendable {
                 case EINTR, ECONNABORTED: continue
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .starved(SystemCallError("accept"))
                 default:
-                    if !SystemCall.wouldBlock { log.error("\(SystemCallError("accept"))") }
+                    if !SystemCall.wouldBlock {
+                        log.log(.error, about: "listener", kind: "accept", "\(SystemCallError("accept"))")
+                    }
                     return .drained
                 }
             }
@@ -117,13 +123,15 @@ final class Listener: @unchecked Sendable {
                 try SystemCall.prepareAccepted(client)
                 let peer = try PeerCredentials.of(client)
                 guard peer.isAllowed else {
-                    log.warning("refused a client with \(peer): only uid \(getuid()) and root may connect")
+                    log.log(
+                        .warning, about: "listener", kind: "refused client",
+                        "refused a client with \(peer): only uid \(getuid()) and root may connect")
                     close(client)
                     continue
                 }
                 admit(client, peer)
             } catch {
-                log.warning("dropped a client: \(error)")
+                log.log(.warning, about: "listener", kind: "dropped client", "dropped a client: \(error)")
                 close(client)
             }
         }

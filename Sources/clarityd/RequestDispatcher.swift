@@ -7,7 +7,8 @@ import Foundation
 /// A parse error or empty batch is answered with id null; an invalid request with its own
 /// error; a notification is executed but not answered, and a batch of only notifications gets
 /// no line at all. Bad input is logged as a warning, an unexpected error from a handler as an
-/// error (answered -32603); neither stops the daemon.
+/// error (answered -32603); neither stops the daemon. Both are throttled per connection
+/// (``Logger/log(_:about:kind:_:)``): a client cannot fill the log.
 ///
 /// Responses are written straight into the connection's output bytes by ``JSONOutput``, which
 /// gives the bytes `JSONEncoder` would.
@@ -59,7 +60,8 @@ struct RequestDispatcher: Sendable {
         var afterDelivery: [@Sendable () -> Void] = []
         switch message {
         case .failure(let error):
-            log.warning("connection \(connection): \(error.message)")
+            let kind = error.code == RPCError.Code.parseError ? "parse error" : "invalid request"
+            log.log(.warning, about: "connection \(connection)", kind: kind, error.message)
             appendLine(RPCResponse(id: .null, error: error), to: &output)
         case .success(.single(let item)):
             if let response = answer(item, connection: connection, waits: waits, afterDelivery: &afterDelivery) {
@@ -88,7 +90,7 @@ struct RequestDispatcher: Sendable {
         let request: RPCRequest
         switch item {
         case .failure(let invalid):
-            log.warning("connection \(connection): \(invalid.error.message)")
+            log.log(.warning, about: "connection \(connection)", kind: "invalid request", invalid.error.message)
             return RPCResponse(id: invalid.id, error: invalid.error)
         case .success(let valid):
             request = valid
@@ -101,7 +103,7 @@ struct RequestDispatcher: Sendable {
         } catch let error as RPCError {
             outcome = .error(error)
         } catch {
-            log.error("connection \(connection): \(request.method) failed: \(error)")
+            log.log(.error, about: "connection \(connection)", kind: "internal error", "\(request.method) failed: \(error)")
             outcome = .error(.internalError("\(request.method) failed: \(error)"))
         }
         guard let id = request.id else { return nil }

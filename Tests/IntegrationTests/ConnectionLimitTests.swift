@@ -34,6 +34,36 @@ import Testing
         #expect(try daemon.call("daemon.ping")["pong"] == true)
     }
 
+    /// A client that sends invalid requests by the thousand gets every answer, but the log gets
+    /// about one line a second for it, and a count of the rest.
+    @Test func invalidRequestsDoNotFloodTheLog() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let count = 3000
+        do {
+            let connection = try daemon.connect()
+            try connection.send(String(repeating: "{}\n", count: count))
+            for _ in 0..<count { #expect(decode(try connection.readLine())?["error"]?["code"] == -32600) }
+        }
+        // The connection is closed: what was held back is summed up.
+        var printed = 0
+        var suppressed = 0
+        for _ in 0..<3000 {
+            let lines = daemon.log.split(separator: "\n")
+            printed = lines.filter { $0.contains(" WARNING connection ") && $0.contains("jsonrpc must be") }.count
+            suppressed = lines.compactMap { line -> Int? in
+                guard let range = line.range(of: #": \d+ similar messages? suppressed \(invalid request\)"#, options: .regularExpression)
+                else { return nil }
+                return Int(line[range].dropFirst(2).prefix { $0.isNumber })
+            }.reduce(0, +)
+            if printed + suppressed >= count { break }
+            usleep(20_000)
+        }
+        #expect(printed + suppressed == count)
+        #expect(printed < 100)
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+    }
+
     /// Out of descriptors, the daemon stops accepting only until one is free: the clients that
     /// waited meanwhile are served as soon as others leave, and so is everyone after.
     @Test func acceptingResumesOnceDescriptorsAreFreeAgain() throws {
