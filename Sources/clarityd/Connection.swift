@@ -131,7 +131,7 @@ final class Connection: @unchecked Sendable {
                 log.log(
                     .warning, about: "connection \(id)", kind: "line too large",
                     "request line over \(lines.maxLineBytes) bytes; closing it")
-                output.append(contentsOf: dispatcher.tooLargeLine(limit: lines.maxLineBytes))
+                output.append(contentsOf: dispatcher.errorLine(.requestTooLarge(limit: lines.maxLineBytes)))
                 closeWhenDelivered = true
             case .needMore:
                 guard inputEnded else { return }

@@ -34,6 +34,105 @@ import Testing
         #expect(try daemon.call("daemon.ping")["pong"] == true)
     }
 
+    private static func request(_ id: Int, _ method: String, _ params: JSONValue? = nil) -> String {
+        let request = RPCRequest(id: .number(id), method: method, params: params)
+        return (try? JSONWire.encodeString(request.json)) ?? ""
+    }
+
+    private static func notification(_ method: String, _ params: JSONValue? = nil) -> String {
+        (try? JSONWire.encodeString(RPCRequest(id: nil, method: method, params: params).json)) ?? ""
+    }
+
+    /// Gives the default device a trace of about `events` events (lock, unlock, …), so that
+    /// `trace.get` answers are large.
+    private func growTrace(_ daemon: DaemonProcess, events: Int) throws {
+        let connection = try daemon.connect(receiveTimeout: 60)
+        var sent = 0
+        while sent < events {
+            let count = min(500, events - sent)
+            let batch = (0..<count).map { index in
+                Self.notification("event", ["type": .string((sent + index) % 2 == 0 ? "lock" : "unlock")])
+            }
+            try connection.send("[" + batch.joined(separator: ",") + "]\n")
+            sent += count
+        }
+        try connection.send(Self.ping + "\n")
+        #expect(try connection.readLine()?.contains(#""pong":true"#) == true)
+    }
+
+    /// Once the answers to a batch have taken 4 MiB, the rest of it does not run: each request
+    /// left is answered -32004 naming the limit, notifications are skipped. Clients that leave
+    /// in the middle of such an answer leave the daemon serving.
+    @Test func aBatchStopsRunningOnceItsAnswersReachTheLimit() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        try growTrace(daemon, events: 1200)
+        let count = 60
+        var members = (0..<count).map { Self.request($0, "trace.get", ["limit": 1000]) }
+        members.append(Self.request(count, "store.set", ["key": "late", "value": 1]))
+        members.append(Self.notification("event", ["type": "lock"]))
+        let batch = "[" + members.joined(separator: ",") + "]\n"
+
+        let connection = try daemon.connect(receiveTimeout: 60)
+        try connection.send(batch)
+        let line = try connection.readLine() ?? ""
+        // Foundation's parser: the line is over 4 MB.
+        let answers = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [[String: Any]] ?? []
+        #expect(answers.map { $0["id"] as? Int } == (0...count).map { $0 })
+        let ran = answers.prefix { $0["result"] != nil }
+        #expect(!ran.isEmpty && ran.count < count)
+        let largest = ran.map { (try? JSONSerialization.data(withJSONObject: $0).count) ?? 0 }.max() ?? 0
+        #expect(line.utf8.count <= 4_194_304 + largest + 200 * (answers.count - ran.count))
+        for refused in answers.dropFirst(ran.count) {
+            let error = refused["error"] as? [String: Any]
+            #expect(error?["code"] as? Int == -32004)
+            #expect((error?["data"] as? [String: Any])?["limit"] as? Int == 4_194_304)
+            #expect((error?["message"] as? String)?.contains("4194304 bytes") == true)
+        }
+        #expect(try daemon.call("store.get", ["key": "late"])["value"] == .null, "a request past the limit ran")
+        #expect(try daemon.call("device.state")["locked"] == false, "a notification past the limit ran")
+
+        // Clients that send such a batch and leave before the answer.
+        for _ in 0..<3 {
+            let quitter = try daemon.connect()
+            try quitter.send(batch)
+        }
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+        try connection.send(Self.ping + "\n")
+        #expect(try connection.readLine()?.contains(#""pong":true"#) == true)
+    }
+
+    /// A batch may hold 1000 requests; one more and it is refused whole (-32600, id null), none
+    /// of it run, and the connection goes on. Half a million invalid requests in one line get one
+    /// answer and one log line.
+    @Test func aBatchOfMoreThanTheMostRequestsIsRefusedWhole() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let connection = try daemon.connect(receiveTimeout: 60)
+        let pings = (0..<1000).map { Self.request($0, "daemon.ping") }
+        try connection.send("[" + pings.joined(separator: ",") + "]\n")
+        #expect(decode(try connection.readLine())?.arrayValue?.count == 1000)
+
+        let tooMany = pings + [Self.request(1000, "store.set", ["key": "k", "value": 1])]
+        try connection.send("[" + tooMany.joined(separator: ",") + "]\n")
+        let refusal = decode(try connection.readLine())
+        #expect(refusal?["id"] == .null)
+        #expect(refusal?["error"]?["code"] == -32600)
+        #expect(refusal?["error"]?["data"]?["limit"] == 1000)
+        #expect(refusal?["error"]?["message"]?.stringValue?.contains("at most 1000 requests") == true)
+        #expect(try daemon.call("store.get", ["key": "k"])["value"] == .null, "a member of a refused batch ran")
+
+        let before = daemon.log.components(separatedBy: " WARNING ").count
+        let ones = "[" + Array(repeating: "1", count: 524_287).joined(separator: ",") + "]"
+        try connection.send(ones + "\n")
+        let answer = try connection.readLine() ?? ""
+        #expect(answer.utf8.count < 1000)
+        #expect(decode(answer)?["error"]?["code"] == -32600)
+        try connection.send(Self.ping + "\n")
+        #expect(try connection.readLine()?.contains(#""pong":true"#) == true)
+        #expect(daemon.log.components(separatedBy: " WARNING ").count - before <= 2)
+    }
+
     /// A client that sends invalid requests by the thousand gets every answer, but the log gets
     /// about one line a second for it, and a count of the rest.
     @Test func invalidRequestsDoNotFloodTheLog() throws {
