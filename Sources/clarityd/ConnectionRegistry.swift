@@ -13,6 +13,7 @@ final class ConnectionRegistry: Sendable {
     private let maxLineBytes: Int
     private let loops: EventLoops
     private let lanes = WorkLanes()
+    private let inputBudget: InputBudget
     private let log: Logger
     private let acceptWakeup: AcceptWakeup
 
@@ -21,6 +22,7 @@ final class ConnectionRegistry: Sendable {
         self.loops = loops
         self.acceptWakeup = acceptWakeup
         self.log = log
+        inputBudget = InputBudget(maxLineBytes: maxLineBytes)
     }
 
     var count: Int { state.withLock { $0.open.count } }
@@ -33,7 +35,7 @@ final class ConnectionRegistry: Sendable {
         }
         let connection = Connection(
             id: id, descriptor: descriptor, maxLineBytes: maxLineBytes, loop: loops.loop(for: id), lanes: lanes,
-            dispatcher: dispatcher, log: log,
+            dispatcher: dispatcher, inputBudget: inputBudget, log: log,
             onClosed: { [self] id in
                 state.withLock { _ = $0.open.removeValue(forKey: id) }
                 acceptWakeup.descriptorFreed()

@@ -60,6 +60,45 @@ import Testing
         #expect(try connection.readLine()?.contains(#""pong":true"#) == true)
     }
 
+    /// Waits until the daemon's log holds `text`; false if it doesn't within 60 s.
+    private func awaitLog(_ daemon: DaemonProcess, _ text: String) -> Bool {
+        for _ in 0..<3000 {
+            if daemon.log.contains(text) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// A client that sends requests and never reads their answers stops being answered once
+    /// 4 MiB of answers wait for it: its later requests don't run until it reads, and then all
+    /// of them are answered, in order.
+    @Test func aClientThatDoesNotReadIsAnsweredNoFurtherUntilItReads() throws {
+        let daemon = try DaemonProcess(arguments: ["--log-level", "debug"])
+        defer { daemon.stop() }
+        try growTrace(daemon, events: 1200)
+        let pairs = 150
+        let greedy = try daemon.connect(receiveTimeout: 60)
+        var lines: [String] = []
+        for index in 0..<pairs {
+            lines.append(Self.request(2 * index, "trace.get", ["limit": 1000]))
+            lines.append(Self.request(2 * index + 1, "store.set", ["key": "progress", "value": .int(index)]))
+        }
+        // About 17 KB: the socket takes it all whether the daemon reads or not.
+        try greedy.send(lines.joined(separator: "\n") + "\n")
+        #expect(awaitLog(daemon, "its next requests wait until it reads"))
+        let progress = try daemon.call("store.get", ["key": "progress"])["value"]?.intValue ?? -1
+        #expect(progress < pairs - 1, "requests behind unread answers ran")
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+        // It reads: every answer comes, in order, and every request ran.
+        for id in 0..<(2 * pairs) {
+            // Keys are sorted: the id comes first.
+            let answer = try greedy.readLine() ?? ""
+            #expect(answer.hasPrefix(#"{"id":\#(id),"jsonrpc":"2.0","result":"#), "\(answer.prefix(80))")
+            if !answer.hasPrefix(#"{"id":\#(id),"#) { break }
+        }
+        #expect(try daemon.call("store.get", ["key": "progress"])["value"] == .int(pairs - 1))
+    }
+
     /// Once the answers to a batch have taken 4 MiB, the rest of it does not run: each request
     /// left is answered -32004 naming the limit, notifications are skipped. Clients that leave
     /// in the middle of such an answer leave the daemon serving.
@@ -160,6 +199,62 @@ import Testing
         }
         #expect(printed + suppressed == count)
         #expect(printed < 100)
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+    }
+
+    /// Unfinished lines of all clients together may hold 64 MiB: the client that would take them
+    /// past it is answered -32004 and closed; the others, and clients sending whole lines, are
+    /// served, and once they are done the room is back.
+    @Test func unfinishedLinesOfAllClientsShareOneCap() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let almostALine = Array(
+            (Self.ping + String(repeating: " ", count: 1_048_576 - 64 - Self.ping.utf8.count)).utf8)
+        var clients: [RawConnection] = []
+        for _ in 0..<70 {
+            let client = try daemon.connect(receiveTimeout: 30)
+            try? client.send(almostALine)
+            clients.append(client)
+        }
+        #expect(try daemon.call("daemon.ping")["pong"] == true, "a client sending whole lines is served")
+        for client in clients { try? client.send("\n") }
+        var refused = 0
+        for client in clients {
+            let answer = decode(try client.readLine())
+            if answer?["error"]?["code"] == -32004 {
+                #expect(answer?["error"]?["data"]?["limit"] == 67_108_864)
+                #expect(client.waitForClose())
+                refused += 1
+            } else {
+                #expect(answer?["result"]?["pong"] == true)
+            }
+        }
+        #expect(refused >= 1 && refused <= 10)
+        clients = []
+        #expect(awaitLog(daemon, "would take all clients' past 67108864 bytes"))
+        // The room is back.
+        let later = try daemon.connect()
+        try later.send(almostALine)
+        try later.send("\n")
+        #expect(decode(try later.readLine())?["result"]?["pong"] == true)
+    }
+
+    /// A client that sends part of a line and then nothing is closed after 10 s; one that sends
+    /// a byte at a time, slowly, is not.
+    @Test func aClientThatStallsHalfwayThroughALineIsClosed() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let stalled = try daemon.connect(receiveTimeout: 60)
+        try stalled.send(#"{"jsonrpc":"2.0","id":1,"#)
+        let slow = try daemon.connect(receiveTimeout: 60)
+        // 48 bytes over about 12 s.
+        for byte in (Self.ping + "\n").utf8 {
+            try slow.send([byte])
+            usleep(250_000)
+        }
+        #expect(decode(try slow.readLine())?["result"]?["pong"] == true)
+        #expect(stalled.waitForClose())
+        #expect(daemon.log.contains("sent 24 bytes of a line, then nothing for 10 s; closing it"))
         #expect(try daemon.call("daemon.ping")["pong"] == true)
     }
 
