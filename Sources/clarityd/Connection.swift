@@ -22,11 +22,13 @@ import Foundation
 /// What a client can make the daemon hold is bounded (docs/protocol.md, Transport and framing):
 /// - answers: once more than ``outputHighWater`` bytes wait unsent, the connection answers
 ///   nothing more — not even lines already received — and reads nothing, until they are all
-///   delivered; a client that never reads holds that much plus the answer that crossed it;
+///   delivered; a client that never reads holds that much plus the answer that crossed it.
+///   Across all clients, once unsent answers pass
+///   ``ConnectionRegistry/maxUnsentOutputBytes``, any connection with answers unsent stops so;
 /// - requests: one at a time on a lane, and lines received are read no further than one read
 ///   past what is being answered, so the ``LineBuffer`` holds at most one line plus one read;
-/// - unfinished lines, across all clients: ``InputBudget`` — a connection that would take it
-///   past its limit is answered -32004 and closed;
+/// - unfinished lines, across all clients: ``ConnectionRegistry/maxPendingInputBytes`` — a
+///   connection that would take them past it is answered -32004 and closed;
 /// - time: a connection that has sent part of a line and then nothing for
 ///   ``partialLineTimeout`` seconds, while the daemon waited for it, is closed (logged at info).
 ///
@@ -46,7 +48,8 @@ final class Connection: @unchecked Sendable {
     private let lanes: WorkLanes
     private let dispatcher: RequestDispatcher
     private let log: Logger
-    private let inputBudget: InputBudget
+    private let inputBudget: ByteBudget
+    private let outputBudget: ByteBudget
     private let onClosed: @Sendable (Int) -> Void
     /// How log lines name this connection (throttled per subject, see ``Logger``).
     private let subject: String
@@ -65,6 +68,8 @@ final class Connection: @unchecked Sendable {
     private var outputBacklogged = false
     /// Bytes of ``lines`` charged to ``inputBudget``.
     private var chargedInput = 0
+    /// Unsent bytes of ``output`` charged to ``outputBudget``.
+    private var chargedOutput = 0
     /// Since when (monotonic nanoseconds) the connection has waited for its client: the last
     /// bytes received, or the daemon's last turn answering it.
     private var waitingSince: UInt64
@@ -77,12 +82,13 @@ final class Connection: @unchecked Sendable {
     /// closed. Clients write whole lines at once, so on a local socket a line left unfinished
     /// for 10 s belongs to a client that is stuck or gone (a slow one that still sends, even a
     /// byte a second, is not cut off); until then the bytes it holds count against
-    /// ``InputBudget``, so the shorter this is, the sooner stalled clients give their share back.
+    /// ``ConnectionRegistry/maxPendingInputBytes``, so the shorter this is, the sooner stalled
+    /// clients give their share back.
     static let partialLineTimeout = 10
 
     init(
         id: Int, descriptor: Int32, maxLineBytes: Int, loop: EventLoop, lanes: WorkLanes, dispatcher: RequestDispatcher,
-        inputBudget: InputBudget, log: Logger, onClosed: @escaping @Sendable (Int) -> Void
+        inputBudget: ByteBudget, outputBudget: ByteBudget, log: Logger, onClosed: @escaping @Sendable (Int) -> Void
     ) {
         self.id = id
         self.descriptor = descriptor
@@ -90,6 +96,7 @@ final class Connection: @unchecked Sendable {
         self.lanes = lanes
         self.dispatcher = dispatcher
         self.inputBudget = inputBudget
+        self.outputBudget = outputBudget
         self.log = log
         self.onClosed = onClosed
         subject = "connection \(id)"
@@ -142,6 +149,7 @@ final class Connection: @unchecked Sendable {
         }
         if !isClosed, unsentBytes > 0, revents & Int16(POLLOUT) != 0 || failed {
             if deliver() { serve() }
+            chargeOutput()
         }
     }
 
@@ -172,20 +180,26 @@ final class Connection: @unchecked Sendable {
         } while deliver() && !isClosed
         guard !isClosed else { return }
         chargeInput()
+        chargeOutput()
         waitingSince = EventLoop.now()
     }
 
-    /// Answers the complete lines received, in order, until one has to wait for a lane or the
-    /// answers waiting unsent pass ``outputHighWater``.
+    /// Answers the complete lines received, in order, until one has to wait for a lane or
+    /// answers wait unsent: over ``outputHighWater`` of them, or any while all clients' unsent
+    /// answers are over ``ConnectionRegistry/maxUnsentOutputBytes``.
     private func answerLines() {
         while !awaitingLane && !closeWhenDelivered && !isClosed {
-            if unsentBytes > Self.outputHighWater {
+            if unsentBytes > Self.outputHighWater || (unsentBytes > 0 && outputBudget.isExceeded) {
                 if !outputBacklogged {
+                    let cause =
+                        unsentBytes > Self.outputHighWater
+                        ? "" : " while all clients' unsent answers are over \(outputBudget.limit) bytes"
                     log.log(
                         .debug, about: subject, kind: "answers unsent",
-                        "\(unsentBytes) bytes of answers wait unsent; its next requests wait until it reads")
+                        "\(unsentBytes) bytes of answers wait unsent\(cause); its next requests wait until it reads")
                 }
                 outputBacklogged = true
+                chargeOutput()
                 return
             }
             let pulled = lines.next { line in answer(line) }
@@ -209,7 +223,7 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Charges what ``lines`` holds now to the ``InputBudget``; past its limit, the connection
+    /// Charges what ``lines`` holds now to the ``inputBudget``; past its limit, the connection
     /// is refused.
     private func chargeInput() {
         let held = closeWhenDelivered ? 0 : lines.pendingByteCount
@@ -232,6 +246,13 @@ final class Connection: @unchecked Sendable {
         guard chargedInput > 0 else { return }
         _ = inputBudget.recharge(from: chargedInput, to: 0)
         chargedInput = 0
+    }
+
+    /// Charges the answers waiting unsent to the ``outputBudget``.
+    private func chargeOutput() {
+        let unsent = isClosed ? 0 : unsentBytes
+        outputBudget.charge(from: chargedOutput, to: unsent)
+        chargedOutput = unsent
     }
 
     private func answer(_ line: UnsafeRawBufferPointer) {
@@ -319,7 +340,9 @@ final class Connection: @unchecked Sendable {
         close(descriptor)
         lines = LineBuffer(maxLineBytes: lines.maxLineBytes)
         output = []
+        sentBytes = 0
         releaseInput()
+        chargeOutput()
         log.debug("\(subject) closed")
         log.forget(subject)
         onClosed(id)

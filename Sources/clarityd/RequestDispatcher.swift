@@ -128,7 +128,7 @@ struct RequestDispatcher: Sendable {
     }
 
     /// The line answering `error` with id null, sent before a connection is closed for it
-    /// (a line over the limit, input past the ``InputBudget``).
+    /// (a line over the limit, unfinished lines past ``ConnectionRegistry/maxPendingInputBytes``).
     func errorLine(_ error: RPCError) -> [UInt8] {
         var line: [UInt8] = []
         appendLine(RPCResponse(id: .null, error: error), to: &line)

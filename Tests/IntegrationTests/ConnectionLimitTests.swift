@@ -69,34 +69,68 @@ import Testing
         return false
     }
 
+    /// About 1.3 MB of answers to a 58 KB line, answered at once (daemon.* only).
+    private static let catalogs = "[" + (0..<1000).map { request($0, "daemon.catalog") }.joined(separator: ",") + "]\n"
+
     /// A client that sends requests and never reads their answers stops being answered once
-    /// 4 MiB of answers wait for it: its later requests don't run until it reads, and then all
-    /// of them are answered, in order.
+    /// 4 MiB of answers wait for it — even the requests it has already sent, which the daemon
+    /// took in one read: they don't run until it reads, and then all of them are answered, in
+    /// order.
     @Test func aClientThatDoesNotReadIsAnsweredNoFurtherUntilItReads() throws {
         let daemon = try DaemonProcess(arguments: ["--log-level", "debug"])
         defer { daemon.stop() }
         try growTrace(daemon, events: 1200)
-        let pairs = 150
         let greedy = try daemon.connect(receiveTimeout: 60)
-        var lines: [String] = []
-        for index in 0..<pairs {
-            lines.append(Self.request(2 * index, "trace.get", ["limit": 1000]))
-            lines.append(Self.request(2 * index + 1, "store.set", ["key": "progress", "value": .int(index)]))
-        }
-        // About 17 KB: the socket takes it all whether the daemon reads or not.
-        try greedy.send(lines.joined(separator: "\n") + "\n")
-        #expect(awaitLog(daemon, "its next requests wait until it reads"))
-        let progress = try daemon.call("store.get", ["key": "progress"])["value"]?.intValue ?? -1
-        #expect(progress < pairs - 1, "requests behind unread answers ran")
+        // 80 answers of about 150 KB each to 6 KB of requests, then a request that changes something.
+        var requests = (0..<80).map { Self.request($0, "trace.get", ["limit": 1000]) }
+        requests.append(Self.request(80, "store.set", ["key": "progress", "value": 1]))
+        try greedy.send(requests.joined(separator: "\n") + "\n")
+        #expect(awaitLog(daemon, "bytes of answers wait unsent; its next requests wait until it reads"))
+        #expect(try daemon.call("store.get", ["key": "progress"])["value"] == .null, "a request behind unread answers ran")
         #expect(try daemon.call("daemon.ping")["pong"] == true)
-        // It reads: every answer comes, in order, and every request ran.
-        for id in 0..<(2 * pairs) {
-            // Keys are sorted: the id comes first.
+        // It reads: every answer comes, in order (keys are sorted: the id comes first), and the
+        // last request ran.
+        for id in 0..<80 {
             let answer = try greedy.readLine() ?? ""
-            #expect(answer.hasPrefix(#"{"id":\#(id),"jsonrpc":"2.0","result":"#), "\(answer.prefix(80))")
-            if !answer.hasPrefix(#"{"id":\#(id),"#) { break }
+            #expect(answer.hasPrefix(#"{"id":\#(id),"jsonrpc":"2.0","result":[{"#), "\(answer.prefix(80))")
         }
-        #expect(try daemon.call("store.get", ["key": "progress"])["value"] == .int(pairs - 1))
+        #expect(try greedy.readLine() == #"{"id":80,"jsonrpc":"2.0","result":{"ok":true}}"#)
+        #expect(try daemon.call("store.get", ["key": "progress"])["value"] == 1)
+    }
+
+    /// Clients that do not read hold at most 64 MiB of answers together: past that, a client
+    /// with any answer unsent gets nothing more run until it reads.
+    @Test func clientsThatDoNotReadShareOneCapOnUnsentAnswers() throws {
+        let daemon = try DaemonProcess(arguments: ["--log-level", "debug"])
+        defer { daemon.stop() }
+        let catalogs = Self.catalogs
+        var greedy: [Unread] = []
+        for _ in 0..<16 {
+            // From another thread: the daemon may stop reading before it has taken all of it.
+            let client = Unread(try daemon.connect())
+            DispatchQueue.global().async { try? client.connection.send(String(repeating: catalogs, count: 4)) }
+            greedy.append(client)
+        }
+        // Until each holds answers unsent (as many as 4 MiB, or fewer once they hold over 64 MiB
+        // together): 16 of them hold over 64 MiB, since none reads.
+        var waiting = 0
+        for _ in 0..<3000 {
+            waiting = daemon.log.components(separatedBy: "bytes of answers wait unsent").count - 1
+            if waiting >= greedy.count { break }
+            usleep(20_000)
+        }
+        #expect(waiting == greedy.count)
+
+        let late = try daemon.connect()
+        try late.send(catalogs + Self.request(1, "store.set", ["key": "late", "value": 1]) + "\n")
+        #expect(awaitLog(daemon, "while all clients' unsent answers are over 67108864 bytes"))
+        #expect(try daemon.call("store.get", ["key": "late"])["value"] == .null, "a request behind an unread answer ran")
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+        // Once it reads, it is answered, and the request runs.
+        #expect(try late.readLine()?.hasPrefix(#"[{"id":0,"#) == true)
+        #expect(decode(try late.readLine())?["result"]?["ok"] == true)
+        #expect(try daemon.call("store.get", ["key": "late"])["value"] == 1)
+        withExtendedLifetime(greedy) {}
     }
 
     /// Once the answers to a batch have taken 4 MiB, the rest of it does not run: each request
@@ -286,6 +320,16 @@ import Testing
             for client in last { #expect(try client.readLine()?.contains(#""pong":true"#) == true) }
         }
         withExtendedLifetime(staying) {}
+    }
+}
+
+/// A connection whose bytes another thread sends while the test waits for the daemon (that
+/// thread ends when the daemon takes them all, or stops).
+private final class Unread: @unchecked Sendable {
+    let connection: RawConnection
+
+    init(_ connection: RawConnection) {
+        self.connection = connection
     }
 }
 
