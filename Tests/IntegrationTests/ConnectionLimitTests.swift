@@ -19,21 +19,6 @@ import Testing
         return try? JSONWire.decode(JSONValue.self, from: Data(line.utf8))
     }
 
-    /// A line of exactly the limit is accepted with `\r\n` as with `\n`.
-    @Test func aLineOfExactlyTheLimitEndedByCRLFIsAnswered() throws {
-        let daemon = try DaemonProcess()
-        defer { daemon.stop() }
-        let limit = 1_048_576
-        let padded = Self.ping + String(repeating: " ", count: limit - Self.ping.utf8.count)
-        let connection = try daemon.connect()
-        try connection.send(padded + "\r\n")
-        #expect(decode(try connection.readLine())?["result"]?["pong"] == true)
-        try connection.send(padded + " \r\n")
-        #expect(decode(try connection.readLine())?["error"]?["code"] == -32004)
-        #expect(connection.waitForClose())
-        #expect(try daemon.call("daemon.ping")["pong"] == true)
-    }
-
     private static func request(_ id: Int, _ method: String, _ params: JSONValue? = nil) -> String {
         let request = RPCRequest(id: .number(id), method: method, params: params)
         return (try? JSONWire.encodeString(request.json)) ?? ""
@@ -71,6 +56,21 @@ import Testing
 
     /// About 1.3 MB of answers to a 58 KB line, answered at once (daemon.* only).
     private static let catalogs = "[" + (0..<1000).map { request($0, "daemon.catalog") }.joined(separator: ",") + "]\n"
+
+    /// A line of exactly the limit is accepted with `\r\n` as with `\n`.
+    @Test func aLineOfExactlyTheLimitEndedByCRLFIsAnswered() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let limit = 1_048_576
+        let padded = Self.ping + String(repeating: " ", count: limit - Self.ping.utf8.count)
+        let connection = try daemon.connect()
+        try connection.send(padded + "\r\n")
+        #expect(decode(try connection.readLine())?["result"]?["pong"] == true)
+        try connection.send(padded + " \r\n")
+        #expect(decode(try connection.readLine())?["error"]?["code"] == -32004)
+        #expect(connection.waitForClose())
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+    }
 
     /// A client that sends requests and never reads their answers stops being answered once
     /// 4 MiB of answers wait for it — even the requests it has already sent, which the daemon
