@@ -5,10 +5,15 @@ import Foundation
 /// ``append(_:)``, and ``next(_:)`` hands out the next complete line as a view of the buffer.
 ///
 /// A line ends at `\n`; a trailing `\r` is dropped and blank lines (only spaces and tabs) are
-/// skipped. A line longer than `maxLineBytes` — or an unfinished one that has already grown past
-/// it — is ``Pull/tooLarge``, after which the buffer takes nothing more: the stream cannot be
+/// skipped. The limit counts what the line holds, without the `\n` and a `\r` just before it, so a
+/// line of exactly `maxLineBytes` is taken with either ending. A longer line — or an unfinished
+/// one that has already grown past it (not counting a last `\r`, which may be half of `\r\n`) —
+/// is ``Pull/tooLarge``, after which the buffer takes nothing more: the stream cannot be
 /// resynchronised. Taking lines one at a time lets the caller stop between two lines (while a
 /// request is being answered elsewhere) and go on later from the same place.
+///
+/// Memory a long line needed is given back once it has been handed out: the buffer keeps at
+/// most ``keptCapacity`` bytes beyond what it still holds.
 public struct LineBuffer: Sendable {
     public let maxLineBytes: Int
     private var storage: [UInt8] = []
@@ -17,6 +22,12 @@ public struct LineBuffer: Sendable {
     /// Bytes from `start` already known to hold no `\n`.
     private var scanned = 0
     public private(set) var overflowed = false
+
+    /// Capacity the buffer may keep once its bytes have been handed out; beyond it, the storage
+    /// is given back (a client that sent one long line does not keep its memory while idle).
+    public static let keptCapacity = 64 * 1024
+
+    private static let carriageReturn = UInt8(ascii: "\r")
 
     public init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
@@ -35,16 +46,26 @@ public struct LineBuffer: Sendable {
     /// Bytes received and not yet handed out as lines (complete or not).
     public var pendingByteCount: Int { storage.count - start }
 
+    /// Bytes of memory the buffer holds on to (at least ``pendingByteCount``).
+    public var retainedBytes: Int { storage.capacity }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard !overflowed, !bytes.isEmpty else { return }
-        if start == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start >= 16 * 1024 {
-            storage.removeSubrange(0..<start)
-            start = 0
-        }
+        if start >= 16 * 1024 || start == storage.count { compact() }
         storage.append(contentsOf: bytes)
+    }
+
+    /// Drops the bytes already handed out, and gives back capacity beyond ``keptCapacity``.
+    private mutating func compact() {
+        let pending = storage.count - start
+        if storage.capacity > Self.keptCapacity && storage.capacity > 2 * pending {
+            storage = pending == 0 ? [] : Array(storage[start...])
+        } else if pending == 0 {
+            storage.removeAll(keepingCapacity: true)
+        } else if start > 0 {
+            storage.removeSubrange(0..<start)
+        }
+        start = 0
     }
 
     public mutating func append(_ bytes: [UInt8]) {
@@ -64,21 +85,24 @@ public struct LineBuffer: Sendable {
             }
             guard let newline = found else {
                 scanned = end - start
-                if end - start > maxLineBytes {
+                // A last `\r` may be the start of the `\r\n` that ends a line of exactly the limit.
+                let held = end - start - (end > start && storage[end - 1] == Self.carriageReturn ? 1 : 0)
+                if held > maxLineBytes {
                     overflowed = true
                     return .tooLarge
                 }
+                if storage.capacity > Self.keptCapacity { compact() }
                 return .needMore
             }
             let lineStart = start
             start = newline + 1
             scanned = 0
-            if newline - lineStart > maxLineBytes {
+            var lineEnd = newline
+            if lineEnd > lineStart, storage[lineEnd - 1] == Self.carriageReturn { lineEnd -= 1 }
+            if lineEnd - lineStart > maxLineBytes {
                 overflowed = true
                 return .tooLarge
             }
-            var lineEnd = newline
-            if lineEnd > lineStart, storage[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
             var blank = true
             for index in lineStart..<lineEnd where storage[index] != UInt8(ascii: " ") && storage[index] != UInt8(ascii: "\t") {
                 blank = false

@@ -148,7 +148,11 @@ public enum InboundMessage: Sendable {
     }
 
     /// Parses one NDJSON line held in memory the caller owns (``LineBuffer`` hands these out).
-    public static func parse(_ line: UnsafeRawBufferPointer) -> Result<InboundMessage, RPCError> {
+    /// A batch of more than `maxBatchRequests` members is a failure too
+    /// (``RPCError/batchTooLong(limit:count:)``), refused whole before any member is looked at.
+    public static func parse(_ line: UnsafeRawBufferPointer, maxBatchRequests: Int = .max) -> Result<
+        InboundMessage, RPCError
+    > {
         let value: JSONValue
         do {
             value = try JSONReader.parse(line)
@@ -157,8 +161,44 @@ public enum InboundMessage: Sendable {
         }
         if case .array(let items) = value {
             if items.isEmpty { return .failure(.invalidRequest("empty batch")) }
+            if items.count > maxBatchRequests {
+                return .failure(.batchTooLong(limit: maxBatchRequests, count: items.count))
+            }
             return .success(.batch(items.map(RPCRequest.validate)))
         }
         return .success(.single(RPCRequest.validate(value)))
+    }
+}
+
+extension RPCError {
+    /// -32600 for a batch of more members than the daemon takes in one line: the batch is
+    /// refused whole (none of it runs) and answered with id null, as an empty batch is.
+    /// `data` = `{"limit": <most members>}`.
+    public static func batchTooLong(limit: Int, count: Int) -> RPCError {
+        RPCError(
+            code: Code.invalidRequest,
+            message: "Invalid request: a batch may hold at most \(limit) requests; this one holds \(count)",
+            data: ["limit": .int(limit)])
+    }
+
+    /// -32004 for a batch member that was not run because the answers before it already took
+    /// `limit` bytes. `data` = `{"limit": <bytes>}`.
+    public static func batchResponseTooLarge(limit: Int) -> RPCError {
+        RPCError(
+            code: Code.requestTooLarge,
+            message:
+                "Response too large: the answers to one batch may take at most \(limit) bytes; this request was not run",
+            data: ["limit": .int(limit)])
+    }
+
+    /// -32004 for a connection whose unfinished request line would take the bytes buffered for
+    /// all clients' unfinished lines past `limit`; the connection then closes.
+    /// `data` = `{"limit": <bytes>}`.
+    public static func pendingInputOverLimit(limit: Int) -> RPCError {
+        RPCError(
+            code: Code.requestTooLarge,
+            message:
+                "Request too large: unfinished request lines of all clients may take at most \(limit) bytes; send whole lines, or retry later",
+            data: ["limit": .int(limit)])
     }
 }

@@ -17,10 +17,20 @@ import Foundation
 /// more — so answers keep the order of the requests, and a client blocks only on its own
 /// device while the loop goes on serving the others. Answers collect in an output buffer that
 /// is sent after each read, which coalesces the answers to a pipelined burst into one `send`;
-/// whatever the socket does not take waits for the loop to see it writable. A client that stalls
-/// — half a line, or never reading — holds nothing but its own buffers. Once more than
-/// ``outputHighWater`` bytes wait unsent, reading pauses until they drain, so such a client
-/// cannot grow the daemon without bound.
+/// whatever the socket does not take waits for the loop to see it writable.
+///
+/// What a client can make the daemon hold is bounded (docs/protocol.md, Transport and framing):
+/// - answers: once more than ``outputHighWater`` bytes wait unsent, the connection answers
+///   nothing more — not even lines already received — and reads nothing, until they are all
+///   delivered; a client that never reads holds that much plus the answer that crossed it.
+///   Across all clients, once unsent answers pass
+///   ``ConnectionRegistry/maxUnsentOutputBytes``, any connection with answers unsent stops so;
+/// - requests: one at a time on a lane, and lines received are read no further than one read
+///   past what is being answered, so the ``LineBuffer`` holds at most one line plus one read;
+/// - unfinished lines, across all clients: ``ConnectionRegistry/maxPendingInputBytes`` — a
+///   connection that would take them past it is answered -32004 and closed;
+/// - time: a connection that has sent part of a line and then nothing for
+///   ``partialLineTimeout`` seconds, while the daemon waited for it, is closed (logged at info).
 ///
 /// An answer that reports a durable change goes out only once its journal line is synced
 /// (``DurabilityWaits``); the lane meanwhile serves the device's next request, so concurrent
@@ -38,7 +48,11 @@ final class Connection: @unchecked Sendable {
     private let lanes: WorkLanes
     private let dispatcher: RequestDispatcher
     private let log: Logger
+    private let inputBudget: ByteBudget
+    private let outputBudget: ByteBudget
     private let onClosed: @Sendable (Int) -> Void
+    /// How log lines name this connection (throttled per subject, see ``Logger``).
+    private let subject: String
 
     private var lines: LineBuffer
     private var output: [UInt8] = []
@@ -49,25 +63,45 @@ final class Connection: @unchecked Sendable {
     /// The client sent end of input.
     private var inputEnded = false
     private var closeWhenDelivered = false
-    /// Over ``outputHighWater`` bytes waited unsent: reading waits until they are all delivered.
+    /// Over ``outputHighWater`` bytes waited unsent: answering and reading wait until they are
+    /// all delivered.
     private var outputBacklogged = false
+    /// Bytes of ``lines`` charged to ``inputBudget``.
+    private var chargedInput = 0
+    /// Unsent bytes of ``output`` charged to ``outputBudget``.
+    private var chargedOutput = 0
+    /// Since when (monotonic nanoseconds) the connection has waited for its client: the last
+    /// bytes received, or the daemon's last turn answering it.
+    private var waitingSince: UInt64
     private(set) var isClosed = false
 
-    /// Unsent bytes beyond which the connection stops reading requests.
+    /// Unsent bytes beyond which the connection stops answering and reading requests.
     static let outputHighWater = 4 * 1024 * 1024
+
+    /// Seconds a connection may hold part of a line with nothing more coming before it is
+    /// closed. Clients write whole lines at once, so on a local socket a line left unfinished
+    /// for 10 s belongs to a client that is stuck or gone (a slow one that still sends, even a
+    /// byte a second, is not cut off); until then the bytes it holds count against
+    /// ``ConnectionRegistry/maxPendingInputBytes``, so the shorter this is, the sooner stalled
+    /// clients give their share back.
+    static let partialLineTimeout = 10
 
     init(
         id: Int, descriptor: Int32, maxLineBytes: Int, loop: EventLoop, lanes: WorkLanes, dispatcher: RequestDispatcher,
-        log: Logger, onClosed: @escaping @Sendable (Int) -> Void
+        inputBudget: ByteBudget, outputBudget: ByteBudget, log: Logger, onClosed: @escaping @Sendable (Int) -> Void
     ) {
         self.id = id
         self.descriptor = descriptor
         self.loop = loop
         self.lanes = lanes
         self.dispatcher = dispatcher
+        self.inputBudget = inputBudget
+        self.outputBudget = outputBudget
         self.log = log
         self.onClosed = onClosed
+        subject = "connection \(id)"
         lines = LineBuffer(maxLineBytes: maxLineBytes)
+        waitingSince = EventLoop.now()
     }
 
     /// Hands the connection to its loop.
@@ -89,6 +123,23 @@ final class Connection: @unchecked Sendable {
         return events
     }
 
+    /// When (monotonic nanoseconds) the connection gives up on its client's unfinished line;
+    /// nil while it holds none or waits for something else than the client's next bytes.
+    var partialLineDeadline: UInt64? {
+        guard !isClosed, !awaitingLane, !inputEnded, !closeWhenDelivered, !outputBacklogged,
+            lines.pendingByteCount > 0
+        else { return nil }
+        return waitingSince + UInt64(Self.partialLineTimeout) * 1_000_000_000
+    }
+
+    /// Closes the connection if its client left a line unfinished past the deadline.
+    func closeIfStalled(now: UInt64) {
+        guard let deadline = partialLineDeadline, now >= deadline else { return }
+        log.info(
+            "\(subject): sent \(lines.pendingByteCount) bytes of a line, then nothing for \(Self.partialLineTimeout) s; closing it")
+        hangUp()
+    }
+
     func handle(revents: Int16) {
         guard !isClosed else { return }
         let events = pollEvents
@@ -97,7 +148,8 @@ final class Connection: @unchecked Sendable {
             readAvailable()
         }
         if !isClosed, unsentBytes > 0, revents & Int16(POLLOUT) != 0 || failed {
-            deliver()
+            if deliver() { serve() }
+            chargeOutput()
         }
     }
 
@@ -113,23 +165,51 @@ final class Connection: @unchecked Sendable {
         } else if errno == EINTR || SystemCall.wouldBlock {
             return
         } else {
-            log.debug("connection \(id): \(SystemCallError("read"))")
+            log.debug("\(subject): \(SystemCallError("read"))")
             hangUp()
             return
         }
-        answerLines()
-        deliver()
+        serve()
     }
 
-    /// Answers the complete lines received, in order, until one has to wait for a lane.
+    /// Answers what it can and sends it, again as long as answering stopped only for answers
+    /// that have all gone out since; then charges what is left of the input.
+    private func serve() {
+        repeat {
+            answerLines()
+        } while deliver() && !isClosed
+        guard !isClosed else { return }
+        chargeInput()
+        chargeOutput()
+        waitingSince = EventLoop.now()
+    }
+
+    /// Answers the complete lines received, in order, until one has to wait for a lane or
+    /// answers wait unsent: over ``outputHighWater`` of them, or any while all clients' unsent
+    /// answers are over ``ConnectionRegistry/maxUnsentOutputBytes``.
     private func answerLines() {
         while !awaitingLane && !closeWhenDelivered && !isClosed {
+            if unsentBytes > Self.outputHighWater || (unsentBytes > 0 && outputBudget.isExceeded) {
+                if !outputBacklogged {
+                    let cause =
+                        unsentBytes > Self.outputHighWater
+                        ? "" : " while all clients' unsent answers are over \(outputBudget.limit) bytes"
+                    log.log(
+                        .debug, about: subject, kind: "answers unsent",
+                        "\(unsentBytes) bytes of answers wait unsent\(cause); its next requests wait until it reads")
+                }
+                outputBacklogged = true
+                chargeOutput()
+                return
+            }
             let pulled = lines.next { line in answer(line) }
             switch pulled {
             case .line: continue
             case .tooLarge:
-                log.warning("connection \(id): request line over \(lines.maxLineBytes) bytes; closing it")
-                output.append(contentsOf: dispatcher.tooLargeLine(limit: lines.maxLineBytes))
+                log.log(
+                    .warning, about: subject, kind: "line too large",
+                    "request line over \(lines.maxLineBytes) bytes; closing it")
+                output.append(contentsOf: dispatcher.errorLine(.requestTooLarge(limit: lines.maxLineBytes)))
                 closeWhenDelivered = true
             case .needMore:
                 guard inputEnded else { return }
@@ -141,6 +221,38 @@ final class Connection: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Charges what ``lines`` holds now to the ``inputBudget``; past its limit, the connection
+    /// is refused.
+    private func chargeInput() {
+        let held = closeWhenDelivered ? 0 : lines.pendingByteCount
+        guard held != chargedInput else { return }
+        if inputBudget.recharge(from: chargedInput, to: held) {
+            chargedInput = held
+            return
+        }
+        log.log(
+            .warning, about: subject, kind: "input over the limit",
+            "\(held) bytes of unfinished request lines would take all clients' past \(inputBudget.limit) bytes; closing it")
+        lines = LineBuffer(maxLineBytes: lines.maxLineBytes)
+        releaseInput()
+        output.append(contentsOf: dispatcher.errorLine(.pendingInputOverLimit(limit: inputBudget.limit)))
+        closeWhenDelivered = true
+        _ = deliver()
+    }
+
+    private func releaseInput() {
+        guard chargedInput > 0 else { return }
+        _ = inputBudget.recharge(from: chargedInput, to: 0)
+        chargedInput = 0
+    }
+
+    /// Charges the answers waiting unsent to the ``outputBudget``.
+    private func chargeOutput() {
+        let unsent = isClosed ? 0 : unsentBytes
+        outputBudget.charge(from: chargedOutput, to: unsent)
+        chargedOutput = unsent
     }
 
     private func answer(_ line: UnsafeRawBufferPointer) {
@@ -173,13 +285,15 @@ final class Connection: @unchecked Sendable {
         }
         output.append(contentsOf: answer)
         afterDelivery.append(contentsOf: actions)
-        answerLines()
-        deliver()
+        serve()
     }
 
-    /// Sends what is buffered; whatever the socket doesn't take now waits for `POLLOUT`.
-    private func deliver() {
-        guard !isClosed else { return }
+    /// Sends what is buffered; whatever the socket doesn't take now waits for `POLLOUT`. True
+    /// when it delivered everything after answering had stopped for unsent answers (then the
+    /// lines left can be answered now).
+    @discardableResult
+    private func deliver() -> Bool {
+        guard !isClosed else { return false }
         while sentBytes < output.count {
             let count = output.withUnsafeBytes { bytes in
                 send(descriptor, bytes.baseAddress! + sentBytes, bytes.count - sentBytes, SystemCall.sendFlags)
@@ -190,11 +304,11 @@ final class Connection: @unchecked Sendable {
                 continue
             } else if SystemCall.wouldBlock {
                 if unsentBytes > Self.outputHighWater { outputBacklogged = true }
-                return
+                return false
             } else {
-                log.debug("connection \(id): client went away: \(SystemCallError("send"))")
+                log.debug("\(subject): client went away: \(SystemCallError("send"))")
                 hangUp()
-                return
+                return false
             }
         }
         if output.count > Self.outputHighWater {
@@ -203,9 +317,11 @@ final class Connection: @unchecked Sendable {
             output.removeAll(keepingCapacity: true)
         }
         sentBytes = 0
+        let resumed = outputBacklogged
         outputBacklogged = false
         runAfterDelivery()
         if closeWhenDelivered { hangUp() }
+        return resumed && !isClosed
     }
 
     private func runAfterDelivery() {
@@ -222,7 +338,13 @@ final class Connection: @unchecked Sendable {
         isClosed = true
         runAfterDelivery()
         close(descriptor)
-        log.debug("connection \(id) closed")
+        lines = LineBuffer(maxLineBytes: lines.maxLineBytes)
+        output = []
+        sentBytes = 0
+        releaseInput()
+        chargeOutput()
+        log.debug("\(subject) closed")
+        log.forget(subject)
         onClosed(id)
     }
 }

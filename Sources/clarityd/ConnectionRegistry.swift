@@ -1,7 +1,8 @@
 import Foundation
 
 /// The open connections: numbers each new one, keeps it alive while it is open, and counts them
-/// for `daemon.status`.
+/// for `daemon.status`. A connection that closes frees a descriptor, which the listener may be
+/// waiting for (``AcceptWakeup``).
 final class ConnectionRegistry: Sendable {
     private struct State {
         var nextID = 1
@@ -12,12 +13,31 @@ final class ConnectionRegistry: Sendable {
     private let maxLineBytes: Int
     private let loops: EventLoops
     private let lanes = WorkLanes()
-    private let log: Logger
+    private let inputBudget: ByteBudget
+    private let outputBudget = ByteBudget(limit: ConnectionRegistry.maxUnsentOutputBytes)
 
-    init(maxLineBytes: Int, loops: EventLoops, log: Logger) {
+    /// The cap on bytes held of request lines received and not yet answered — in practice,
+    /// unfinished lines — across all connections: room for 64 clients each halfway through a
+    /// line of the default limit (1 MiB), far more than local clients sending whole lines ever
+    /// hold, while a few hundred stalled clients can no longer hold a gigabyte. Raised to one
+    /// line plus one read when `maxRequestBytes` is so large that one client alone could not
+    /// otherwise send a whole line. A connection that would pass it is refused (-32004).
+    static let maxPendingInputBytes = 64 * 1024 * 1024
+
+    /// The bytes of answers waiting unsent, across all connections, beyond which a connection
+    /// with answers unsent answers nothing more until they are delivered (as it does past
+    /// ``Connection/outputHighWater`` on its own): clients that do not read then hold one answer
+    /// each, not 4 MiB each.
+    static let maxUnsentOutputBytes = 64 * 1024 * 1024
+    private let log: Logger
+    private let acceptWakeup: AcceptWakeup
+
+    init(maxLineBytes: Int, loops: EventLoops, acceptWakeup: AcceptWakeup, log: Logger) {
         self.maxLineBytes = maxLineBytes
         self.loops = loops
+        self.acceptWakeup = acceptWakeup
         self.log = log
+        inputBudget = ByteBudget(limit: max(Self.maxPendingInputBytes, maxLineBytes + EventLoop.readSize))
     }
 
     var count: Int { state.withLock { $0.open.count } }
@@ -30,7 +50,11 @@ final class ConnectionRegistry: Sendable {
         }
         let connection = Connection(
             id: id, descriptor: descriptor, maxLineBytes: maxLineBytes, loop: loops.loop(for: id), lanes: lanes,
-            dispatcher: dispatcher, log: log, onClosed: { [self] id in state.withLock { _ = $0.open.removeValue(forKey: id) } })
+            dispatcher: dispatcher, inputBudget: inputBudget, outputBudget: outputBudget, log: log,
+            onClosed: { [self] id in
+                state.withLock { _ = $0.open.removeValue(forKey: id) }
+                acceptWakeup.descriptorFreed()
+            })
         state.withLock { $0.open[id] = connection }
         log.debug("connection \(id) opened (\(peer))")
         connection.start()

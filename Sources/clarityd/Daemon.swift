@@ -96,7 +96,14 @@ final class Daemon: Sendable {
         } catch {
             throw .runtime("cannot start the event loops: \(error)")
         }
-        let connections = ConnectionRegistry(maxLineBytes: config.maxRequestBytes, loops: loops, log: log)
+        let acceptWakeup: AcceptWakeup
+        do {
+            acceptWakeup = try AcceptWakeup()
+        } catch {
+            throw .runtime("cannot start the listener: \(error)")
+        }
+        let connections = ConnectionRegistry(
+            maxLineBytes: config.maxRequestBytes, loops: loops, acceptWakeup: acceptWakeup, log: log)
         let methods = DaemonMethods(
             socketPath: socketPath, stateDirectory: stateDirectory, devices: devices, connections: connections,
             shutdown: shutdown)
@@ -108,7 +115,7 @@ final class Daemon: Sendable {
         router.on(.daemonCatalog, methods.catalog)
 
         let dispatcher = RequestDispatcher(router: router, log: log)
-        listener = Listener(descriptor: try claim.bindAndListen(), log: log) { descriptor, peer in
+        listener = Listener(descriptor: try claim.bindAndListen(), wakeup: acceptWakeup, log: log) { descriptor, peer in
             connections.open(descriptor: descriptor, peer: peer, dispatcher: dispatcher)
         }
     }

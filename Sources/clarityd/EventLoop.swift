@@ -18,6 +18,9 @@ import Foundation
 /// Other threads talk to the loop only through ``post(_:)``, which queues an action and wakes
 /// `poll` through a pipe. Everything else is confined to the loop's thread
 /// (`@unchecked Sendable`).
+///
+/// `poll` waits at most until the nearest ``Connection/partialLineDeadline``, so a client that
+/// stalls halfway through a line is closed on time however quiet the others are.
 final class EventLoop: @unchecked Sendable {
     let index: Int
     private let log: Logger
@@ -28,7 +31,13 @@ final class EventLoop: @unchecked Sendable {
     private var connections: [Connection] = []
     private var pollSet: [pollfd] = []
     /// One read buffer for every connection of the loop (they are served one at a time).
-    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readSize, alignment: 16)
+
+    /// Bytes a connection reads at most per wake-up.
+    static let readSize = 64 * 1024
+
+    /// Monotonic nanoseconds, for deadlines.
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     private struct Inbox {
         var actions: [@Sendable () -> Void] = []
@@ -82,11 +91,13 @@ final class EventLoop: @unchecked Sendable {
         while true {
             pollSet.removeAll(keepingCapacity: true)
             pollSet.append(pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0))
+            var nearestDeadline = UInt64.max
             for connection in connections {
                 let events = connection.pollEvents
                 pollSet.append(pollfd(fd: events == 0 ? -1 : connection.descriptor, events: events, revents: 0))
+                if let deadline = connection.partialLineDeadline { nearestDeadline = min(nearestDeadline, deadline) }
             }
-            let ready = poll(&pollSet, nfds_t(pollSet.count), -1)
+            let ready = poll(&pollSet, nfds_t(pollSet.count), Self.timeout(until: nearestDeadline))
             if ready < 0 {
                 if errno != EINTR { log.error("event loop \(index): \(SystemCallError("poll"))") }
                 continue
@@ -98,8 +109,22 @@ final class EventLoop: @unchecked Sendable {
                 if revents != 0 { connection.handle(revents: revents) }
             }
             if pollSet[0].revents != 0 { runInbox() }
+            if nearestDeadline != .max {
+                let now = Self.now()
+                if now >= nearestDeadline {
+                    for connection in polled { connection.closeIfStalled(now: now) }
+                }
+            }
             if connections.contains(where: \.isClosed) { connections.removeAll(where: \.isClosed) }
         }
+    }
+
+    /// `poll`'s timeout in milliseconds to wake at `deadline` (-1: no deadline), rounded up.
+    private static func timeout(until deadline: UInt64) -> Int32 {
+        guard deadline != .max else { return -1 }
+        let now = now()
+        guard deadline > now else { return 0 }
+        return Int32(clamping: (deadline - now + 999_999) / 1_000_000)
     }
 
     private func runInbox() {

@@ -7,13 +7,30 @@ import Foundation
 /// A parse error or empty batch is answered with id null; an invalid request with its own
 /// error; a notification is executed but not answered, and a batch of only notifications gets
 /// no line at all. Bad input is logged as a warning, an unexpected error from a handler as an
-/// error (answered -32603); neither stops the daemon.
+/// error (answered -32603); neither stops the daemon. Both are throttled per connection
+/// (``Logger/log(_:about:kind:_:)``): a client cannot fill the log.
+///
+/// A batch may hold at most ``maxBatchRequests`` members; a longer one is refused whole
+/// (-32600, id null). Its members run in order, each answer encoded as soon as it is ready; once
+/// the answers have taken ``maxBatchResponseBytes``, no further member runs: each that has an id
+/// is answered -32004 naming the limit, and notifications are skipped.
 ///
 /// Responses are written straight into the connection's output bytes by ``JSONOutput``, which
 /// gives the bytes `JSONEncoder` would.
 struct RequestDispatcher: Sendable {
     let router: Router
     let log: Logger
+
+    /// Most members one batch may hold. 1000 is far more than any client of this daemon sends at
+    /// once (clarityctl sends none) and bounds what one line can make the daemon do and log: a
+    /// 1 MiB line of `[1,1,…]` was half a million invalid requests, 57 MB of answers and as many
+    /// log lines.
+    static let maxBatchRequests = 1000
+
+    /// Bytes the answers to one batch may take before the rest of it is refused unrun (-32004):
+    /// as much as a connection may hold unsent (``Connection/outputHighWater``), so a batch can
+    /// never make its answer line more than this plus the one answer that crossed it.
+    static let maxBatchResponseBytes = 4 * 1024 * 1024
 
     /// Where a line may be answered (see ``Connection``).
     enum Placement: Equatable {
@@ -31,7 +48,7 @@ struct RequestDispatcher: Sendable {
     private static let newline = UInt8(ascii: "\n")
 
     func parse(_ line: UnsafeRawBufferPointer) -> Parsed {
-        InboundMessage.parse(line)
+        InboundMessage.parse(line, maxBatchRequests: Self.maxBatchRequests)
     }
 
     /// Where `message` may be answered without keeping other connections waiting.
@@ -59,25 +76,62 @@ struct RequestDispatcher: Sendable {
         var afterDelivery: [@Sendable () -> Void] = []
         switch message {
         case .failure(let error):
-            log.warning("connection \(connection): \(error.message)")
+            let kind = error.code == RPCError.Code.parseError ? "parse error" : "invalid request"
+            log.log(.warning, about: "connection \(connection)", kind: kind, error.message)
             appendLine(RPCResponse(id: .null, error: error), to: &output)
         case .success(.single(let item)):
             if let response = answer(item, connection: connection, waits: waits, afterDelivery: &afterDelivery) {
                 appendLine(response, to: &output)
             }
         case .success(.batch(let items)):
-            let responses = items.compactMap {
-                answer($0, connection: connection, waits: waits, afterDelivery: &afterDelivery)
-            }
-            if !responses.isEmpty { appendBatchLine(responses, to: &output) }
+            appendBatch(items, connection: connection, waits: waits, afterDelivery: &afterDelivery, to: &output)
         }
         return afterDelivery
     }
 
-    /// The -32004 line sent before a connection whose line overflowed is closed.
-    func tooLargeLine(limit: Int) -> [UInt8] {
+    /// Runs a batch's members in order and appends the one line that answers them, if any is owed
+    /// (see ``maxBatchResponseBytes``).
+    private func appendBatch(
+        _ items: [Validated], connection: Int, waits: DurabilityWaits?, afterDelivery: inout [@Sendable () -> Void],
+        to output: inout [UInt8]
+    ) {
+        let start = output.count
+        output.append(UInt8(ascii: "["))
+        var answered = 0
+        var notRun = 0
+        for item in items {
+            let answers = output.count - start - 1
+            if answers >= Self.maxBatchResponseBytes, case .success(let request) = item {
+                notRun += 1
+                guard let id = request.id else { continue }
+                if answered > 0 { output.append(UInt8(ascii: ",")) }
+                append(RPCResponse(id: id, error: .batchResponseTooLarge(limit: Self.maxBatchResponseBytes)), to: &output)
+                answered += 1
+                continue
+            }
+            guard let response = answer(item, connection: connection, waits: waits, afterDelivery: &afterDelivery)
+            else { continue }
+            if answered > 0 { output.append(UInt8(ascii: ",")) }
+            append(response, to: &output)
+            answered += 1
+        }
+        if answered == 0 {
+            output.removeSubrange(start...)
+        } else {
+            output.append(contentsOf: [UInt8(ascii: "]"), Self.newline])
+        }
+        if notRun > 0 {
+            log.log(
+                .warning, about: "connection \(connection)", kind: "batch answers over the limit",
+                "the answers to a batch took over \(Self.maxBatchResponseBytes) bytes; \(notRun) of its \(items.count) requests were not run")
+        }
+    }
+
+    /// The line answering `error` with id null, sent before a connection is closed for it
+    /// (a line over the limit, unfinished lines past ``ConnectionRegistry/maxPendingInputBytes``).
+    func errorLine(_ error: RPCError) -> [UInt8] {
         var line: [UInt8] = []
-        appendLine(RPCResponse(id: .null, error: .requestTooLarge(limit: limit)), to: &line)
+        appendLine(RPCResponse(id: .null, error: error), to: &line)
         return line
     }
 
@@ -88,7 +142,7 @@ struct RequestDispatcher: Sendable {
         let request: RPCRequest
         switch item {
         case .failure(let invalid):
-            log.warning("connection \(connection): \(invalid.error.message)")
+            log.log(.warning, about: "connection \(connection)", kind: "invalid request", invalid.error.message)
             return RPCResponse(id: invalid.id, error: invalid.error)
         case .success(let valid):
             request = valid
@@ -101,7 +155,7 @@ struct RequestDispatcher: Sendable {
         } catch let error as RPCError {
             outcome = .error(error)
         } catch {
-            log.error("connection \(connection): \(request.method) failed: \(error)")
+            log.log(.error, about: "connection \(connection)", kind: "internal error", "\(request.method) failed: \(error)")
             outcome = .error(.internalError("\(request.method) failed: \(error)"))
         }
         guard let id = request.id else { return nil }
@@ -111,15 +165,6 @@ struct RequestDispatcher: Sendable {
     private func appendLine(_ response: RPCResponse, to output: inout [UInt8]) {
         append(response, to: &output)
         output.append(Self.newline)
-    }
-
-    private func appendBatchLine(_ responses: [RPCResponse], to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "["))
-        for (index, response) in responses.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            append(response, to: &output)
-        }
-        output.append(contentsOf: [UInt8(ascii: "]"), Self.newline])
     }
 
     /// One response as JSON. A result that cannot be encoded (a NaN, say) is a bug in its

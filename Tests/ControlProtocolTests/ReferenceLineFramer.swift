@@ -4,7 +4,8 @@ import Foundation
 
 /// Splits a byte stream into `\n`-terminated lines (NDJSON), refusing lines over a limit.
 ///
-/// A trailing `\r` is dropped, blank lines are skipped. Once a line exceeds `maxLineBytes`
+/// A trailing `\r` is dropped, blank lines are skipped. The limit counts the line without its
+/// `\n` and that `\r`. Once a line exceeds `maxLineBytes`
 /// the framer reports ``Frame/tooLarge`` and stops: the stream cannot be resynchronised, so
 /// the connection must answer -32004 and close.
 public struct LineFramer: Sendable {
@@ -34,18 +35,19 @@ public struct LineFramer: Sendable {
             var line = buffer[lineStart..<newline]
             lineStart = newline + 1
             searchFrom = lineStart
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if line.count > maxLineBytes {
                 overflowed = true
                 frames.append(.tooLarge)
                 return frames
             }
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
             frames.append(.line(Data(line)))
         }
         if lineStart != buffer.startIndex { buffer.removeSubrange(buffer.startIndex..<lineStart) }
         scanFrom = buffer.count
-        if buffer.count > maxLineBytes {
+        // A last `\r` may be the first half of the `\r\n` ending a line of exactly the limit.
+        if buffer.count - (buffer.last == UInt8(ascii: "\r") ? 1 : 0) > maxLineBytes {
             overflowed = true
             frames.append(.tooLarge)
         }

@@ -45,9 +45,9 @@ final class RawConnection {
             }
         }
         guard connected == 0 else {
-            let code = errno
-            close(descriptor)
-            throw Failure(operation: "connect \(path)", errno: code)
+            // No close here: deinit runs when an initializer throws after every stored property
+            // is set, and closing twice would close whatever another thread opened meanwhile.
+            throw Failure(operation: "connect \(path)", errno: errno)
         }
     }
 
