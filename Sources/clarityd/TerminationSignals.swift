@@ -9,9 +9,14 @@ import Foundation
 
 /// Turns SIGTERM and SIGINT into a clean ``Shutdown``.
 ///
-/// Each signal is ignored first and only then given a dispatch source: on Darwin a source
-/// only sees an ignored signal, and on Linux ignoring after creating the source stops delivery
-/// (docs/architecture.md, "The daemon on Linux"). The sources live as long as this object.
+/// On Darwin each signal is ignored first and only then given a dispatch source: a kqueue source
+/// sees an ignored signal, and the default action would end the process. On Linux, Dispatch
+/// installs a handler of its own when it registers the source, and ignoring the signal after that
+/// stops delivery (docs/architecture.md, "The daemon on Linux"); ignoring it before registration
+/// made a SIGTERM in between vanish, so there the default action stays until Dispatch takes over.
+/// Either way `init` returns only once both sources are registered: before the daemon serves, a
+/// SIGTERM ends it at once (nothing has been answered); from then on, it is a clean shutdown. The
+/// sources live as long as this object.
 ///
 /// `@unchecked Sendable`: `sources` is set once and never touched again.
 final class TerminationSignals: @unchecked Sendable {
@@ -19,12 +24,18 @@ final class TerminationSignals: @unchecked Sendable {
 
     init(shutdown: Shutdown) {
         let queue = DispatchQueue(label: "clarityd.signals")
+        let registered = DispatchGroup()
         sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
-            signal(number, SIG_IGN)
+            #if canImport(Darwin)
+                signal(number, SIG_IGN)
+            #endif
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.setEventHandler { shutdown.run(reason: name) }
             source.activate()
             return source
         }
+        registered.wait()
     }
 }
