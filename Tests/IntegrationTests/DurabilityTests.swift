@@ -203,6 +203,23 @@ import Testing
         #expect((next["effects"]?.arrayValue?.first?["seq"]?.intValue ?? 0) > lastSequence)
     }
 
+    /// Issue 7 #17: a save costs what changed, not the whole device. After a 200 KB value, each
+    /// small write adds one short journal line.
+    @Test func aSmallWriteAfterALargeValueAppendsOneShortLine() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let journal = daemon.stateDirectory + "/devices/default.journal"
+        func size() throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: journal)[.size] as? NSNumber)?.intValue ?? -1
+        }
+        _ = try daemon.call("store.set", ["key": "big", "value": .string(String(repeating: "x", count: 200_000))])
+        let afterBig = try size()
+        #expect(afterBig > 200_000)
+        for value in 1...10 { _ = try daemon.call("store.set", ["key": "small", "value": .int(value)]) }
+        let grown = try size() - afterBig
+        #expect(grown > 0 && grown < 10 * 300, "10 small writes added \(grown) bytes")
+    }
+
     /// Without `compactJournalAfter` a journal is never compacted: a restart replays every line.
     @Test func byDefaultAJournalIsNeverCompacted() throws {
         let daemon = try DaemonProcess()
