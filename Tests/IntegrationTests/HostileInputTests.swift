@@ -240,4 +240,32 @@ import Testing
         #expect(unchanged["frictionThresholdsMinutes"] == [5, 10, 15, 20, 25])
         #expect(unchanged["apps"] == [:])
     }
+
+    /// Issue 7 #15: `trace.get` on a long trace answers at most 10 000 events; the rest is read
+    /// page by page with `since`, `last` gives the newest, `kinds` selects.
+    @Test func aLongTraceIsAnsweredAtMostTenThousandEventsAtATime() throws {
+        let daemon = try DaemonProcess(config: ["durability": "write"])
+        defer { daemon.stop() }
+        let connection = try RawConnection(path: daemon.socketPath, receiveTimeout: 30)
+        for batch in 0..<11 {
+            let members = (0..<1000).map { index in
+                #"{"jsonrpc":"2.0","id":\#(batch * 1000 + index),"method":"store.set","params":{"key":"k","value":\#(index)}}"#
+            }
+            try connection.send("[" + members.joined(separator: ",") + "]\n")
+            _ = try connection.readLine()
+        }
+        let first = try #require(daemon.call("trace.get").arrayValue)
+        #expect(first.count == 10_000)
+        let since = try #require(first.last?["seq"]?.intValue)
+        let rest = try #require(daemon.call("trace.get", ["since": .int(since)]).arrayValue)
+        #expect(rest.first?["seq"]?.intValue == since + 1)
+        #expect(first.count + rest.count == 11_003, "11 000 writes after the 3 events of the app's launch")
+        let newest = try #require(daemon.call("trace.get", ["last": 2]).arrayValue)
+        #expect(newest.map { $0["seq"] } == rest.suffix(2).map { $0["seq"] })
+        let launch = try #require(daemon.call("trace.get", ["kinds": ["app"], "limit": 5]).arrayValue)
+        #expect(launch.count == 0, "the launch wrote to the App Group; it traced no app event")
+        let writes = try #require(daemon.call("trace.get", ["kinds": ["store.write"], "limit": 5]).arrayValue)
+        #expect(writes.map { $0["seq"]?.intValue } == [1, 2, 3, 4, 5], "the launch's 3 writes, then ours")
+        #expect(field { try daemon.call("trace.get", ["limit": 10_001]) } == "limit")
+    }
 }
