@@ -22,8 +22,10 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ControlProtocol"]),
-        .testTarget(name: "FuzzTests", dependencies: ["ControlProtocol"]),
+        /// Starts the built clarityd and clarityctl and talks to them: shared by the two targets below.
+        .target(name: "DaemonTestSupport", dependencies: ["ControlProtocol"], path: "Tests/DaemonTestSupport"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ControlProtocol", "DaemonTestSupport"]),
+        .testTarget(name: "FuzzTests", dependencies: ["ControlProtocol", "DaemonTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonTestSupport
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonTestSupport
 import Foundation
 
 /// Drives one Clarity device of a test daemon the way a user would, over the socket.

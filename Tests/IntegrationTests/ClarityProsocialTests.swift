@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonTestSupport
 import Testing
 
 /// Clarity's prosocial challenges over the socket (docs/apps/clarity.md; seed 000 tasks 2–4).

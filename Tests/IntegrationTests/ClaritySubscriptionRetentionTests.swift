@@ -5,6 +5,7 @@
 #endif
 
 import ControlProtocol
+import DaemonTestSupport
 import Testing
 
 /// Subscription tiers, retention and bad input over the socket (seed 000 tasks 8, 9).

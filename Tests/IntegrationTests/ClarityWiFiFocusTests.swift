@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonTestSupport
 import Testing
 
 /// The WiFi gate and focus sessions over the socket (seed 000 tasks 1d, 2d; docs/apps/clarity.md).

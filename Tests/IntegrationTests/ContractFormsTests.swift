@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonTestSupport
 import Testing
 
 /// Every request form the protocol contract promises and this build serves, sent exactly as the

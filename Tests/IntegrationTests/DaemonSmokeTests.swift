@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonTestSupport
 import Testing
 
 /// The daemon starts, answers over its socket, and `clarityctl` reaches it with the exit

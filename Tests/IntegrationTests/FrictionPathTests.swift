@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonTestSupport
 import Testing
 
 /// Clarity's progressive friction, driven as a user would: clarityctl against a real clarityd.

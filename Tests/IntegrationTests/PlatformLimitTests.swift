@@ -1,4 +1,5 @@
 import ControlProtocol
+import DaemonTestSupport
 import Testing
 
 /// DeviceActivity's MonitoringError cases and extension jetsam, over the socket.

@@ -13,20 +13,25 @@ import Foundation
 /// or when released.
 ///
 /// Usable from XCTest and Swift Testing alike; nothing here depends on either.
-final class DaemonProcess {
+public final class DaemonProcess {
     /// Why the daemon did not come up, with its log.
-    struct StartFailure: Error, CustomStringConvertible {
-        let reason: String
-        let log: String
-        var description: String { "\(reason)\n--- clarityd log ---\n\(log)" }
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let reason: String
+        public let log: String
+        public var description: String { "\(reason)\n--- clarityd log ---\n\(log)" }
+
+        public init(reason: String, log: String) {
+            self.reason = reason
+            self.log = log
+        }
     }
 
-    let directory: URL
-    let socketPath: String
-    let stateDirectory: String
-    let arguments: [String]
+    public let directory: URL
+    public let socketPath: String
+    public let stateDirectory: String
+    public let arguments: [String]
     /// Run under `ulimit -f` with this many KiB (file writes beyond it fail with EFBIG), when set.
-    let fileSizeLimitKiB: Int?
+    public let fileSizeLimitKiB: Int?
     private var child: ChildProcess?
     private var connection: RawConnection?
     private var nextID = 1
@@ -34,7 +39,7 @@ final class DaemonProcess {
     /// Starts `clarityd --socket … --state-dir …` plus `arguments`; with `config`, also
     /// `--config` pointing at that JSON written to the temporary directory; with
     /// `fileSizeLimitKiB`, under that file-size limit (to see writes fail as on a full disk).
-    init(arguments: [String] = [], config: JSONValue? = nil, fileSizeLimitKiB: Int? = nil) throws {
+    public init(arguments: [String] = [], config: JSONValue? = nil, fileSizeLimitKiB: Int? = nil) throws {
         self.fileSizeLimitKiB = fileSizeLimitKiB
         var template = Array("/tmp/cd-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else {
@@ -58,8 +63,8 @@ final class DaemonProcess {
     }
 
     /// Launches the daemon (again, after it exited: same socket and state directory) and waits
-    /// until its socket accepts a connection.
-    func start() throws {
+    /// until its socket accepts a connection, at most `timeout` seconds.
+    public func start(timeout: Double = 10) throws {
         let process = Process()
         if let fileSizeLimitKiB {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -79,25 +84,26 @@ final class DaemonProcess {
         try child.run()
         self.child = child
         connection = nil
-        for _ in 0..<500 {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        repeat {
             if (try? RawConnection(path: socketPath, receiveTimeout: 1)) != nil { return }
             if let status = child.wait(timeout: 0.02) {
                 throw StartFailure(reason: "clarityd exited with status \(status)", log: self.log)
             }
-        }
-        throw StartFailure(reason: "clarityd did not accept connections on \(socketPath) within 10 s", log: self.log)
+        } while Date() < deadline
+        throw StartFailure(reason: "clarityd did not accept connections on \(socketPath) within \(Int(timeout)) s", log: self.log)
     }
 
     /// What the daemon wrote to stdout and stderr so far.
-    var log: String {
+    public var log: String {
         (try? String(contentsOf: logURL(creating: false), encoding: .utf8)) ?? ""
     }
 
-    var processIdentifier: Int32 { child?.processIdentifier ?? 0 }
+    public var processIdentifier: Int32 { child?.processIdentifier ?? 0 }
 
     /// Calls `method` on a connection kept open for these calls; returns the result or throws the
     /// daemon's ``RPCError`` (or a ``RawConnection/Failure``).
-    func call(_ method: String, _ params: JSONValue? = nil) throws -> JSONValue {
+    public func call(_ method: String, _ params: JSONValue? = nil) throws -> JSONValue {
         let connection = try self.connection ?? RawConnection(path: socketPath)
         self.connection = connection
         let request = RPCRequest(id: .number(nextID), method: method, params: params)
@@ -120,53 +126,55 @@ final class DaemonProcess {
 
     /// Sends `line` (a `\n` is added when missing) on a fresh connection and returns the first
     /// line of the answer; nil when the daemon closed the connection or sent nothing in `timeout`.
-    func sendRaw(line: String, timeout: Double = 5) -> String? {
+    public func sendRaw(line: String, timeout: Double = 5) -> String? {
         guard let connection = try? RawConnection(path: socketPath, receiveTimeout: timeout) else { return nil }
         try? connection.send(line.hasSuffix("\n") ? line : line + "\n")
         return try? connection.readLine()
     }
 
     /// A new connection of one's own, for tests that need several or hold one open.
-    func connect(receiveTimeout: Double = 10) throws -> RawConnection {
+    public func connect(receiveTimeout: Double = 10) throws -> RawConnection {
         try RawConnection(path: socketPath, receiveTimeout: receiveTimeout)
     }
 
     /// Runs the built `clarityctl --socket <this daemon's socket> arguments…`. A `--socket` in
     /// `arguments` wins, as the last one given does.
-    func runCtl(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
+    public func runCtl(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
         Clarityctl.run(["--socket", socketPath] + arguments)
     }
 
     /// Whether the daemon process is still running.
-    var isRunning: Bool {
+    public var isRunning: Bool {
         child?.isRunning ?? false
     }
 
     /// Sends `signal` to the daemon.
-    func kill(_ signal: Int32 = SIGTERM) {
+    public func kill(_ signal: Int32 = SIGTERM) {
         guard let child, child.isRunning else { return }
         _ = sendSignal(child.processIdentifier, signal)
     }
 
     /// Waits for the daemon to exit and returns its exit status, or 128 + the signal that ended
-    /// it. After `timeout` seconds it is killed with SIGKILL (so a hang shows as 137).
+    /// it. After `timeout` seconds it is killed with SIGKILL (so a hang shows as 137); -1 when even
+    /// that is not seen to end it within 30 s.
     @discardableResult
-    func waitForExit(timeout: Double = 10) -> Int32 {
+    public func waitForExit(timeout: Double = 10) -> Int32 {
         guard let child else { return 0 }
         connection = nil
         if let status = child.wait(timeout: timeout) { return status }
         _ = sendSignal(child.processIdentifier, SIGKILL)
-        return child.wait(timeout: 10) ?? 137
+        return child.wait(timeout: 30) ?? -1
     }
 
-    /// Stops the daemon (SIGTERM, then SIGKILL after 5 s) and removes its temporary directory.
-    func stop() {
+    /// Stops the daemon (SIGTERM, then SIGKILL after 5 s) and removes its temporary directory
+    /// (unless asked to keep it, for a post-mortem).
+    public func stop(keepingDirectory: Bool = false) {
         connection = nil
         if isRunning {
             kill(SIGTERM)
             waitForExit(timeout: 5)
         }
-        try? FileManager.default.removeItem(at: directory)
+        if !keepingDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
     private func logURL(creating: Bool) -> URL {

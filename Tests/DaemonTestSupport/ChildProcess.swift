@@ -14,31 +14,31 @@ import Foundation
 /// on the handler waits forever. So the wait also reaps the child with `waitpid` itself.
 /// Usable from XCTest and Swift Testing alike; waits with a deadline, never with sleeps in
 /// assertions.
-final class ChildProcess {
-    let process: Process
+public final class ChildProcess {
+    public let process: Process
     private let ended = DispatchGroup()
     /// The exit status, or 128 + the signal that ended it, once known.
-    private(set) var status: Int32?
+    public private(set) var status: Int32?
 
-    init(_ process: Process) {
+    public init(_ process: Process) {
         self.process = process
         ended.enter()
         let ended = ended
         process.terminationHandler = { _ in ended.leave() }
     }
 
-    func run() throws {
+    public func run() throws {
         try process.run()
     }
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Whether it is still running (reaping it if it just ended).
-    var isRunning: Bool { wait(timeout: 0) == nil }
+    public var isRunning: Bool { wait(timeout: 0) == nil }
 
     /// Waits up to `timeout` seconds for the end; returns the status, or nil if still running.
     @discardableResult
-    func wait(timeout: Double) -> Int32? {
+    public func wait(timeout: Double) -> Int32? {
         let deadline = DispatchTime.now() + timeout
         while true {
             if let status { return status }

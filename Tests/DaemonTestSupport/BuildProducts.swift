@@ -3,8 +3,8 @@ import Foundation
 /// Where `swift build` / `swift test` put the executables: the directory of the test bundle
 /// (`.build/<triple>/<config>/`), found from the loaded bundles, else `.build/debug/` of the
 /// package that holds this file.
-enum BuildProducts {
-    static let directory: URL = {
+public enum BuildProducts {
+    public static let directory: URL = {
         let bundleDirectories = ([Bundle.main] + Bundle.allBundles).flatMap { bundle in
             [bundle.bundleURL, bundle.executableURL].compactMap { $0 }
                 .filter { $0.pathExtension == "xctest" }
@@ -12,7 +12,6 @@ enum BuildProducts {
         }
         let packageRoot = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         let candidates = bundleDirectories + [packageRoot.appendingPathComponent(".build/debug")]
         return candidates.first {
             FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("clarityd").path)
@@ -21,7 +20,7 @@ enum BuildProducts {
     }()
 
     /// The built executable called `name` (`clarityd`, `clarityctl`).
-    static func executable(_ name: String) -> URL {
+    public static func executable(_ name: String) -> URL {
         directory.appendingPathComponent(name)
     }
 }

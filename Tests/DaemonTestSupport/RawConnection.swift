@@ -6,25 +6,27 @@ import Foundation
     import Darwin
 #endif
 
-/// A copy of IntegrationTests/Support/RawConnection.swift (a test target cannot import another),
-/// plus ``shutdownWrite()`` for one-shot clients and ``readLineBytes()`` for answers that may not be
-/// UTF-8.
-///
 /// A plain blocking connection to a Unix socket, for protocol tests: send any bytes, read
-/// `\n`-terminated lines, notice when the daemon closes. Reads give up after `receiveTimeout`.
-final class RawConnection {
+/// `\n`-terminated lines (as text or as bytes that may not be UTF-8), half-close, notice when the
+/// daemon closes. Reads give up after `receiveTimeout`.
+public final class RawConnection {
     /// Why a connection failed; `errno` is the C error.
-    struct Failure: Error, CustomStringConvertible {
-        let operation: String
-        let errno: Int32
-        var description: String { "\(operation): \(String(cString: strerror(errno)))" }
+    public struct Failure: Error, CustomStringConvertible {
+        public let operation: String
+        public let errno: Int32
+        public var description: String { "\(operation): \(String(cString: strerror(errno)))" }
+
+        public init(operation: String, errno: Int32) {
+            self.operation = operation
+            self.errno = errno
+        }
     }
 
     private let descriptor: Int32
     private var pending: [UInt8] = []
-    private(set) var isClosedByPeer = false
+    public private(set) var isClosedByPeer = false
 
-    init(path: String, receiveTimeout: Double = 10) throws {
+    public init(path: String, receiveTimeout: Double = 10) throws {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = Array(path.utf8)
@@ -49,9 +51,9 @@ final class RawConnection {
             }
         }
         guard connected == 0 else {
-            let code = errno
-            close(descriptor)
-            throw Failure(operation: "connect \(path)", errno: code)
+            // No close here: deinit runs when an initializer throws after every stored property
+            // is set, and closing twice would close whatever another thread opened meanwhile.
+            throw Failure(operation: "connect \(path)", errno: errno)
         }
     }
 
@@ -60,7 +62,7 @@ final class RawConnection {
     }
 
     /// Sends all of `bytes`; fails with EPIPE once the daemon has closed the connection.
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         #if canImport(Glibc)
             let flags = Int32(MSG_NOSIGNAL)
         #else
@@ -77,13 +79,13 @@ final class RawConnection {
         }
     }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
     /// Half-closes the connection (`shutdown(SHUT_WR)`): the daemon answers what was sent, then
     /// closes.
-    func shutdownWrite() {
+    public func shutdownWrite() {
         #if canImport(Glibc)
             _ = shutdown(descriptor, Int32(SHUT_WR))
         #else
@@ -93,13 +95,13 @@ final class RawConnection {
 
     /// The next line without its `\n`; nil when the daemon closed the connection first. Throws
     /// (EAGAIN) when nothing arrives within the receive timeout.
-    func readLine() throws -> String? {
+    public func readLine() throws -> String? {
         try readLineBytes().map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The next line's bytes without its `\n`, as ``readLine()``; a partial line waits in
     /// `pending` across timeouts.
-    func readLineBytes() throws -> [UInt8]? {
+    public func readLineBytes() throws -> [UInt8]? {
         var scanned = 0
         while true {
             if let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -114,7 +116,7 @@ final class RawConnection {
 
     /// Reads until the daemon closes the connection, discarding what arrives; true when it
     /// closed within the receive timeout.
-    func waitForClose() -> Bool {
+    public func waitForClose() -> Bool {
         while true {
             guard let more = try? receive() else { return false }
             if !more { return true }

@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 
 /// Runs the built `clarityctl`.
-enum Clarityctl {
+public enum Clarityctl {
     /// Runs `clarityctl arguments…` to completion (see ``BuildProducts/run(_:_:environment:currentDirectory:timeout:)``).
-    static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60)
+    public static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60)
         -> (status: Int32, stdout: String, stderr: String)
     {
         BuildProducts.run("clarityctl", arguments, environment: environment, timeout: timeout)
@@ -18,7 +18,7 @@ extension BuildProducts {
     ///
     /// Waits with `terminationHandler`, not `waitUntilExit()`, which can hang on Linux when called
     /// from a Swift concurrency thread.
-    static func run(
+    public static func run(
         _ name: String, _ arguments: [String], environment: [String: String]? = nil, currentDirectory: URL? = nil,
         timeout: Double = 60
     ) -> (status: Int32, stdout: String, stderr: String) {
