@@ -194,7 +194,7 @@ import Testing
         let cases: [(String, String?, Int??)] = [
             ("d.journal", "d", .some(nil)), ("d.json", "d", 0), ("d.12.snapshot", "d", 12),
             ("a.1.2.snapshot", "a.1", 2), ("d.json.journal", "d.json", .some(nil)),
-            ("d.snapshot", nil, nil), ("d.01.snapshot", nil, nil), ("d.x.snapshot", nil, nil),
+            ("d.snapshot", nil, nil), ("d.01.snapshot", nil, nil), ("d.x.snapshot", nil, nil), ("d.+5.snapshot", nil, nil),
             ("d.1234567890.snapshot", nil, nil), ("d.journal.corrupt-17", nil, nil), ("d.1.snapshot.tmp", nil, nil),
         ]
         for (file, name, generation) in cases {

@@ -66,24 +66,31 @@ struct DeviceStateStore: Sendable {
         let stem = file.dropLast(".snapshot".count)
         guard let dot = stem.lastIndex(of: ".") else { return nil }
         let digits = stem[stem.index(after: dot)...]
-        guard (1...9).contains(digits.count), digits.first != "0", digits.allSatisfy(\.isASCII),
+        guard (1...9).contains(digits.count), digits.first != "0", digits.allSatisfy({ ("0"..."9").contains($0) }),
             let generation = Int(digits)
         else { return nil }
         return (String(stem[..<dot]), generation)
     }
 
-    /// The snapshot generations on disk for device `name`.
-    private func snapshotGenerations(_ name: String) -> [Int] {
+    /// The devices with files in `devices/`, each with the generations of its snapshots.
+    private func snapshotGenerationsByName() -> [String: [Int]] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.compactMap { file in
-            guard let owner = Self.owner(ofFile: file), owner.name == name else { return nil }
-            return owner.generation
+        var byName: [String: [Int]] = [:]
+        for case let (name, generation)? in files.map(Self.owner(ofFile:)) {
+            byName[name, default: []] += generation.map { [$0] } ?? []
         }
+        return byName
     }
 
-    /// Deletes the snapshots of device `name` other than generation `kept`.
-    private func deleteSnapshots(_ name: String, except kept: Int? = nil) {
-        let stale = snapshotGenerations(name).filter { $0 != kept }
+    /// The snapshot generations on disk for device `name`.
+    private func snapshotGenerations(_ name: String) -> [Int] {
+        snapshotGenerationsByName()[name] ?? []
+    }
+
+    /// Deletes the snapshots of device `name` (its `generations` on disk, when known) other
+    /// than generation `kept`.
+    private func deleteSnapshots(_ name: String, of generations: [Int]? = nil, except kept: Int? = nil) {
+        let stale = (generations ?? snapshotGenerations(name)).filter { $0 != kept }
         for generation in stale { unlink(snapshotPath(name, generation: generation)) }
         if !stale.isEmpty { syncDirectory() }
     }
@@ -92,16 +99,15 @@ struct DeviceStateStore: Sendable {
 
     /// Every device that can be read, by name.
     func loadAll() -> [StoredDevice] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let names = Set(files.compactMap { Self.owner(ofFile: $0)?.name })
-        return names.sorted().compactMap { name in
+        let devices = snapshotGenerationsByName()
+        return devices.keys.sorted().compactMap { name in
             guard DeviceService.isDeviceName(name) else {
                 let aside = moveAside(name)
                 log.error("\(aside.joined(separator: ", ")): moved aside, \(name.debugDescription) is not a device name")
                 return nil
             }
             do {
-                return try load(name)
+                return try load(name, snapshots: devices[name])
             } catch {
                 log.error("device \(name) cannot be restored: \(error)")
                 return nil
@@ -109,8 +115,9 @@ struct DeviceStateStore: Sendable {
         }
     }
 
-    /// The device `name` as its files hold it (damaged files are moved aside, and the error says so).
-    func load(_ name: String) throws -> StoredDevice {
+    /// The device `name` as its files hold it (damaged files are moved aside, and the error says
+    /// so); `snapshots` are the generations on disk, when the caller has listed them.
+    func load(_ name: String, snapshots: [Int]? = nil) throws -> StoredDevice {
         guard FileManager.default.fileExists(atPath: journalPath(name)) else {
             guard FileManager.default.fileExists(atPath: snapshotPath(name, generation: 0)) else {
                 let orphans = moveAside(name)
@@ -130,7 +137,7 @@ struct DeviceStateStore: Sendable {
             guard creation.name == name else {
                 throw moveAside(journalPath(name), "it names device \"\(creation.name)\"")
             }
-            deleteSnapshots(name)
+            deleteSnapshots(name, of: snapshots)
             return StoredDevice(name: name, base: .created(creation), generation: 0, entries: entries)
         case .snapshot(let generation, let sequence):
             let snapshot = try readSnapshot(name, generation: generation)
@@ -139,7 +146,7 @@ struct DeviceStateStore: Sendable {
                     journalPath(name),
                     "it continues a snapshot at seq \(sequence), but its snapshot is at seq \(snapshot.traceSequence ?? 0)")
             }
-            deleteSnapshots(name, except: generation)
+            deleteSnapshots(name, of: snapshots, except: generation)
             return StoredDevice(name: name, base: .snapshot(snapshot), generation: generation, entries: entries)
         }
     }
