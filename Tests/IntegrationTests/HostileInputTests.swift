@@ -184,6 +184,7 @@ import Testing
         #expect(refused > 0 && refused < 200)
         #expect(try daemon.call("store.get", ["key": "k"])["value"] == lastSaved, "the refused changes were undone")
         #expect(try daemon.call("daemon.ping")["pong"] == true)
+        #expect(!daemon.log.contains("cut short"), "a write that failed leaves no part of its line behind")
         daemon.kill(SIGKILL)
         #expect(daemon.waitForExit() == 137)
         try daemon.start()

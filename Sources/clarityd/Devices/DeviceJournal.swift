@@ -64,7 +64,10 @@ final class DeviceJournal: @unchecked Sendable {
             let count = line.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, line.count - offset) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .system(SystemCallError("write", path))
+                let failure = SystemCallError("write", path)
+                // The part written is cut off again, so the file ends with the last whole line.
+                if offset > 0 { _ = ftruncate(descriptor, off_t(written)) }
+                throw .system(failure)
             }
             offset += count
         }
