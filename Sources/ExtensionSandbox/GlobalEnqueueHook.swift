@@ -7,15 +7,25 @@ import Foundation
 #endif
 
 /// Catches jobs that try to escape a world to Swift's global executor (a bare `Task {}` or
-/// `Task.detached` in simulated code: docs/runtime.md, pitfall 4).
+/// `Task.detached` in simulated code, or the delayed enqueue behind `Task.sleep`:
+/// docs/runtime.md, pitfalls 4 and 5).
 ///
-/// Installs `swift_task_enqueueGlobal_hook` once per process. A job enqueued globally from a
-/// thread that is running a world's loop is routed into that world's scheduler (so the run
-/// stays deterministic) and counted as an escape, which fails the run; jobs from any other
-/// thread go to the global executor as usual.
+/// Installs `swift_task_enqueueGlobal_hook`, `swift_task_enqueueGlobalWithDelay_hook` and
+/// `swift_task_enqueueGlobalWithDeadline_hook` once per process. A job enqueued globally from a
+/// thread that is running a world's loop is routed into that world's scheduler at once (so the
+/// run stays deterministic: a sleep inside a world returns immediately) and counted as an
+/// escape, which fails the run; jobs from any other thread go where they were going.
+/// A runtime without the hooks is refused (``World`` throws ``WorldError/escapeHooksMissing(_:)``)
+/// rather than run without the check.
 enum GlobalEnqueueHook {
     private typealias Original = @convention(c) (UnsafeMutableRawPointer) -> Void
     private typealias Hook = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+    private typealias DelayOriginal = @convention(c) (UInt64, UnsafeMutableRawPointer) -> Void
+    private typealias DelayHook = @convention(c) (UInt64, UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+    private typealias DeadlineOriginal = @convention(c) (Int64, Int64, Int64, Int64, Int32, UnsafeMutableRawPointer) -> Void
+    private typealias DeadlineHook = @convention(c) (
+        Int64, Int64, Int64, Int64, Int32, UnsafeMutableRawPointer, UnsafeRawPointer
+    ) -> Void
 
     private static let threadKey: pthread_key_t = {
         var key = pthread_key_t()
@@ -23,20 +33,36 @@ enum GlobalEnqueueHook {
         return key
     }()
 
-    /// Whether the hook could be installed (the symbol exists in this runtime).
-    static let isInstalled: Bool = {
-        guard let handle = dlopen(nil, RTLD_NOW),
-            let symbol = dlsym(handle, "swift_task_enqueueGlobal_hook")
-        else { return false }
-        let hook: Hook = { job, original in
-            if let scheduler = GlobalEnqueueHook.currentScheduler {
-                scheduler.enqueueEscaped(unsafeBitCast(job, to: UnownedJob.self))
-            } else {
-                unsafeBitCast(original, to: Original.self)(job)
-            }
+    /// The hook symbols this runtime lacks (none: every escape is caught).
+    static let missingSymbols: [String] = {
+        guard let handle = dlopen(nil, RTLD_NOW) else {
+            return ["swift_task_enqueueGlobal_hook", "swift_task_enqueueGlobalWithDelay_hook",
+                "swift_task_enqueueGlobalWithDeadline_hook"]
         }
-        symbol.assumingMemoryBound(to: Hook?.self).pointee = hook
-        return true
+        var missing: [String] = []
+        func install<H>(_ name: String, _ hook: H) {
+            guard let symbol = dlsym(handle, name) else { return missing.append(name) }
+            symbol.assumingMemoryBound(to: Optional<H>.self).pointee = hook
+        }
+        install("swift_task_enqueueGlobal_hook", { job, original in
+            guard let scheduler = GlobalEnqueueHook.currentScheduler else {
+                return unsafeBitCast(original, to: Original.self)(job)
+            }
+            scheduler.enqueueEscaped(unsafeBitCast(job, to: UnownedJob.self))
+        } as Hook)
+        install("swift_task_enqueueGlobalWithDelay_hook", { delay, job, original in
+            guard let scheduler = GlobalEnqueueHook.currentScheduler else {
+                return unsafeBitCast(original, to: DelayOriginal.self)(delay, job)
+            }
+            scheduler.enqueueEscaped(unsafeBitCast(job, to: UnownedJob.self))
+        } as DelayHook)
+        install("swift_task_enqueueGlobalWithDeadline_hook", { sec, nsec, tsec, tnsec, clock, job, original in
+            guard let scheduler = GlobalEnqueueHook.currentScheduler else {
+                return unsafeBitCast(original, to: DeadlineOriginal.self)(sec, nsec, tsec, tnsec, clock, job)
+            }
+            scheduler.enqueueEscaped(unsafeBitCast(job, to: UnownedJob.self))
+        } as DeadlineHook)
+        return missing
     }()
 
     /// The scheduler whose run loop owns the calling thread, if any.
@@ -47,7 +73,7 @@ enum GlobalEnqueueHook {
 
     /// Marks the calling thread as running `scheduler`'s loop (nil to clear); returns the previous one.
     static func setCurrentScheduler(_ scheduler: Scheduler?) -> Scheduler? {
-        _ = isInstalled
+        _ = missingSymbols
         let previous = currentScheduler
         pthread_setspecific(threadKey, scheduler.map { Unmanaged.passUnretained($0).toOpaque() })
         return previous

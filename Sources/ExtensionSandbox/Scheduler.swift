@@ -16,24 +16,48 @@ import Foundation
 /// A job enqueued from another thread is a leak of nondeterminism and is counted in
 /// ``foreignEnqueues``; the world fails the run when it sees one.
 public final class Scheduler: TaskExecutor, @unchecked Sendable {
-    private struct ReadyJob {
+    struct ReadyJob: @unchecked Sendable {
         let job: UnownedJob
         let actorExecutor: WorldActorExecutor?
+        /// The world-local task number (``ReadyJobs/task(at:)``).
+        let task: Int
     }
 
     private let lock = NSLock()
     private var ready: [ReadyJob] = []
-    private var strategy: any SchedulingStrategy
+    /// The strategy that picks at each decision (read it back to see a replay's divergences).
+    public private(set) var strategy: any SchedulingStrategy
     private var runLoopThread: pthread_t?
+    /// Swift task ids seen since the world was last idle, and the number each was given.
+    private var taskNumbers: [UInt64: Int] = [:]
+    private var lastTaskNumber = 0
     /// Jobs run since the scheduler was made.
     public private(set) var steps = 0
+    /// Times two or more jobs were ready and the strategy picked one.
+    public private(set) var decisions = 0
+    /// When true, every decision's pick is appended to ``choices`` (a scenario run turns it on;
+    /// a long-lived device leaves it off so that nothing grows without bound).
+    public var recordsChoices = false
+    /// The index picked at each decision since recording began: the run's schedule.
+    public private(set) var choices: [Int] = []
     /// Jobs that arrived from a thread other than the run loop's while it ran, or while idle.
-    public private(set) var foreignEnqueues = 0
+    public var foreignEnqueues: Int { lock.withLock { foreignCount } }
     /// Jobs that simulated code tried to send to the global executor (see ``GlobalEnqueueHook``).
-    public private(set) var escapedJobs = 0
+    public var escapedJobs: Int { lock.withLock { escapedCount } }
+    private var foreignCount = 0
+    private var escapedCount = 0
 
     public init(strategy: any SchedulingStrategy = FIFOStrategy()) {
         self.strategy = strategy
+    }
+
+    /// Replaces the strategy and clears the recorded choices: a scenario explorer reuses nothing
+    /// else of a world, but a world built for one schedule takes that schedule's strategy here.
+    public func use(_ strategy: any SchedulingStrategy) {
+        lock.withLock {
+            self.strategy = strategy
+            choices.removeAll()
+        }
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
@@ -41,18 +65,31 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: UnownedJob, actorExecutor: WorldActorExecutor?) {
+        let id = _getJobTaskId(job)
         lock.withLock {
-            if !isRunLoopThread { foreignEnqueues += 1 }
-            ready.append(ReadyJob(job: job, actorExecutor: actorExecutor))
+            if !isRunLoopThread { foreignCount += 1 }
+            ready.append(ReadyJob(job: job, actorExecutor: actorExecutor, task: taskNumber(id)))
         }
     }
 
     /// A job that tried to escape to the global executor: run it here, and count it.
     func enqueueEscaped(_ job: UnownedJob) {
+        let id = _getJobTaskId(job)
         lock.withLock {
-            escapedJobs += 1
-            ready.append(ReadyJob(job: job, actorExecutor: nil))
+            escapedCount += 1
+            ready.append(ReadyJob(job: job, actorExecutor: nil, task: taskNumber(id)))
         }
+    }
+
+    /// The world-local number of a Swift task id: the process numbers tasks of every thread in
+    /// one sequence, so its ids differ from run to run; the order a world first sees its tasks
+    /// does not. Numbers keep growing; the map is emptied whenever the world goes idle.
+    private func taskNumber(_ id: UInt64) -> Int {
+        guard id != 0 else { return 0 }
+        if let known = taskNumbers[id] { return known }
+        lastTaskNumber += 1
+        taskNumbers[id] = lastTaskNumber
+        return lastTaskNumber
     }
 
     private var isRunLoopThread: Bool {
@@ -103,12 +140,27 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
 
     private func takeNext() -> ReadyJob? {
         lock.withLock {
-            guard !ready.isEmpty else { return nil }
-            let index = ready.count == 1 ? 0 : strategy.pickNext(readyCount: ready.count)
-            return ready.remove(at: index)
+            switch ready.count {
+            case 0:
+                taskNumbers.removeAll(keepingCapacity: true)
+                return nil
+            case 1:
+                return ready.removeFirst()
+            default:
+                decisions += 1
+                let picked = strategy.pickNext(ReadyJobs(jobs: ready))
+                let index = picked >= 0 && picked < ready.count ? picked : 0
+                if recordsChoices { choices.append(index) }
+                return ready.remove(at: index)
+            }
         }
     }
 }
+
+/// The Swift runtime's id of the task a job belongs to (the job's own id for a job that is not a
+/// task). Public in the runtime's ABI since Swift 5.9; the standard library declares it the same way.
+@_silgen_name("swift_task_getJobTaskId")
+private func _getJobTaskId(_ job: UnownedJob) -> UInt64
 
 /// The executor identity of one actor in a world: a `SerialExecutor` that forwards its jobs,
 /// tagged with itself, to the world's ``Scheduler``. One per actor, never shared (with a shared

@@ -16,6 +16,9 @@ public final class World: @unchecked Sendable {
     /// The most jobs one request (or one timer) may run before the world is stopped, as iOS's
     /// watchdog stops an app that never returns: ``WorldError/stepBudgetExceeded(steps:)``.
     public var stepBudget = 5_000_000
+    /// The scheduler's escape counts already reported: what arrives after one drive (a foreign
+    /// enqueue while the world is idle, too) is reported by the next.
+    private var reported: (escaped: Int, foreign: Int) = (0, 0)
 
     public init(seed: UInt64, start: VirtualInstant = .epoch, strategy: any SchedulingStrategy = FIFOStrategy()) {
         self.seed = seed
@@ -23,6 +26,9 @@ public final class World: @unchecked Sendable {
         self.scheduler = Scheduler(strategy: strategy)
         self.clock = VirtualClock(now: start)
     }
+
+    /// Starts world tasks from inside the world (platform work that iOS runs in another process).
+    public var tasks: WorldTasks { WorldTasks(scheduler: scheduler) }
 
     /// A fresh executor identity for one actor of this world.
     public func makeExecutor(label: String) -> WorldActorExecutor {
@@ -33,6 +39,15 @@ public final class World: @unchecked Sendable {
     /// returned. Fails with ``WorldError`` when a job escaped the world or `body` never finished
     /// (it waited on something that only a later advance of the clock could give).
     public func perform<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        try perform(lettingTimePass: false, body)
+    }
+
+    /// As ``perform(_:)``; with `lettingTimePass`, whenever the world goes idle before `body`
+    /// finished, the clock moves to the next timer's deadline and every timer due then fires:
+    /// `body` may wait on virtual time (``sleep(seconds:)``), as a scenario's branches do.
+    public func perform<T: Sendable>(
+        lettingTimePass: Bool, _ body: @escaping @Sendable () async throws -> T
+    ) throws -> T {
         let outcome = Outcome<T>()
         try drive {
             Task(executorPreference: scheduler) {
@@ -43,39 +58,70 @@ public final class World: @unchecked Sendable {
                 }
             }
         }
+        while lettingTimePass, outcome.result == nil, let deadline = clock.nextDeadline {
+            try fireTimers(dueAt: deadline)
+        }
         guard let result = outcome.result else { throw WorldError.stalled }
         return try result.get()
     }
 
-    /// Advances the clock to `target`, firing every timer due on the way, each in a fresh world
-    /// task, the world driven until idle after each one.
+    /// Suspends the calling world task until the clock has moved `seconds` on (it moves only
+    /// when the world is driven with time passing, or advanced).
+    public func sleep(seconds: Double) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            clock.schedule(at: clock.now + .seconds(seconds), label: "sleep") { continuation.resume() }
+        }
+    }
+
+    /// Advances the clock to `target`, firing every timer due on the way. Timers due at the same
+    /// instant fire together, each in a fresh world task, and the world is driven until idle
+    /// after each instant: under an exploring strategy they interleave.
     public func advance(to target: VirtualInstant) throws {
-        while let timer = clock.popDue(upTo: target) {
-            try drive {
-                Task(executorPreference: scheduler) { await timer.action() }
-            }
+        while let deadline = clock.nextDeadline, deadline <= target {
+            try fireTimers(dueAt: deadline)
         }
         clock.move(to: target)
     }
 
+    private func fireTimers(dueAt deadline: VirtualInstant) throws {
+        var due: [@Sendable () async -> Void] = []
+        while let timer = clock.popDue(upTo: deadline) { due.append(timer.action) }
+        try drive {
+            for action in due {
+                Task(executorPreference: scheduler) { await action() }
+            }
+        }
+    }
+
     private func drive(_ start: () -> Void) throws {
-        let before = (scheduler.escapedJobs, scheduler.foreignEnqueues)
+        let missing = GlobalEnqueueHook.missingSymbols
+        guard missing.isEmpty else { throw WorldError.escapeHooksMissing(missing) }
         let budget = stepBudget
         let finished = scheduler.withRunLoop {
             start()
             return scheduler.runUntilIdle(budget: budget)
         }
+        let before = reported
+        let now = (escaped: scheduler.escapedJobs, foreign: scheduler.foreignEnqueues)
+        reported = now
         if !finished { throw WorldError.stepBudgetExceeded(steps: budget) }
-        if scheduler.escapedJobs > before.0 {
-            throw WorldError.jobEscaped(count: scheduler.escapedJobs - before.0)
-        }
-        if scheduler.foreignEnqueues > before.1 {
-            throw WorldError.foreignEnqueue(count: scheduler.foreignEnqueues - before.1)
-        }
+        if now.escaped > before.escaped { throw WorldError.jobEscaped(count: now.escaped - before.escaped) }
+        if now.foreign > before.foreign { throw WorldError.foreignEnqueue(count: now.foreign - before.foreign) }
     }
 
     private final class Outcome<T>: @unchecked Sendable {
         var result: Result<T, any Error>?
+    }
+}
+
+/// Starts tasks in a world: each runs on the world's scheduler, beside the task that started it.
+/// Only for code already running inside the world (a task started from outside is a foreign
+/// enqueue).
+public struct WorldTasks: Sendable {
+    let scheduler: Scheduler
+
+    public func spawn(_ body: @escaping @Sendable () async -> Void) {
+        Task(executorPreference: scheduler) { await body() }
     }
 }
 
@@ -90,6 +136,9 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     /// The world ran ``World/stepBudget`` jobs without going idle (an endless loop of awaits)
     /// and was stopped; what was still ready to run was dropped.
     case stepBudgetExceeded(steps: Int)
+    /// The Swift runtime lacks the hooks that catch escapes (symbols named): no world runs
+    /// unchecked.
+    case escapeHooksMissing([String])
 
     public var description: String {
         switch self {
@@ -101,6 +150,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
             "the world went idle before the request finished (it awaited something only time could give)"
         case .stepBudgetExceeded(let steps):
             "the world ran \(steps) steps without finishing (an endless loop?) and was stopped"
+        case .escapeHooksMissing(let symbols):
+            "this Swift runtime lacks \(symbols.joined(separator: ", ")): jobs escaping a world could not be caught"
         }
     }
 }

@@ -44,7 +44,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.trace = trace
         let catalog = CategoryCatalog.builtIn.merging(config.apps)
         let deviceActivity = DeviceActivityAgent(
-            executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, calendar: calendar,
+            executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
             catalog: catalog, trace: trace)
         let platform = Platform(
             appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups"), trace: trace, clock: world.clock),

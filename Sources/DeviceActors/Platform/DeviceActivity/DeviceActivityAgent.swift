@@ -30,6 +30,10 @@ actor DeviceActivityAgent: WorldActor {
     private var lastAccrual: VirtualInstant
     private var inUse = true
     private var pending: [MonitorCallback] = []
+    /// Callbacks released for delivery, waiting for the monitor process (``deliverOutbox()``).
+    private var outbox: [MonitorCallback] = []
+    private var delivering = false
+    private let tasks: WorldTasks
     private var timer: VirtualClock.TimerID?
     private var timerDeadline: VirtualInstant?
     /// Usage per local day, then per app, in milliseconds.
@@ -41,8 +45,12 @@ actor DeviceActivityAgent: WorldActor {
     private var batched: [MonitorCallback] = []
     private var batchFlushAt: VirtualInstant?
 
-    init(executor: WorldActorExecutor, clock: VirtualClock, calendar: DeviceCalendar, catalog: CategoryCatalog, trace: DeviceTrace) {
+    init(
+        executor: WorldActorExecutor, clock: VirtualClock, tasks: WorldTasks, calendar: DeviceCalendar,
+        catalog: CategoryCatalog, trace: DeviceTrace
+    ) {
         self.executor = executor
+        self.tasks = tasks
         self.clock = clock
         self.calendar = calendar
         self.catalog = catalog
@@ -88,7 +96,7 @@ actor DeviceActivityAgent: WorldActor {
         }
         activities[name] = activity
         trace.record(.activityStart(activity: name))
-        await processDue()
+        processDue()
     }
 
     func stopMonitoring(_ names: [String]) async {
@@ -100,7 +108,7 @@ actor DeviceActivityAgent: WorldActor {
                 pending.append(.intervalDidEnd(activity: name))
             }
         }
-        await flushPending(force: true)
+        flushPending(force: true)
         reschedule()
     }
 
@@ -110,14 +118,14 @@ actor DeviceActivityAgent: WorldActor {
     func setForegroundUsage(app: String?) async {
         accrue()
         foregroundApp = app
-        await processDue()
+        processDue()
     }
 
     /// Device use: pending interval callbacks are delivered when the device is in use.
     func setInUse(_ inUse: Bool) async {
         accrue()
         self.inUse = inUse
-        await processDue()
+        processDue()
     }
 
     /// Called by the agent's timer.
@@ -125,7 +133,7 @@ actor DeviceActivityAgent: WorldActor {
         timer = nil
         timerDeadline = nil
         accrue()
-        await processDue()
+        processDue()
     }
 
     /// The activities with the usage of the frontmost app counted up to now (`activity.list`).
@@ -183,13 +191,13 @@ actor DeviceActivityAgent: WorldActor {
 
     /// Moves every activity forward to now, queueing the callbacks that became due, delivers
     /// what may be delivered, and sets the timer for the next deadline.
-    private func processDue() async {
+    private func processDue() {
         let now = clock.now
         releaseBatch(at: now)
         for name in activities.keys.sorted() {
             advance(name, to: now)
         }
-        await flushPending(force: false)
+        flushPending(force: false)
         reschedule()
     }
 
@@ -267,13 +275,25 @@ actor DeviceActivityAgent: WorldActor {
         batchFlushAt = nil
     }
 
-    /// Delivers queued callbacks in order when the device is in use (or `force`d).
-    private func flushPending(force: Bool) async {
-        guard inUse || force, let deliver else { return }
-        while !pending.isEmpty {
-            let callback = pending.removeFirst()
-            await deliver(callback)
+    /// Releases queued callbacks for delivery when the device is in use (or `force`d). They
+    /// reach the monitor extension in order, one at a time, as its process handles them, in a
+    /// world task of their own: on iOS the extension runs beside the main app and whatever
+    /// caused the callback, so under an exploring strategy they interleave.
+    private func flushPending(force: Bool) {
+        guard inUse || force, deliver != nil, !pending.isEmpty else { return }
+        outbox.append(contentsOf: pending)
+        pending = []
+        guard !delivering else { return }
+        delivering = true
+        tasks.spawn { [self] in await self.deliverOutbox() }
+    }
+
+    /// The monitor process's queue: delivers released callbacks until none is left.
+    private func deliverOutbox() async {
+        while let deliver, !outbox.isEmpty {
+            await deliver(outbox.removeFirst())
         }
+        delivering = false
     }
 
     private func nextDeadline() -> VirtualInstant? {
