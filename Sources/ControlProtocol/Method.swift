@@ -25,6 +25,9 @@ public enum Method: String, Sendable, CaseIterable {
     case activityStop = "activity.stop"
     case activityList = "activity.list"
     case traceGet = "trace.get"
+    case scenarioRun = "scenario.run"
+    case scenarioReplay = "scenario.replay"
+    case scenarioExplore = "scenario.explore"
 }
 
 /// Facts both the daemon and the client need.

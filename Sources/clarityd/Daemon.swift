@@ -108,7 +108,10 @@ final class Daemon: Sendable {
             socketPath: socketPath, stateDirectory: stateDirectory, devices: devices, connections: connections,
             shutdown: shutdown)
 
-        var router = Router(fallback: devices.handle(method:params:waits:))
+        let scenarios = ScenarioMethods()
+        var router = Router { method, params, waits in
+            scenarios.handle(method: method, params: params) ?? devices.handle(method: method, params: params, waits: waits)
+        }
         router.on(.daemonPing, methods.ping)
         router.on(.daemonStatus, methods.status)
         router.on(.daemonShutdown, methods.shutdown)

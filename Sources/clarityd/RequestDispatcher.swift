@@ -57,7 +57,7 @@ struct RequestDispatcher: Sendable {
         case .failure, .success(.single(.failure)): return .inline
         case .success(.single(.success(let request))):
             if router.answersAtOnce(request.method) { return .inline }
-            if request.method == Method.deviceList.rawValue { return .anywhere }
+            if request.method == Method.deviceList.rawValue || request.method.hasPrefix("scenario.") { return .anywhere }
             return .device(request.params?["device"]?.stringValue ?? "default")
         case .success(.batch(let items)):
             let waits = items.contains { item in

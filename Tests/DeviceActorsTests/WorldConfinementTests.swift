@@ -12,14 +12,17 @@ import Testing
             "Task.sleep", "Task.detached", "Task {", "Date()", "Date.now", "asyncAfter", "DispatchQueue", "UUID()",
             ".random(in:", "Thread.sleep", "usleep(",
         ]
+        // The explorer runs worlds from outside, one per thread; it is not simulated code.
+        let outsideWorlds = ["ScenarioExplorer.swift"]
         var offenders: [String] = []
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
         var scanned = 0
-        for case let file as URL in files where file.pathExtension == "swift" {
+        for case let file as URL in files
+        where file.pathExtension == "swift" && !outsideWorlds.contains(file.lastPathComponent) {
             scanned += 1
             for (number, line) in try String(contentsOf: file, encoding: .utf8).split(separator: "\n").enumerated() {
                 let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-                for call in banned where code.contains(call) {
+                for call in banned where code.contains(call) && !code.contains("add\(call)") {
                     offenders.append("\(file.lastPathComponent):\(number + 1): \(call)")
                 }
             }

@@ -27,6 +27,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var defaultsPropagationDelaySeconds = 1
     /// Whether FamilyControls authorization is granted (DeviceActivity throws `unauthorized` if not).
     public var familyControlsAuthorized = true
+    /// Clarity: the fix for seed 000 task 2c's race (docs/apps/clarity.md, "Stale verification").
+    /// Off, the monitor sets `prosocialChallengeVerified` for whichever challenge is current, as
+    /// the seed does; on, the verification event names its challenge and the main app accepts a
+    /// verification only for the challenge it is waiting on. Fixed when the device is created.
+    public var verificationNamesChallenge = false
 
     public init() {}
 
@@ -70,6 +75,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         }
         config.apps.merge(overrides.apps ?? [:]) { _, new in new }
         config.familyControlsAuthorized = overrides.familyControlsAuthorized ?? config.familyControlsAuthorized
+        config.verificationNamesChallenge = overrides.verificationNamesChallenge ?? config.verificationNamesChallenge
         config.thresholdBatchIntervalSeconds = overrides.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
         config.defaultsPropagationDelaySeconds =
             overrides.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
@@ -106,6 +112,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var familyControlsAuthorized: Bool?
         public var thresholdBatchIntervalSeconds: Int?
         public var defaultsPropagationDelaySeconds: Int?
+        public var verificationNamesChallenge: Bool?
 
         public init() {}
     }

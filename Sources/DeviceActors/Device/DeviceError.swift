@@ -20,3 +20,17 @@ extension DeviceError {
         return .invalidArgument(field: field.isEmpty ? parent : "\(parent).\(field)", reason: reason)
     }
 }
+
+extension DeviceError: CustomStringConvertible {
+    /// One line for a scenario failure or a log.
+    public var description: String {
+        switch self {
+        case .invalidArgument(let field, let reason): "\(field): \(reason)"
+        case .unknownApp(let name): "unknown app \(name)"
+        case .unknownEvent(let type): "unknown event type \(type)"
+        case .unknownIntent(let name, let known): "unknown intent \(name) (known: \(known.joined(separator: ", ")))"
+        case .refused(let reason, let message): "refused (\(reason)): \(message)"
+        case .internalFailure(let message): "internal failure: \(message)"
+        }
+    }
+}

@@ -27,9 +27,12 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// - Parameter traceSequence: the sequence number the trace continues after (a device
     ///   restored from a snapshot goes on numbering where it stopped).
+    /// - Parameter strategy: how the world picks among ready jobs: FIFO for a device, an
+    ///   exploring strategy for a scenario's schedule; `recordsSchedule` keeps every pick.
     public init(
         name: String, app appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
-        clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0
+        clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
+        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false
     ) throws(DeviceError) {
         self.name = name
         self.appName = appName
@@ -38,7 +41,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.config = config
         let calendar = DeviceCalendar(start: start, timeZone: timeZone, name: timeZoneName)
         self.calendar = calendar
-        let world = World(seed: seed)
+        let world = World(seed: seed, strategy: strategy)
+        world.scheduler.recordsChoices = recordsSchedule
         self.world = world
         let trace = DeviceTrace(clock: world.clock, lastSequence: traceSequence)
         self.trace = trace
@@ -269,6 +273,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         for (field, changed) in [
             ("config.apps", updated.apps != config.apps),
             ("config.frictionThresholdsMinutes", updated.frictionThresholdsMinutes != config.frictionThresholdsMinutes),
+            ("config.verificationNamesChallenge", updated.verificationNamesChallenge != config.verificationNamesChallenge),
         ] where changed {
             throw .invalidArgument(field: field, reason: "fixed when the device is created: give it in device.create's config")
         }
@@ -314,21 +319,26 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Runs `body` in the world and maps failures: ``DeviceError`` as is, a platform refusal
     /// (MonitoringError, jetsam, ManagedSettings limits) to `.refused`, a world failure to
     /// `.internalFailure`.
-    func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws(DeviceError) -> T {
+    func run<T: Sendable>(
+        lettingTimePass: Bool = false, _ body: @escaping @Sendable () async throws -> T
+    ) throws(DeviceError) -> T {
         do {
-            return try world.perform(body)
-        } catch let error as DeviceError {
-            throw error
-        } catch let error as MonitoringError {
-            throw .refused(reason: error.rawValue, message: "MonitoringError.\(error.rawValue): \(error.message)")
-        } catch let error as ManagedSettingsError {
-            throw .refused(reason: error.reason, message: "ManagedSettings refused: \(error.reason)")
-        } catch let error as Jetsam {
-            throw .refused(reason: "jetsam", message: error.description)
-        } catch let error as WorldError {
-            throw Self.refusal(error)
+            return try world.perform(lettingTimePass: lettingTimePass, body)
         } catch {
-            throw .internalFailure("\(error)")
+            throw Self.deviceError(error)
+        }
+    }
+
+    /// How a failure inside the world reaches the user (see ``run(lettingTimePass:_:)``).
+    static func deviceError(_ error: any Error) -> DeviceError {
+        switch error {
+        case let error as DeviceError: error
+        case let error as MonitoringError:
+            .refused(reason: error.rawValue, message: "MonitoringError.\(error.rawValue): \(error.message)")
+        case let error as ManagedSettingsError: .refused(reason: error.reason, message: "ManagedSettings refused: \(error.reason)")
+        case let error as Jetsam: .refused(reason: "jetsam", message: error.description)
+        case let error as WorldError: refusal(error)
+        default: .internalFailure("\(error)")
         }
     }
 

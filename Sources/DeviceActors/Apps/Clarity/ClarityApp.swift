@@ -15,11 +15,13 @@ struct ClarityApp: SimulatedApp {
         self.config = config
         self.mainApp = ClarityMainApp(
             executor: world.makeExecutor(label: "clarity.app"), platform: platform,
-            thresholdsMinutes: config.frictionThresholdsMinutes)
+            thresholdsMinutes: config.frictionThresholdsMinutes, verificationNamesChallenge: config.verificationNamesChallenge)
     }
 
     func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor {
-        ClarityMonitor(executor: executor, platform: platform, thresholdsMinutes: config.frictionThresholdsMinutes)
+        ClarityMonitor(
+            executor: executor, platform: platform, thresholdsMinutes: config.frictionThresholdsMinutes,
+            verificationNamesChallenge: config.verificationNamesChallenge)
     }
 
     func makeShieldConfiguration(executor: WorldActorExecutor) -> any ShieldConfigurationDataSource {

@@ -39,6 +39,23 @@ enum ClarityKeys {
     static let frictionActivity = "clarity_friction"
     static let textVerificationActivity = "prosocial_text_verification"
     static let textThresholdEvent = "text_threshold_reached"
+    /// With `verificationNamesChallenge`: the challenge the monitor verified (not in the seed).
+    static let prosocialVerifiedChallengeId = "prosocialVerifiedChallengeId"
+
+    /// The text-verification event's name: the seed's, or with `verificationNamesChallenge`
+    /// the seed's followed by `.<challengeId>`.
+    static func textThresholdEvent(for challengeId: String, named: Bool) -> String {
+        named ? "\(textThresholdEvent).\(challengeId)" : textThresholdEvent
+    }
+
+    /// Whether `event` is the text-verification threshold: `.some(nil)` for the seed's name,
+    /// `.some(id)` for a named one (only when `named`), nil for any other event.
+    static func textThresholdChallenge(ofEvent event: String, named: Bool) -> String?? {
+        if !named { return event == textThresholdEvent ? .some(nil) : nil }
+        let prefix = "\(textThresholdEvent)."
+        guard event.hasPrefix(prefix), event.count > prefix.count else { return nil }
+        return .some(String(event.dropFirst(prefix.count)))
+    }
 
     /// Project choice: the event of friction layer `n` is `friction_layer_<n>`.
     static func frictionEvent(layer: Int) -> String { "friction_layer_\(layer)" }

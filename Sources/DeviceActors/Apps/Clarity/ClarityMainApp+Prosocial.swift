@@ -244,9 +244,9 @@ extension ClarityMainApp {
             categories: ["communication"], threshold: DateComponentsSpec(second: ProsocialLimits.textMinSeconds))
         // Stop any existing monitoring first
         try await center.stopMonitoring([ClarityKeys.textVerificationActivity])
+        let eventName = ClarityKeys.textThresholdEvent(for: challengeId, named: verificationNamesChallenge)
         // The seed prints a failure and carries on.
-        try? await center.startMonitoring(
-            ClarityKeys.textVerificationActivity, during: schedule, events: [ClarityKeys.textThresholdEvent: event])
+        try? await center.startMonitoring(ClarityKeys.textVerificationActivity, during: schedule, events: [eventName: event])
     }
 
     /// `checkTextVerification`: verified once the extension set `prosocialChallengeVerified`.
@@ -255,6 +255,9 @@ extension ClarityMainApp {
             store.profile.verificationStatus == .waitingForAction,
             try await sharedDefaults.bool(forKey: ClarityKeys.prosocialChallengeVerified)
         else { return }
+        if verificationNamesChallenge {
+            guard try await sharedDefaults.string(forKey: ClarityKeys.prosocialVerifiedChallengeId) == challenge.id else { return }
+        }
         engine.markTextVerified(store: &store, logID: newID())
         changed()
         if let verified = store.currentChallenge { traceVerified(verified) }

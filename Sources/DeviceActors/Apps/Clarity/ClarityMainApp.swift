@@ -11,6 +11,8 @@ actor ClarityMainApp: WorldActor {
     nonisolated let executor: WorldActorExecutor
     let platform: Platform
     let thresholdsMinutes: [Int]
+    /// The fix for task 2c's race is on (``DeviceConfig/verificationNamesChallenge``).
+    let verificationNamesChallenge: Bool
     var store: ClarityStore
     var callVerification = CallVerificationService()
     /// When the call watch started (to re-arm its timeout after a restart).
@@ -19,10 +21,11 @@ actor ClarityMainApp: WorldActor {
     nonisolated let dataRevision = DataRevision()
     var timers: [String: VirtualClock.TimerID] = [:]
 
-    init(executor: WorldActorExecutor, platform: Platform, thresholdsMinutes: [Int]) {
+    init(executor: WorldActorExecutor, platform: Platform, thresholdsMinutes: [Int], verificationNamesChallenge: Bool) {
         self.executor = executor
         self.platform = platform
         self.thresholdsMinutes = thresholdsMinutes
+        self.verificationNamesChallenge = verificationNamesChallenge
         self.store = ClarityStore(profile: .init(installedAt: platform.now.seconds))
     }
 

@@ -11,23 +11,34 @@ import ExtensionSandbox
 /// - The friction interval starting or ending (a new day): layer back to 0, both friction
 ///   stores cleared.
 /// - `text_threshold_reached` of `prosocial_text_verification` (task 2c): sets
-///   `prosocialChallengeVerified` and clears the `prosocialFriction` store.
+///   `prosocialChallengeVerified` and clears the `prosocialFriction` store. The seed does not
+///   check which challenge the threshold was for: a late callback of a skipped challenge can
+///   verify the next one (config/scenarios/clarity-stale-verification.json finds it). With
+///   `verificationNamesChallenge` the event is `text_threshold_reached.<challengeId>` and the
+///   monitor also writes `prosocialVerifiedChallengeId`, which the main app checks.
 actor ClarityMonitor: WorldActor, DeviceActivityMonitor {
     nonisolated let executor: WorldActorExecutor
     private let platform: Platform
     private let thresholdsMinutes: [Int]
+    private let verificationNamesChallenge: Bool
 
-    init(executor: WorldActorExecutor, platform: Platform, thresholdsMinutes: [Int]) {
+    init(executor: WorldActorExecutor, platform: Platform, thresholdsMinutes: [Int], verificationNamesChallenge: Bool) {
         self.executor = executor
         self.platform = platform
         self.thresholdsMinutes = thresholdsMinutes
+        self.verificationNamesChallenge = verificationNamesChallenge
     }
 
     private var sharedDefaults: AppGroupDefaults { platform.userDefaults(suiteName: ClarityKeys.appGroup) }
 
     func eventDidReachThreshold(_ event: String, activity: String) async throws {
-        if event == ClarityKeys.textThresholdEvent, activity == ClarityKeys.textVerificationActivity {
+        if activity == ClarityKeys.textVerificationActivity,
+            let challengeId = ClarityKeys.textThresholdChallenge(ofEvent: event, named: verificationNamesChallenge)
+        {
             // User spent 30+ seconds in Communication apps — verified!
+            if let challengeId {
+                try await sharedDefaults.set(.string(challengeId), forKey: ClarityKeys.prosocialVerifiedChallengeId)
+            }
             try await sharedDefaults.set(.bool(true), forKey: ClarityKeys.prosocialChallengeVerified)
             try await platform.managedSettingsStore(named: ClarityKeys.prosocialFrictionStore).clearAllSettings()
             return

@@ -1,0 +1,110 @@
+import ExtensionSandbox
+
+/// Clarity's built-in scenario invariants (docs/apps/clarity.md, "Invariants"):
+/// - `challengeVerifiedByTexting`: a challenge verified by Communication use
+///   (`communicationCategory`) had 30 s of it after that challenge was issued (seed 000 task 2b:
+///   "30 seconds of usage" after the deep link; task 2c's monitor must not verify a later
+///   challenge with an earlier one's threshold);
+/// - `frictionNeverDecreasesWithinADay`: within one local day `frictionLevel` is only ever
+///   written higher, except back to 0 by the monitor (the day's reset, tasks 3–4);
+/// - `onlySelectedAppsShielded`: every store but Focus mode's shields only the user's selection
+///   (`shieldedAppsSelection`).
+enum ClarityInvariants {
+    static let all = [challengeVerifiedByTexting, frictionNeverDecreasesWithinADay, onlySelectedAppsShielded]
+
+    static let challengeVerifiedByTexting = AppInvariant(
+        name: "challengeVerifiedByTexting",
+        rule: "a challenge verified by Communication use had \(ProsocialLimits.textMinSeconds) s of it after it was issued"
+    ) { device throws(DeviceError) in
+        var usage = CommunicationUsage(catalog: device.platform.catalog)
+        var atIssue: [String: Int64] = [:]
+        for entry in device.traceSoFar {
+            switch entry.payload {
+            case .appState(let locked, let foregroundApp, let shieldShown):
+                usage.change(at: entry.time, counting: !locked && !shieldShown ? foregroundApp : nil)
+            case .app("challengeIssued", let fields):
+                if case .string(let id)? = fields["challengeId"] { atIssue[id] = usage.total(at: entry.time) }
+            case .app("challengeVerified", let fields):
+                guard case .string("communicationCategory")? = fields["verificationMethod"],
+                    case .string(let id)? = fields["challengeId"]
+                else { continue }
+                let since = usage.total(at: entry.time) - (atIssue[id] ?? 0)
+                if since < Int64(ProsocialLimits.textMinSeconds) * 1000 {
+                    return "challenge \(id) was verified by Communication use at t=\(entry.time.seconds) with "
+                        + "\(Double(since) / 1000) s of it since it was issued (trace seq \(entry.sequence))"
+                }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    static let frictionNeverDecreasesWithinADay = AppInvariant(
+        name: "frictionNeverDecreasesWithinADay",
+        rule: "frictionLevel never goes down within a local day, except back to 0 by the monitor"
+    ) { device throws(DeviceError) in
+        var highest: (day: String, level: Int)?
+        for entry in device.traceSoFar {
+            guard case .storeWrite(ClarityKeys.appGroup, ClarityKeys.frictionLevel, .int(let level)) = entry.payload,
+                entry.actor != "outside"
+            else { continue }
+            let day = device.calendar.dayKey(entry.time)
+            if let highest, highest.day == day, level < highest.level,
+                !(level == 0 && entry.actor == "\(device.appName).monitor")
+            {
+                return "frictionLevel went from \(highest.level) down to \(level) on \(day) "
+                    + "(written by \(entry.actor), trace seq \(entry.sequence))"
+            }
+            if highest?.day != day || level > highest!.level { highest = (day, level) }
+        }
+        return nil
+    }
+
+    static let onlySelectedAppsShielded = AppInvariant(
+        name: "onlySelectedAppsShielded",
+        rule: "every store but Focus mode's shields only the apps and categories in shieldedAppsSelection"
+    ) { device throws(DeviceError) in
+        let selection = FamilyActivitySelectionData.decode(
+            try device.storeGet(suite: ClarityKeys.appGroup, key: ClarityKeys.shieldedAppsSelection)?.dataValue)
+        let apps = Set(selection?.applicationTokens ?? [])
+        let categories = Set(selection?.categoryTokens ?? [])
+        for (store, shield) in try device.shields().stores.sorted(by: { $0.key < $1.key })
+        where store != ClarityKeys.focusStore {
+            if let stray = shield.applications.subtracting(apps).sorted().first {
+                return "store \(store) shields \(stray), which is not in the selection"
+            }
+            switch shield.applicationCategories {
+            case .none: continue
+            case .all: return "store \(store) shields all categories"
+            case .specific(let shielded, _):
+                if let stray = shielded.subtracting(categories).sorted().first {
+                    return "store \(store) shields category \(stray), which is not in the selection"
+                }
+            }
+        }
+        return nil
+    }
+}
+
+/// Communication-category usage reconstructed from the trace's `app.state` events (usage counts
+/// for the frontmost app of an unlocked device while no shield covers it).
+private struct CommunicationUsage {
+    let catalog: CategoryCatalog
+    private var counting: String?
+    private var since = VirtualInstant.epoch
+    private var accumulated: Int64 = 0
+
+    init(catalog: CategoryCatalog) { self.catalog = catalog }
+
+    mutating func change(at time: VirtualInstant, counting app: String?) {
+        accumulated = total(at: time)
+        since = time
+        counting = app.flatMap { catalog.category(of: $0) == "communication" ? $0 : nil }
+    }
+
+    /// Milliseconds of Communication use up to `time`.
+    func total(at time: VirtualInstant) -> Int64 {
+        counting == nil ? accumulated : accumulated + (time.milliseconds - since.milliseconds)
+    }
+}

@@ -1,0 +1,97 @@
+import ExtensionSandbox
+
+/// How to explore a scenario (`scenario.explore`, docs/scenarios.md).
+public struct ExplorationPlan: Sendable {
+    /// The exploring strategies.
+    public enum StrategyKind: String, Sendable, Codable, CaseIterable {
+        case fifo, random, pct
+    }
+
+    public var strategy: StrategyKind
+    /// PCT's depth: the number of ordering constraints a bug may need (default 3).
+    public var depth: Int
+    public var schedules: Int
+    /// Schedule `i` runs with seed `seedStart + i`.
+    public var seedStart: UInt64
+    public var stopAtFirst: Bool
+    /// Seconds of wall time after which no new schedule starts (nil: no limit).
+    public var timeLimit: Double?
+    /// This run takes schedules `i` with `i % count == index` (a CI matrix of `count` jobs).
+    public var shard: (index: Int, count: Int)
+    /// Each schedule switches a seeded random subset of the platform quirks on.
+    public var swarm: Bool
+    /// Worlds run at once, one per thread (a world is single-threaded).
+    public var jobs: Int
+
+    public init(
+        strategy: StrategyKind, depth: Int = 3, schedules: Int, seedStart: UInt64 = 0, stopAtFirst: Bool = true,
+        timeLimit: Double? = nil, shard: (index: Int, count: Int) = (0, 1), swarm: Bool = false, jobs: Int = 1
+    ) {
+        self.strategy = strategy
+        self.depth = depth
+        self.schedules = schedules
+        self.seedStart = seedStart
+        self.stopAtFirst = stopAtFirst
+        self.timeLimit = timeLimit
+        self.shard = shard
+        self.swarm = swarm
+        self.jobs = jobs
+    }
+}
+
+/// One schedule's strategy, rebuilt the same from its recorded fields (a failure's `seed`,
+/// `strategy`, `depth` and `expectedDecisions` replay it).
+public struct ScheduleSeed: Sendable, Encodable, Equatable {
+    public let strategy: ExplorationPlan.StrategyKind
+    public let seed: UInt64
+    public let depth: Int?
+    /// PCT's estimate of decisions per schedule: the scenario's FIFO run's count.
+    public let expectedDecisions: Int?
+
+    public init(strategy: ExplorationPlan.StrategyKind, seed: UInt64, depth: Int?, expectedDecisions: Int?) {
+        self.strategy = strategy
+        self.seed = seed
+        self.depth = strategy == .pct ? max(1, depth ?? 3) : nil
+        self.expectedDecisions = strategy == .pct ? max(1, expectedDecisions ?? 1) : nil
+    }
+
+    public func makeStrategy() -> any SchedulingStrategy {
+        switch strategy {
+        case .fifo: FIFOStrategy()
+        case .random: RandomStrategy(seed: seed)
+        case .pct: PCTStrategy(seed: seed, depth: depth ?? 3, expectedDecisions: expectedDecisions ?? 1)
+        }
+    }
+
+    /// Swarm mode's quirks for this seed: each known quirk on or off, by a generator of its own.
+    public var swarmQuirks: [String: Bool] {
+        var random = SeededRandom(seed: seed ^ 0x5157_4152_4D00_0000)
+        var quirks: [String: Bool] = [:]
+        for quirk in DeviceConfig.knownQuirks.sorted() { quirks[quirk] = random.next() & 1 == 1 }
+        return quirks
+    }
+}
+
+/// What built this clarityd: a seed reproduces a schedule only with the same build
+/// configuration and compiler (docs/runtime.md, pitfall 3), so every failure names them.
+public struct BuildInfo: Sendable, Encodable, Equatable {
+    public let configuration: String
+    public let compiler: String
+    public let version: String
+
+    public init(version: String) {
+        #if DEBUG
+            configuration = "debug"
+        #else
+            configuration = "release"
+        #endif
+        #if compiler(>=6.4)
+            compiler = "swift-6.4+"
+        #elseif compiler(>=6.3)
+            compiler = "swift-6.3"
+        #else
+            compiler = "swift-6.2-"
+        #endif
+        self.version = version
+    }
+}

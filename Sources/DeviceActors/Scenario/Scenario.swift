@@ -1,0 +1,99 @@
+import Foundation
+
+/// A situation written down to be run, explored under many interleavings and replayed
+/// (docs/scenarios.md): a fresh device built from `app`, `start`, `timezone`, `seed` and
+/// `config`, then `steps` in order, with `invariants` checked after every step and at the end.
+/// Decoding and validation happen before anything runs (the daemon answers -32005 naming the
+/// step); a `Scenario` is always runnable.
+public struct Scenario: Sendable {
+    public var name: String
+    public var app: String
+    public var start: Date
+    public var timeZone: TimeZone
+    public var timeZoneName: String
+    /// The device's seed: its random choices. The schedule's own seed is separate.
+    public var seed: UInt64
+    public var config: DeviceConfig
+    public var steps: [ScenarioStep]
+    public var invariants: [ScenarioCondition]
+    /// A `race` trace event (a lost update on the App Group) fails the schedule.
+    public var failOnRace: Bool
+    /// The app's built-in invariants (docs/scenarios.md) are checked too; on by default.
+    public var builtInInvariants: Bool
+
+    public init(
+        name: String, app: String, start: Date, timeZone: TimeZone, timeZoneName: String, seed: UInt64,
+        config: DeviceConfig, steps: [ScenarioStep], invariants: [ScenarioCondition], failOnRace: Bool = false,
+        builtInInvariants: Bool = true
+    ) {
+        self.name = name
+        self.app = app
+        self.start = start
+        self.timeZone = timeZone
+        self.timeZoneName = timeZoneName
+        self.seed = seed
+        self.config = config
+        self.steps = steps
+        self.invariants = invariants
+        self.failOnRace = failOnRace
+        self.builtInInvariants = builtInInvariants
+    }
+}
+
+/// One step of a scenario.
+public enum ScenarioStep: Sendable {
+    /// An input, as the `event` method takes it.
+    case event(DeviceEvent)
+    /// A user action in the main app, as the `intent` method takes it.
+    case intent(name: String, arguments: any IntentArguments)
+    /// Virtual time passes (seconds > 0). Inside a `parallel` branch the branch waits that long
+    /// while the others go on.
+    case advance(seconds: Double)
+    /// Branches run concurrently: their steps, and every extension callback they cause,
+    /// interleave under the exploring strategy. A branch holds `event`, `intent` and `advance`.
+    case parallel([[ScenarioStep]])
+    /// One condition checked at this point.
+    case expect(ScenarioCondition)
+}
+
+/// A condition on the device (`expect` steps, `invariants`).
+public enum ScenarioCondition: Sendable {
+    /// A key of an App Group suite (the app's group when `suite` is nil).
+    case store(suite: String?, key: String, ValueMatch)
+    /// Whether the effective shields cover `app`.
+    case shielded(app: String, is: Bool)
+    /// A value in `device.state`, by a dotted path (`app.challenge.status`; array items by index).
+    case state(path: String, ValueMatch)
+    /// Notifications delivered so far: those whose title and body contain the texts given;
+    /// `count` of them exactly, or at least one.
+    case notification(titleContains: String?, bodyContains: String?, count: Int?)
+}
+
+/// How a value must look.
+public enum ValueMatch: Sendable {
+    case equals(StoredValue)
+    case oneOf([StoredValue])
+    case absent
+
+    /// Whether `value` (nil when absent) matches; numbers compare by value (`2` equals `2.0`).
+    func matches(_ value: StoredValue?) -> Bool {
+        switch self {
+        case .absent: value == nil
+        case .equals(let wanted): value.map { $0.sameValue(as: wanted) } ?? false
+        case .oneOf(let wanted): value.map { value in wanted.contains { value.sameValue(as: $0) } } ?? false
+        }
+    }
+}
+
+extension StoredValue {
+    /// Equality with numbers compared by value, recursively.
+    func sameValue(as other: StoredValue) -> Bool {
+        switch (self, other) {
+        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Double(a) == b
+        case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.sameValue(as: $1) }
+        case (.dictionary(let a), .dictionary(let b)):
+            a.count == b.count && a.allSatisfy { key, value in b[key].map { value.sameValue(as: $0) } ?? false }
+        default: self == other
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Dispatch
+import ExtensionSandbox
+import Foundation
+
+/// Runs many schedules of a scenario, each on a fresh world, on `jobs` threads at once, and
+/// reports the failures, each shrunk to the fewest preemptions that still fail the same way.
+///
+/// The outcome does not depend on `jobs` or timing: schedules are claimed in index order, so
+/// when one fails every lower index has already been claimed and runs to the end; the lowest
+/// failing index is the same in every run. (A time limit or a cancellation does depend on time.)
+public enum ScenarioExplorer {
+    /// Lets the caller watch and stop an exploration from another thread.
+    public final class Control: @unchecked Sendable {
+        private let lock = NSLock()
+        private var cancelled = false
+        /// Called now and then from a worker thread with (schedules done, failures so far).
+        public let progress: @Sendable (Int, Int) -> Void
+
+        public init(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) {
+            self.progress = progress
+        }
+
+        public func cancel() { lock.withLock { cancelled = true } }
+        public var isCancelled: Bool { lock.withLock { cancelled } }
+    }
+
+    public static func explore(
+        _ scenario: Scenario, plan: ExplorationPlan, build: BuildInfo, control: Control = Control()
+    ) -> ExplorationReport {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let baseline = ScenarioRunner.run(scenario, strategy: FIFOStrategy())
+        let indexes = stride(from: plan.shard.index, to: plan.schedules, by: max(1, plan.shard.count)).map { $0 }
+        let state = SharedState(indexes: indexes)
+        let deadline = plan.timeLimit.map { started + UInt64(max(0, $0) * 1e9) }
+        let jobs = max(1, min(plan.jobs, indexes.count))
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while let index = state.claim(stopAtFirst: plan.stopAtFirst) {
+                if control.isCancelled { return state.stop("cancelled") }
+                if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return state.stop("timeLimit") }
+                let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
+                let outcome = ScenarioRunner.run(scenario, strategy: seed.makeStrategy(), quirks: plan.swarm ? seed.swarmQuirks : [:])
+                let (done, failed) = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
+                if done % 100 == 0 || outcome.failure != nil { control.progress(done, failed) }
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let failures = state.failures.map { index, outcome in
+            let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
+            let reason = outcome.failure!
+            return ExplorationFailure(
+                reason: reason, index: index, seed: seed,
+                shrunk: shrink(outcome.schedule, failing: reason, scenario: scenario, quirks: outcome.quirks),
+                original: outcome.schedule, quirks: outcome.quirks, build: build)
+        }
+        let (schedules, failed) = state.counts
+        return ExplorationReport(
+            schedules: schedules, failed: failed, firstFailingSeed: failures.first.map(\.seed),
+            failures: failures, schedulesPerSecond: Double(state.done) / max(seconds, 1e-9),
+            stepsPerSecond: Double(state.steps) / max(seconds, 1e-9), steps: state.steps, decisions: state.decisions,
+            seconds: seconds, stoppedBy: state.stoppedBy, jobs: jobs, expectedDecisions: baseline.decisions)
+    }
+
+    static func scheduleSeed(_ index: Int, plan: ExplorationPlan, expectedDecisions: Int) -> ScheduleSeed {
+        ScheduleSeed(
+            strategy: plan.strategy, seed: plan.seedStart &+ UInt64(index), depth: plan.depth,
+            expectedDecisions: expectedDecisions)
+    }
+
+    /// Removes preemptions while the schedule still fails the same way (same step and
+    /// invariant): first the tail (past its end a replay picks as FIFO does), then runs of
+    /// non-FIFO choices set back to FIFO's, halving the run length down to single choices
+    /// (delta debugging). At most `budget` replays.
+    static func shrink(
+        _ schedule: [Int], failing reason: ScenarioFailureReason, scenario: Scenario, quirks: [String: Bool],
+        budget: Int = 400
+    ) -> [Int] {
+        var runs = 0
+        func stillFails(_ candidate: [Int]) -> Bool {
+            runs += 1
+            let outcome = ScenarioRunner.run(scenario, replaying: candidate, quirks: quirks)
+            return outcome.failure?.step == reason.step && outcome.failure?.invariant == reason.invariant
+        }
+        var best = schedule
+        while best.last == 0 { best.removeLast() }
+        var cut = best.count / 2
+        while cut > 0, runs < budget {
+            let candidate = Array(best.prefix(best.count - cut))
+            if stillFails(candidate) { best = candidate } else { cut /= 2 }
+        }
+        var chunk = max(1, best.filter { $0 != 0 }.count / 2)
+        while runs < budget {
+            let preempted = best.indices.filter { best[$0] != 0 }
+            var changed = false
+            for start in stride(from: 0, to: preempted.count, by: chunk) where runs < budget {
+                var candidate = best
+                for position in preempted[start..<min(start + chunk, preempted.count)] { candidate[position] = 0 }
+                if stillFails(candidate) {
+                    best = candidate
+                    changed = true
+                }
+            }
+            if chunk == 1 && !changed { break }
+            if !changed { chunk = max(1, chunk / 2) }
+        }
+        while best.last == 0 { best.removeLast() }
+        return best
+    }
+
+    /// The workers' shared bookkeeping.
+    private final class SharedState: @unchecked Sendable {
+        private let lock = NSLock()
+        private let indexes: [Int]
+        private var next = 0
+        private var lowestFailure: Int?
+        private(set) var done = 0
+        private(set) var steps = 0
+        private(set) var decisions = 0
+        private(set) var stoppedBy: String?
+        /// The failing schedules with the lowest indexes (traces are kept for shrinking).
+        private var failing: [Int: ScenarioOutcome] = [:]
+        private var failedTotal = 0
+        static let keptFailures = 20
+
+        init(indexes: [Int]) { self.indexes = indexes }
+
+        func claim(stopAtFirst: Bool) -> Int? {
+            lock.withLock {
+                guard next < indexes.count, stoppedBy == nil || stoppedBy == "failure" else { return nil }
+                let index = indexes[next]
+                if stopAtFirst, let lowestFailure, index > lowestFailure { return nil }
+                next += 1
+                return index
+            }
+        }
+
+        func stop(_ reason: String) { lock.withLock { if stoppedBy == nil { stoppedBy = reason } } }
+
+        func record(index: Int, outcome: ScenarioOutcome, stopAtFirst: Bool) -> (Int, Int) {
+            lock.withLock {
+                done += 1
+                steps += outcome.steps
+                decisions += outcome.decisions
+                if outcome.failure != nil {
+                    failedTotal += 1
+                    failing[index] = outcome
+                    if failing.count > Self.keptFailures, let highest = failing.keys.max() { failing[highest] = nil }
+                    lowestFailure = min(lowestFailure ?? index, index)
+                    if stopAtFirst, next < indexes.count { stoppedBy = stoppedBy ?? "failure" }
+                }
+                return (done, failedTotal)
+            }
+        }
+
+        /// Schedules run and failed; after a stop at the first failure, those up to it (the
+        /// ones above it that were already running are not counted).
+        var counts: (Int, Int) {
+            lock.withLock {
+                guard stoppedBy == "failure", let lowestFailure else { return (done, failedTotal) }
+                return (indexes.filter { $0 <= lowestFailure }.count, 1)
+            }
+        }
+
+        /// Failures by index; with stop-at-first only the lowest (others were racing it).
+        var failures: [(Int, ScenarioOutcome)] {
+            lock.withLock {
+                let sorted = failing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                return stoppedBy == "failure" ? Array(sorted.prefix(1)) : sorted
+            }
+        }
+    }
+}

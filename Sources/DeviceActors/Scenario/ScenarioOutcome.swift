@@ -1,0 +1,43 @@
+import ExtensionSandbox
+import Foundation
+
+/// What one schedule of a scenario did.
+public struct ScenarioOutcome: Sendable {
+    /// The first thing that went wrong, nil when the schedule passed.
+    public let failure: ScenarioFailureReason?
+    /// Everything the device traced, oldest first.
+    public let trace: [TracedEffect]
+    /// The index picked at each decision: replays this run under ``ReplayStrategy``.
+    public let schedule: [Int]
+    /// Scheduler steps (jobs run) and decisions (steps with a choice).
+    public let steps: Int
+    public let decisions: Int
+    /// Decisions where a replayed schedule no longer fitted (0 for a faithful replay).
+    public let divergences: Int
+    /// The quirks that were on.
+    public let quirks: [String: Bool]
+
+    public var passed: Bool { failure == nil }
+
+    init(failure: ScenarioFailureReason?, device: SimulatedDevice?, quirks: [String: Bool]) {
+        self.failure = failure
+        self.quirks = quirks
+        guard let device else {
+            (trace, schedule, steps, decisions, divergences) = ([], [], 0, 0, 0)
+            return
+        }
+        let scheduler = device.world.scheduler
+        trace = device.traceEntries(since: nil, limit: nil)
+        schedule = scheduler.choices
+        steps = scheduler.steps
+        decisions = scheduler.decisions
+        divergences = (scheduler.strategy as? ReplayStrategy)?.divergences ?? 0
+    }
+
+    /// One value as compact JSON, for messages.
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+    }
+}

@@ -1,0 +1,117 @@
+import ExtensionSandbox
+
+/// Runs one schedule of a scenario: a fresh device built from the scenario, never a user's,
+/// driven step by step under the given strategy, with every expectation and invariant checked.
+/// Same scenario, strategy and build ⇒ the same trace and schedule, byte for byte.
+public enum ScenarioRunner {
+    /// - Parameter quirks: quirks switched on for this schedule (swarm mode), over the scenario's.
+    public static func run(
+        _ scenario: Scenario, strategy: any SchedulingStrategy, quirks: [String: Bool] = [:]
+    ) -> ScenarioOutcome {
+        var config = scenario.config
+        config.quirks.merge(quirks) { _, swarm in swarm }
+        let device: SimulatedDevice
+        do {
+            device = try SimulatedDevice(
+                name: "scenario", app: scenario.app, start: scenario.start, timeZone: scenario.timeZone,
+                timeZoneName: scenario.timeZoneName, seed: scenario.seed, clock: .virtual, config: config,
+                strategy: strategy, recordsSchedule: true)
+        } catch {
+            return ScenarioOutcome(
+                failure: ScenarioFailureReason(message: "the device could not be made: \(error)", step: nil, invariant: nil),
+                device: nil, quirks: config.quirks)
+        }
+        let failure = run(scenario, on: device)
+        return ScenarioOutcome(failure: failure, device: device, quirks: config.quirks)
+    }
+
+    /// One schedule from its seed (``ScheduleSeed/makeStrategy()``).
+    public static func run(_ scenario: Scenario, seed: ScheduleSeed, quirks: [String: Bool] = [:]) -> ScenarioOutcome {
+        run(scenario, strategy: seed.makeStrategy(), quirks: quirks)
+    }
+
+    /// One schedule from its recorded choices (``ReplayStrategy``).
+    public static func run(_ scenario: Scenario, replaying choices: [Int], quirks: [String: Bool] = [:]) -> ScenarioOutcome {
+        run(scenario, strategy: ReplayStrategy(choices: choices), quirks: quirks)
+    }
+
+    /// The decisions of the scenario's FIFO run: PCT's estimate of a schedule's length.
+    public static func expectedDecisions(_ scenario: Scenario) -> Int {
+        run(scenario, strategy: FIFOStrategy()).decisions
+    }
+
+    private static func run(_ scenario: Scenario, on device: SimulatedDevice) -> ScenarioFailureReason? {
+        let invariants = scenario.builtInInvariants ? AppCatalog.invariants(of: scenario.app) : []
+        for (index, step) in scenario.steps.enumerated() {
+            let path = "steps[\(index)]"
+            do {
+                if let failure = try perform(step, at: path, on: device) { return failure }
+            } catch {
+                return ScenarioFailureReason(message: "\(error)", step: path, invariant: nil)
+            }
+            if let failure = check(scenario, invariants, on: device, after: path) { return failure }
+        }
+        return check(scenario, invariants, on: device, after: nil)
+    }
+
+    /// Runs one step; a failed expectation or a refused input is returned as the failure.
+    private static func perform(_ step: ScenarioStep, at path: String, on device: SimulatedDevice) throws(DeviceError)
+        -> ScenarioFailureReason?
+    {
+        switch step {
+        case .event(let event):
+            _ = try device.apply(event)
+        case .intent(let name, let arguments):
+            _ = try device.perform(intent: name, arguments: arguments)
+        case .advance(let seconds):
+            _ = try device.advance(seconds: seconds)
+        case .parallel(let branches):
+            for (branch, failure) in try device.runBranches(branches).enumerated() {
+                guard let failure else { continue }
+                return ScenarioFailureReason(
+                    message: "\(failure.error)", step: "\(path).parallel[\(branch)][\(failure.step)]", invariant: nil)
+            }
+        case .expect(let condition):
+            if let violation = try condition.violation(on: device) {
+                return ScenarioFailureReason(message: "expected \(violation)", step: path, invariant: nil)
+            }
+        }
+        return nil
+    }
+
+    /// The scenario's invariants, the app's built-in ones and (when asked) the race detector's
+    /// verdict, after `step` (nil: at the end).
+    private static func check(
+        _ scenario: Scenario, _ invariants: [AppInvariant], on device: SimulatedDevice, after step: String?
+    ) -> ScenarioFailureReason? {
+        do {
+            for (index, condition) in scenario.invariants.enumerated() {
+                if let violation = try condition.violation(on: device) {
+                    return ScenarioFailureReason(
+                        message: "invariant broken: \(violation)", step: step, invariant: "invariants[\(index)]")
+                }
+            }
+            for invariant in invariants {
+                if let violation = try invariant.violation(device) {
+                    return ScenarioFailureReason(message: violation, step: step, invariant: invariant.name)
+                }
+            }
+        } catch {
+            return ScenarioFailureReason(message: "checking invariants failed: \(error)", step: step, invariant: nil)
+        }
+        if scenario.failOnRace, let race = device.traceSoFar.first(where: { $0.payload.kind == "race" }) {
+            let shown = TracedEffect(entry: race, calendar: device.calendar)
+            return ScenarioFailureReason(
+                message: "lost update on the App Group: \(ScenarioOutcome.json(shown))", step: step, invariant: "race")
+        }
+        return nil
+    }
+}
+
+/// Why a schedule failed: the message, the step (`steps[3]`, `steps[2].parallel[1][0]`, nil at
+/// the end) and the invariant broken, if one was.
+public struct ScenarioFailureReason: Sendable, Encodable, Equatable {
+    public let message: String
+    public let step: String?
+    public let invariant: String?
+}

@@ -1,0 +1,182 @@
+import ControlProtocol
+import DeviceActors
+import Foundation
+
+/// A scenario as JSON (docs/scenarios.md), decoded strictly: an unknown member, a step with
+/// none or two of its kinds, a bad event or condition is refused by its path (`steps[3].event.type`)
+/// before anything runs, with -32005.
+struct ScenarioDocument: Decodable, Sendable {
+    var name: String?
+    var app: String?
+    var start: String?
+    var timezone: String?
+    var seed: UInt64?
+    var config: DeviceConfig.Overrides?
+    var steps: [StepDocument]
+    var invariants: [ConditionDocument]?
+    var failOnRace: Bool?
+    var builtInInvariants: Bool?
+
+    static let defaultStart = "2026-01-05T08:00:00Z"
+
+    /// Decodes and validates `value`, the `scenario` member of a request.
+    static func scenario(from value: JSONValue?) throws(RPCError) -> Scenario {
+        guard let value else { throw RPCError.invalidParams(field: "scenario", reason: "required") }
+        guard case .object = value else { throw RPCError.scenarioInvalid(field: "scenario", reason: "must be an object") }
+        let document: ScenarioDocument
+        do {
+            document = try JSONValueDecoder().decode(ScenarioDocument.self, from: value)
+        } catch let error as FieldError {
+            throw RPCError.scenarioInvalid(field: error.field, reason: error.reason)
+        } catch let error as ScenarioInvalid {
+            throw RPCError.scenarioInvalid(field: error.field, reason: error.reason)
+        } catch {
+            throw RPCError.scenarioInvalid(field: "scenario", reason: "\(error)")
+        }
+        do {
+            let scenario = try document.scenario()
+            try scenario.validate()
+            return scenario
+        } catch {
+            throw RPCError.scenarioInvalid(field: error.field, reason: error.reason)
+        }
+    }
+
+    private func scenario() throws(ScenarioInvalid) -> Scenario {
+        let startText = start ?? Self.defaultStart
+        guard let startDate = DeviceCalendar.parseISO(startText) else {
+            throw ScenarioInvalid(field: "start", reason: "not an ISO-8601 time (e.g. \(Self.defaultStart))")
+        }
+        let zoneName = timezone ?? "UTC"
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw ScenarioInvalid(field: "timezone", reason: "unknown time zone (an IANA name, e.g. Europe/Paris)")
+        }
+        var deviceConfig = DeviceConfig()
+        if let config {
+            do {
+                deviceConfig = try deviceConfig.applying(config)
+            } catch .invalidArgument(let field, let reason) {
+                throw ScenarioInvalid(field: "config.\(field)", reason: reason)
+            } catch {
+                throw ScenarioInvalid(field: "config", reason: "\(error)")
+            }
+        }
+        return Scenario(
+            name: name ?? "scenario", app: app ?? "clarity", start: startDate, timeZone: zone, timeZoneName: zoneName,
+            seed: seed ?? 0, config: deviceConfig, steps: steps.map(\.step), invariants: (invariants ?? []).map(\.condition),
+            failOnRace: failOnRace ?? false, builtInInvariants: builtInInvariants ?? true)
+    }
+}
+
+/// One step: exactly one of `event`, `intent`, `advance`, `parallel`, `expect`.
+struct StepDocument: Decodable, Sendable {
+    let step: ScenarioStep
+
+    private enum Key: String, CodingKey, CaseIterable { case event, intent, advance, parallel, expect }
+
+    /// `intent`'s object: `name` and `args`, as the `intent` method takes them.
+    private struct IntentDocument: Decodable {
+        var name: String
+        var args: JSONValue?
+    }
+
+    /// The `event` object, as the `event` method takes it (without `device`).
+    private struct EventDocument: Decodable {
+        let event: DeviceEvent
+        init(from decoder: any Decoder) throws { event = try DeviceEvent(from: decoder) }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Key.self)
+        let present = Key.allCases.filter(fields.contains)
+        guard present.count == 1, let kind = present.first else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "needs exactly one of event, intent, advance, parallel, expect"))
+        }
+        switch kind {
+        case .event: step = .event(try fields.decode(EventDocument.self, forKey: .event).event)
+        case .intent:
+            let intent = try fields.decode(IntentDocument.self, forKey: .intent)
+            step = .intent(name: intent.name, arguments: JSONIntentArguments(value: intent.args ?? .object([:])))
+        case .advance: step = .advance(seconds: try fields.decode(Double.self, forKey: .advance))
+        case .parallel: step = .parallel(try fields.decode([[StepDocument]].self, forKey: .parallel).map { $0.map(\.step) })
+        case .expect: step = .expect(try fields.decode(ConditionDocument.self, forKey: .expect).condition)
+        }
+    }
+}
+
+/// A condition: exactly one of `store`, `shielded`, `state`, `notification`.
+struct ConditionDocument: Decodable, Sendable {
+    let condition: ScenarioCondition
+
+    private enum Key: String, CodingKey, CaseIterable { case store, shielded, state, notification }
+
+    private struct StoreDocument: Decodable {
+        var suite: String?
+        var key: String
+        var equals: StoredValue?
+        var `in`: [StoredValue]?
+        var absent: Bool?
+    }
+
+    private struct ShieldedDocument: Decodable {
+        var app: String
+        var `is`: Bool
+    }
+
+    private struct StateDocument: Decodable {
+        var path: String
+        var equals: StoredValue?
+        var `in`: [StoredValue]?
+        var absent: Bool?
+    }
+
+    private struct NotificationDocument: Decodable {
+        var titleContains: String?
+        var bodyContains: String?
+        var count: Int?
+    }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Key.self)
+        let present = Key.allCases.filter(fields.contains)
+        guard present.count == 1, let kind = present.first else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "needs exactly one of store, shielded, state, notification"))
+        }
+        switch kind {
+        case .store:
+            let store = try fields.decode(StoreDocument.self, forKey: .store)
+            condition = .store(
+                suite: store.suite, key: store.key,
+                try Self.match(store.equals, store.in, store.absent, at: decoder.codingPath + [Key.store]))
+        case .shielded:
+            let shielded = try fields.decode(ShieldedDocument.self, forKey: .shielded)
+            condition = .shielded(app: shielded.app, is: shielded.is)
+        case .state:
+            let state = try fields.decode(StateDocument.self, forKey: .state)
+            condition = .state(
+                path: state.path, try Self.match(state.equals, state.in, state.absent, at: decoder.codingPath + [Key.state]))
+        case .notification:
+            let note = try fields.decode(NotificationDocument.self, forKey: .notification)
+            if let count = note.count, count < 0 {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath + [Key.notification], debugDescription: "count must be ≥ 0"))
+            }
+            condition = .notification(titleContains: note.titleContains, bodyContains: note.bodyContains, count: note.count)
+        }
+    }
+
+    private static func match(_ equals: StoredValue?, _ oneOf: [StoredValue]?, _ absent: Bool?, at path: [any CodingKey])
+        throws -> ValueMatch
+    {
+        switch (equals, oneOf, absent) {
+        case (let value?, nil, nil): return .equals(value)
+        case (nil, let values?, nil): return .oneOf(values)
+        case (nil, nil, true?): return .absent
+        default:
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path, debugDescription: "needs exactly one of equals, in, absent (true)"))
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import ControlProtocol
+import DeviceActors
+import Foundation
+
+/// `scenario.run`, `scenario.replay` and `scenario.explore` (docs/scenarios.md). Each schedule
+/// runs on a fresh world built from the scenario, never on a user's device; the methods run on
+/// a thread of their own, so the daemon keeps answering other clients meanwhile.
+struct ScenarioMethods: Sendable {
+    let build = BuildInfo(version: ClarityProtocol.version)
+
+    /// The methods this answers; nil for any other method.
+    func handle(method: String, params: JSONValue?) -> Result<JSONValue, RPCError>? {
+        let body: (JSONValue?) throws(RPCError) -> JSONValue
+        switch method {
+        case Method.scenarioRun.rawValue: body = run
+        case Method.scenarioReplay.rawValue: body = replay
+        case Method.scenarioExplore.rawValue: body = explore
+        default: return nil
+        }
+        do {
+            return .success(try body(params))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `scenario.run`: one schedule, FIFO unless a strategy is given.
+    private func run(_ params: JSONValue?) throws(RPCError) -> JSONValue {
+        let request = try decodeParams(ScheduleParams.self, params)
+        let scenario = try ScenarioDocument.scenario(from: request.scenario)
+        return try answer(scenario, request, strategy: request.strategy ?? .fifo)
+    }
+
+    /// `scenario.replay`: a failure again, from its `schedule`, or from `seed` + `strategy`.
+    private func replay(_ params: JSONValue?) throws(RPCError) -> JSONValue {
+        let request = try decodeParams(ScheduleParams.self, params)
+        guard request.schedule != nil || (request.seed != nil && request.strategy != nil) else {
+            throw RPCError.invalidParams(field: "schedule", reason: "give a failure's schedule, or its seed and strategy")
+        }
+        let scenario = try ScenarioDocument.scenario(from: request.scenario)
+        return try answer(scenario, request, strategy: request.strategy ?? .fifo)
+    }
+
+    private func answer(_ scenario: Scenario, _ request: ScheduleParams, strategy kind: ExplorationPlan.StrategyKind)
+        throws(RPCError) -> JSONValue
+    {
+        try request.check()
+        let quirks = request.quirks ?? [:]
+        var seed: ScheduleSeed?
+        let outcome: ScenarioOutcome
+        if let schedule = request.schedule {
+            outcome = ScenarioRunner.run(scenario, replaying: schedule, quirks: quirks)
+        } else {
+            let expected = kind == .pct ? request.expectedDecisions ?? ScenarioRunner.expectedDecisions(scenario) : nil
+            let made = ScheduleSeed(strategy: kind, seed: request.seed ?? 0, depth: request.depth, expectedDecisions: expected)
+            seed = made
+            outcome = ScenarioRunner.run(scenario, seed: made, quirks: quirks)
+        }
+        return try encode(
+            ScheduleResult(
+                passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
+                seed: seed?.seed, depth: seed?.depth, expectedDecisions: seed?.expectedDecisions, schedule: outcome.schedule,
+                steps: outcome.steps, decisions: outcome.decisions, divergences: outcome.divergences,
+                quirks: outcome.quirks.filter { $0.value }, build: build, trace: outcome.trace))
+    }
+
+    /// `scenario.explore`.
+    private func explore(_ params: JSONValue?) throws(RPCError) -> JSONValue {
+        let request = try decodeParams(ExploreParams.self, params)
+        let plan = try request.plan()
+        let scenario = try ScenarioDocument.scenario(from: request.scenario)
+        return try encode(ScenarioExplorer.explore(scenario, plan: plan, build: build))
+    }
+
+    private func encode(_ value: some Encodable) throws(RPCError) -> JSONValue {
+        do {
+            return try JSONWire.value(value)
+        } catch {
+            throw RPCError.internalError("the result could not be encoded: \(error)")
+        }
+    }
+}
+
+/// `scenario.run` / `scenario.replay`'s answer.
+private struct ScheduleResult: Encodable {
+    let passed: Bool
+    let failures: [ScenarioFailureReason]
+    let strategy: String
+    let seed: UInt64?
+    let depth: Int?
+    let expectedDecisions: Int?
+    let schedule: [Int]
+    let steps: Int
+    let decisions: Int
+    let divergences: Int
+    let quirks: [String: Bool]
+    let build: BuildInfo
+    let trace: [TracedEffect]
+}
+
+/// Params of `scenario.run` and `scenario.replay`.
+struct ScheduleParams: Decodable, Sendable {
+    var scenario: JSONValue?
+    var strategy: ExplorationPlan.StrategyKind?
+    var seed: UInt64?
+    var depth: Int?
+    var expectedDecisions: Int?
+    var schedule: [Int]?
+    /// Quirks switched on over the scenario's (a swarm failure's `quirks`).
+    var quirks: [String: Bool]?
+
+    func check() throws(RPCError) {
+        if let depth, !(1...10).contains(depth) { throw RPCError.invalidParams(field: "depth", reason: "must be 1 to 10") }
+        if let expectedDecisions, expectedDecisions < 1 {
+            throw RPCError.invalidParams(field: "expectedDecisions", reason: "must be ≥ 1")
+        }
+        if let index = schedule?.firstIndex(where: { $0 < 0 }) {
+            throw RPCError.invalidParams(field: "schedule[\(index)]", reason: "a choice is an index ≥ 0")
+        }
+        for name in (quirks ?? [:]).keys.sorted() where !DeviceConfig.knownQuirks.contains(name) {
+            throw RPCError.invalidParams(
+                field: "quirks.\(name)", reason: "unknown quirk (known: \(DeviceConfig.knownQuirks.sorted().joined(separator: ", ")))")
+        }
+    }
+}
+
+/// Params of `scenario.explore`.
+struct ExploreParams: Decodable, Sendable {
+    var scenario: JSONValue?
+    var schedules: Int?
+    var strategy: ExplorationPlan.StrategyKind?
+    var depth: Int?
+    var seedStart: UInt64?
+    var stopAtFirst: Bool?
+    var timeLimit: Double?
+    var shard: String?
+    var swarm: Bool?
+    var jobs: Int?
+
+    static let maxSchedules = 10_000_000
+
+    func plan() throws(RPCError) -> ExplorationPlan {
+        let schedules = schedules ?? 1000
+        guard (1...Self.maxSchedules).contains(schedules) else {
+            throw RPCError.invalidParams(field: "schedules", reason: "must be 1 to \(Self.maxSchedules)")
+        }
+        let strategy = strategy ?? .pct
+        guard strategy != .fifo else {
+            throw RPCError.invalidParams(field: "strategy", reason: "explore with random or pct (fifo has one schedule: scenario.run)")
+        }
+        if let depth, !(1...10).contains(depth) { throw RPCError.invalidParams(field: "depth", reason: "must be 1 to 10") }
+        if let timeLimit, !(timeLimit > 0 && timeLimit <= 86_400) {
+            throw RPCError.invalidParams(field: "timeLimit", reason: "seconds, > 0 and at most 86400")
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        if let jobs, !(1...256).contains(jobs) { throw RPCError.invalidParams(field: "jobs", reason: "must be 1 to 256") }
+        return ExplorationPlan(
+            strategy: strategy, depth: depth ?? 3, schedules: schedules, seedStart: seedStart ?? 0,
+            stopAtFirst: stopAtFirst ?? true, timeLimit: timeLimit, shard: try parsedShard(), swarm: swarm ?? false,
+            jobs: jobs ?? cores)
+    }
+
+    /// `"i/n"`: this run takes every n-th schedule from the i-th (0 ≤ i < n).
+    private func parsedShard() throws(RPCError) -> (index: Int, count: Int) {
+        guard let shard else { return (0, 1) }
+        let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 10_000,
+            index >= 0, index < count
+        else {
+            throw RPCError.invalidParams(field: "shard", reason: "\"i/n\" with 0 ≤ i < n ≤ 10000, e.g. \"0/4\"")
+        }
+        return (index, count)
+    }
+}
