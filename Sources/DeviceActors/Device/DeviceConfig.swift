@@ -27,6 +27,9 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var defaultsPropagationDelaySeconds = 1
     /// Whether FamilyControls authorization is granted (DeviceActivity throws `unauthorized` if not).
     public var familyControlsAuthorized = true
+    /// The App Group race detector: lost updates across processes are traced as `race`, and
+    /// main-app reads as `store.read` (docs/platform.md). Off by default, so traces stay as they were.
+    public var raceDetector = false
 
     public init() {}
 
@@ -70,6 +73,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         }
         config.apps.merge(overrides.apps ?? [:]) { _, new in new }
         config.familyControlsAuthorized = overrides.familyControlsAuthorized ?? config.familyControlsAuthorized
+        config.raceDetector = overrides.raceDetector ?? config.raceDetector
         config.thresholdBatchIntervalSeconds = overrides.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
         config.defaultsPropagationDelaySeconds =
             overrides.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
@@ -106,6 +110,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var familyControlsAuthorized: Bool?
         public var thresholdBatchIntervalSeconds: Int?
         public var defaultsPropagationDelaySeconds: Int?
+        public var raceDetector: Bool?
 
         public init() {}
     }
