@@ -42,6 +42,8 @@ import Testing
         #expect(device.changes(since: before) == .volatile)
         #expect(Effect.extensionLaunch(baselineBytes: 0).isDurable == false)
         #expect(Effect.storeRead(suite: "s", key: "k", bytes: 1).isDurable == false)
+        let lost = LostUpdate(suite: "s", key: "k", readSeq: 1, otherActor: "outside", otherWriteSeq: 2, writeSeq: 3)
+        #expect(Effect.race(lost).isDurable == false, "a finding about a write, which is durable itself")
         #expect(Effect.app(event: "xpAwarded", fields: [:]).isDurable)
         #expect(Effect.notification(title: "t", body: "b").isDurable)
     }

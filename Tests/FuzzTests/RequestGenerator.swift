@@ -641,6 +641,7 @@ struct RequestGenerator {
             members.append(("defaultsPropagationDelaySeconds", random.chance(0.8) ? .int(random.pick([1, 2, 30, 3600, 86_400])) : edgeNumber()))
         }
         if random.chance(0.15) { members.append(("familyControlsAuthorized", random.chance(0.9) ? .bool(random.chance(0.5)) : edgeNumber())) }
+        if random.chance(0.2) { members.append(("raceDetector", random.chance(0.9) ? .bool(random.chance(0.7)) : edgeNumber())) }
         if random.chance(0.1) {
             let lists: [[Int]] = [[5, 10, 15, 20, 25], [1, 2, 3, 4, 5], [1, 10, 100, 1000, 10_000], [5, 5, 10, 20, 25], [5, 10, 15, 20], [0, 1, 2, 3, 4], [1, 2, 3, 4, 1 << 62]]
             members.append(("frictionThresholdsMinutes", .array(random.pick(lists).map { .int($0) })))

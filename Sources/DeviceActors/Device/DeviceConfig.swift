@@ -32,6 +32,9 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// the seed does; on, the verification event names its challenge and the main app accepts a
     /// verification only for the challenge it is waiting on. Fixed when the device is created.
     public var verificationNamesChallenge = false
+    /// The App Group race detector: lost updates across processes are traced as `race`, and
+    /// main-app reads as `store.read` (docs/platform.md). Off by default, so traces stay as they were.
+    public var raceDetector = false
 
     public init() {}
 
@@ -76,6 +79,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         config.apps.merge(overrides.apps ?? [:]) { _, new in new }
         config.familyControlsAuthorized = overrides.familyControlsAuthorized ?? config.familyControlsAuthorized
         config.verificationNamesChallenge = overrides.verificationNamesChallenge ?? config.verificationNamesChallenge
+        config.raceDetector = overrides.raceDetector ?? config.raceDetector
         config.thresholdBatchIntervalSeconds = overrides.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
         config.defaultsPropagationDelaySeconds =
             overrides.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
@@ -113,6 +117,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var thresholdBatchIntervalSeconds: Int?
         public var defaultsPropagationDelaySeconds: Int?
         public var verificationNamesChallenge: Bool?
+        public var raceDetector: Bool?
 
         public init() {}
     }

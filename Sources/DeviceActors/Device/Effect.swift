@@ -14,6 +14,9 @@ public enum Effect: Sendable, Equatable {
     case storeRemove(suite: String, key: String)
     /// A write lost to `lateDefaultsPropagation`: its process ended before it reached the store.
     case storeWriteLost(suite: String, key: String)
+    /// A lost update the race detector found (config `raceDetector`): traced under the process
+    /// whose write overwrote another process's value unseen.
+    case race(LostUpdate)
     case shieldApply(store: String, applications: [String], categories: CategoryPolicy)
     case shieldClear(store: String)
     case shieldShown(app: String, configuration: ShieldConfiguration, source: ShieldConfigurationSource)
@@ -50,6 +53,7 @@ public enum Effect: Sendable, Equatable {
         case .storeWrite: "store.write"
         case .storeRemove: "store.remove"
         case .storeWriteLost: "store.writeLost"
+        case .race: "race"
         case .shieldApply: "shield.apply"
         case .shieldClear: "shield.clear"
         case .shieldShown: "shield.shown"
@@ -85,9 +89,10 @@ extension Effect {
     /// state and the frontmost app, the clock, an intent and the app's own decisions (its data
     /// changed).
     /// Volatile: what only a process's life shows (extensions launching, running, ending, being
-    /// jetsammed; reads; a shield being drawn or pressed; a URL opened, whose consequences are
-    /// effects of their own). A power cut that loses the last volatile changes loses nothing a
-    /// user set; every change, volatile or not, is written before the reply, so `kill -9` loses none.
+    /// jetsammed; reads; a race found, a finding about a write that is traced, durable, on its
+    /// own; a shield being drawn or pressed; a URL opened, whose consequences are effects of their
+    /// own). A power cut that loses the last volatile changes loses nothing a user set; every
+    /// change, volatile or not, is written before the reply, so `kill -9` loses none.
     public var isDurable: Bool {
         switch self {
         case .storeWrite, .storeRemove, .shieldApply, .shieldClear, .notification, .monitorIntervalStart,
@@ -95,7 +100,7 @@ extension Effect {
             .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
-            .shieldShown, .shieldAction, .openURL:
+            .race, .shieldShown, .shieldAction, .openURL:
             false
         }
     }

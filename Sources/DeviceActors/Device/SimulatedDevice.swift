@@ -145,7 +145,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         try launchApp()
     }
 
-    /// Tells the platform actors the config's authorization and quirks.
+    /// Tells the platform actors the config's authorization, quirks and race detector.
     private static func applyQuirks(_ config: DeviceConfig, platform: Platform) async {
         await platform.deviceActivity.configure(
             authorized: config.familyControlsAuthorized, thresholdFiresOnStart: config.quirk("thresholdFiresOnStart"),
@@ -154,7 +154,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         await platform.appGroups.configure(
             propagationDelay: config.quirk("lateDefaultsPropagation")
                 ? .seconds(Double(config.defaultsPropagationDelaySeconds)) : nil,
-            emptyBeforeFirstUnlock: config.quirk("emptyDefaultsBeforeFirstUnlock"))
+            emptyBeforeFirstUnlock: config.quirk("emptyDefaultsBeforeFirstUnlock"), detectRaces: config.raceDetector)
     }
 
     // MARK: - Inputs

@@ -46,6 +46,13 @@ public struct TracedEffect: Sendable, Encodable {
         case .storeRemove(let suite, let key), .storeWriteLost(let suite, let key):
             try c.encode(suite, forKey: Key("suite"))
             try c.encode(key, forKey: Key("key"))
+        case .race(let lost):
+            try c.encode(lost.suite, forKey: Key("suite"))
+            try c.encode(lost.key, forKey: Key("key"))
+            try c.encode(lost.readSeq, forKey: Key("readSeq"))
+            try c.encode(lost.otherActor, forKey: Key("otherActor"))
+            try c.encode(lost.otherWriteSeq, forKey: Key("otherWriteSeq"))
+            try c.encode(lost.writeSeq, forKey: Key("writeSeq"))
         case .wifi(let ssid):
             try c.encode(ssid, forKey: Key("ssid"))
         case .call(let state):
@@ -116,11 +123,13 @@ public final class DeviceTrace: @unchecked Sendable {
     }
 
     /// Records `effect` under the running context (the app or extension whose platform call
-    /// caused it), or under `system` when none is running.
-    func record(_ effect: Effect) {
+    /// caused it), or under `system` when none is running; returns its sequence number.
+    @discardableResult
+    func record(_ effect: Effect) -> Int {
         let context = CallbackContext.current
-        recorder.record(
-            time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect)
+        return recorder.record(
+            time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect
+        ).sequence
     }
 
     /// Records an effect of the platform itself (`springBoard`, `deviceActivity`), whoever is running.

@@ -16,7 +16,8 @@ public struct Scenario: Sendable {
     public var config: DeviceConfig
     public var steps: [ScenarioStep]
     public var invariants: [ScenarioCondition]
-    /// A `race` trace event (a lost update on the App Group) fails the schedule.
+    /// A `race` trace event (a lost update on the App Group) fails the schedule; it switches
+    /// the device's race detector (`config.raceDetector`) on.
     public var failOnRace: Bool
     /// The app's built-in invariants (docs/scenarios.md) are checked too; on by default.
     public var builtInInvariants: Bool

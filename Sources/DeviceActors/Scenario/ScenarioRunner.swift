@@ -10,6 +10,7 @@ public enum ScenarioRunner {
     ) -> ScenarioOutcome {
         var config = scenario.config
         config.quirks.merge(quirks) { _, swarm in swarm }
+        if scenario.failOnRace { config.raceDetector = true }
         let device: SimulatedDevice
         do {
             device = try SimulatedDevice(
@@ -99,7 +100,7 @@ public enum ScenarioRunner {
         } catch {
             return ScenarioFailureReason(message: "checking invariants failed: \(error)", step: step, invariant: nil)
         }
-        if scenario.failOnRace, let race = device.traceSoFar.first(where: { $0.payload.kind == "race" }) {
+        if scenario.failOnRace, let race = device.traceSoFar.first(where: { if case .race = $0.payload { true } else { false } }) {
             let shown = TracedEffect(entry: race, calendar: device.calendar)
             return ScenarioFailureReason(
                 message: "lost update on the App Group: \(ScenarioOutcome.json(shown))", step: step, invariant: "race")

@@ -13,6 +13,10 @@ import Foundation
 ///   extension called `synchronize()`.
 /// - `emptyDefaultsBeforeFirstUnlock`: after a reboot and before the first unlock, extensions
 ///   read every key as absent (data protection); writes still land.
+///
+/// With the race detector on (config `raceDetector`), main-app reads are traced too, so every
+/// read a lost update names is in the trace, and each write that reaches the store is checked
+/// by ``LostUpdateDetector``; a lost update is traced as `race` under the writer.
 actor AppGroupContainer: WorldActor {
     nonisolated let executor: WorldActorExecutor
     private let trace: DeviceTrace
@@ -23,6 +27,8 @@ actor AppGroupContainer: WorldActor {
     private var propagationDelay: VirtualDuration?
     private var emptyBeforeFirstUnlock = false
     private var unlockedSinceBoot = true
+    /// Set when the race detector is on.
+    private var raceDetector: LostUpdateDetector?
 
     /// An extension's write that other processes don't see yet.
     private struct StagedWrite {
@@ -30,6 +36,8 @@ actor AppGroupContainer: WorldActor {
         let key: String
         let value: StoredValue?
         let writer: CallbackContext
+        /// The trace seq of its `store.write` or `store.remove`.
+        let seq: Int
         let visibleAt: VirtualInstant
 
         func isFrom(_ context: CallbackContext?) -> Bool {
@@ -45,9 +53,15 @@ actor AppGroupContainer: WorldActor {
         self.suites = [:]
     }
 
-    func configure(propagationDelay: VirtualDuration?, emptyBeforeFirstUnlock: Bool) {
+    /// Switching the race detector off forgets what it knew; switching it on starts afresh.
+    func configure(propagationDelay: VirtualDuration?, emptyBeforeFirstUnlock: Bool, detectRaces: Bool) {
         self.propagationDelay = propagationDelay
         self.emptyBeforeFirstUnlock = emptyBeforeFirstUnlock
+        if !detectRaces {
+            raceDetector = nil
+        } else if raceDetector == nil {
+            raceDetector = LostUpdateDetector()
+        }
     }
 
     /// The device rebooted (false) or was unlocked (true).
@@ -57,32 +71,40 @@ actor AppGroupContainer: WorldActor {
 
     func value(suite: String, key: String) -> StoredValue? {
         let context = CallbackContext.current
+        let stored = suites[suite]?[key]
         let value: StoredValue?
+        let view: LostUpdateDetector.ReadView
         if emptyBeforeFirstUnlock, !unlockedSinceBoot, context?.sandbox != nil {
             value = nil
+            view = stored == nil ? .store : .blanked
         } else if let own = staged.last(where: { $0.suite == suite && $0.key == key && $0.isFrom(context) }) {
             value = own.value
+            view = .ownPendingWrite
         } else {
-            value = suites[suite]?[key]
+            value = stored
+            view = .store
         }
-        if context?.sandbox != nil {
-            trace.record(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0))
+        if let context, context.sandbox != nil || raceDetector != nil {
+            let seq = trace.record(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0))
+            raceDetector?.read(by: .init(context), suite: suite, key: key, seq: seq, view: view)
         }
         return value
     }
 
     func set(_ value: StoredValue?, suite: String, key: String) {
-        if let propagationDelay, let context = CallbackContext.current, context.sandbox != nil {
+        let context = CallbackContext.current
+        let seq =
+            if let value {
+                trace.record(.storeWrite(suite: suite, key: key, value: value))
+            } else {
+                trace.record(.storeRemove(suite: suite, key: key))
+            }
+        if let propagationDelay, let context, context.sandbox != nil {
             let visibleAt = clock.now + propagationDelay
-            staged.append(StagedWrite(suite: suite, key: key, value: value, writer: context, visibleAt: visibleAt))
+            staged.append(StagedWrite(suite: suite, key: key, value: value, writer: context, seq: seq, visibleAt: visibleAt))
             clock.schedule(at: visibleAt, label: "defaultsPropagation") { [self] in await self.propagate() }
         } else {
-            commit(value, suite: suite, key: key)
-        }
-        if let value {
-            trace.record(.storeWrite(suite: suite, key: key, value: value))
-        } else {
-            trace.record(.storeRemove(suite: suite, key: key))
+            commit(value, suite: suite, key: key, writer: context, seq: seq)
         }
     }
 
@@ -91,7 +113,7 @@ actor AppGroupContainer: WorldActor {
         let context = CallbackContext.current
         let mine = staged.filter { $0.isFrom(context) }
         staged.removeAll { $0.isFrom(context) }
-        for write in mine { commit(write.value, suite: write.suite, key: write.key) }
+        for write in mine { commit(write) }
     }
 
     /// Writes whose delay has passed reach the store, or are lost if their process has ended.
@@ -103,13 +125,21 @@ actor AppGroupContainer: WorldActor {
             if let sandbox = write.writer.sandbox, !sandbox.isRunning(generation: write.writer.generation) {
                 trace.record(.storeWriteLost(suite: write.suite, key: write.key), by: write.writer.actor)
             } else {
-                commit(write.value, suite: write.suite, key: write.key)
+                commit(write)
             }
         }
     }
 
-    private func commit(_ value: StoredValue?, suite: String, key: String) {
+    private func commit(_ write: StagedWrite) {
+        commit(write.value, suite: write.suite, key: write.key, writer: write.writer, seq: write.seq)
+    }
+
+    /// A write reaches the store; the race detector checks it and traces the lost update it
+    /// caused under the writer (after its `store.write`, which may be earlier when it propagated late).
+    private func commit(_ value: StoredValue?, suite: String, key: String, writer: CallbackContext?, seq: Int) {
         suites[suite, default: [:]][key] = value
+        guard let lost = raceDetector?.commit(by: .init(writer), suite: suite, key: key, writeSeq: seq) else { return }
+        CallbackContext.$current.withValue(writer) { trace.record(.race(lost)) }
     }
 
     func dump(suite: String) -> [String: StoredValue] { suites[suite] ?? [:] }

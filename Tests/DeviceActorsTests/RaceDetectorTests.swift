@@ -1,0 +1,309 @@
+import ExtensionSandbox
+import Foundation
+import Testing
+
+@testable import DeviceActors
+
+/// The App Group race detector (config `raceDetector`, docs/platform.md): a process that read a
+/// key, then wrote it after another process's write it never read, is traced as `race`.
+@Suite struct RaceDetectorTests {
+    private static let suite = "group.com.clarity.focus"
+
+    private func device(raceDetector: Bool = true, quirks: [String] = []) throws -> SimulatedDevice {
+        var config = DeviceConfig()
+        config.raceDetector = raceDetector
+        for quirk in quirks { config.quirks[quirk] = true }
+        return try makeClarityDevice(config: config)
+    }
+
+    private func setWiFiGate(_ device: SimulatedDevice, enabled: Bool) throws -> [TracedEffect] {
+        try device.perform(intent: "setWiFiGate", arguments: TestArguments(values: ["enabled": .bool(enabled)])).effects
+    }
+
+    // MARK: - The rule, with the main app's real reads and writes
+
+    /// `setWiFiGate` writes `wifiGateEnabled` without reading it; the gate check after it reads it.
+    @Test func aWriteOverAnOutsideWriteTheMainAppNeverReadIsARace() throws {
+        let device = try device()
+        let first = try setWiFiGate(device, enabled: true)
+        let read = try #require(first.last { $0.isRead(of: "wifiGateEnabled", by: "clarity.app") })
+        let outside = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(false)).effects
+        let otherWrite = try #require(outside.first { $0.entry.payload.kind == "store.write" })
+        #expect(outside.races.isEmpty, "the outside write is the lost one, not the loser")
+
+        let second = try setWiFiGate(device, enabled: true)
+        let write = try #require(second.first { $0.isWrite(of: "wifiGateEnabled") })
+        #expect(
+            second.races.map(\.payload) == [
+                .race(
+                    LostUpdate(
+                        suite: Self.suite, key: "wifiGateEnabled", readSeq: read.entry.sequence, otherActor: "outside",
+                        otherWriteSeq: otherWrite.entry.sequence, writeSeq: write.entry.sequence))
+            ])
+        let race = try #require(second.races.first)
+        #expect(race.actor == "clarity.app")
+        #expect(race.sequence == write.entry.sequence + 1, "traced right after the write it judges")
+        #expect(device.traceEntries(since: nil, limit: nil, kinds: ["race"]).count == 1)
+    }
+
+    @Test func aReadAfterTheOtherWriteIsNoRace() throws {
+        let device = try device()
+        _ = try setWiFiGate(device, enabled: true)
+        _ = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(false))
+        // The gate's 30-second poll reads wifiGateEnabled again: the main app has seen the outside value.
+        let poll = try device.advance(seconds: 30).effects
+        #expect(poll.contains { $0.isRead(of: "wifiGateEnabled", by: "clarity.app") })
+        #expect(try setWiFiGate(device, enabled: true).races.isEmpty)
+    }
+
+    @Test func theSameProcessReadingAndWritingIsNoRace() throws {
+        let device = try device()
+        _ = try setWiFiGate(device, enabled: true)
+        _ = try setWiFiGate(device, enabled: false)
+        _ = try setWiFiGate(device, enabled: true)
+        #expect(device.traceEntries(since: nil, limit: nil, kinds: ["race"]).isEmpty)
+    }
+
+    @Test func aLostUpdateIsReportedOnce() throws {
+        let device = try device()
+        _ = try setWiFiGate(device, enabled: true)
+        _ = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(false))
+        _ = try device.inMainApp { try await $0.set(.bool(true), forKey: "wifiGateEnabled") }
+        #expect(try device.inMainApp { try await $0.set(.bool(true), forKey: "wifiGateEnabled") }.races.isEmpty)
+        #expect(device.traceEntries(since: nil, limit: nil, kinds: ["race"]).count == 1)
+    }
+
+    @Test func switchedOffNothingIsTracedAndTracesStayAsTheyWere() throws {
+        func run(_ device: SimulatedDevice) throws -> [TracedEffect] {
+            _ = try setWiFiGate(device, enabled: true)
+            _ = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(false))
+            _ = try setWiFiGate(device, enabled: true)
+            return device.traceEntries(since: nil, limit: nil)
+        }
+        let off = try run(try device(raceDetector: false))
+        #expect(!off.contains { $0.entry.payload.kind == "race" })
+        #expect(!off.contains { $0.isRead(of: "wifiGateEnabled", by: "clarity.app") }, "main-app reads are not traced")
+        let on = try run(try device())
+        #expect(on.filter { $0.entry.payload.kind == "race" }.count == 1)
+        let onWithoutDetector = on.filter { $0.entry.actor != "clarity.app" || !["store.read", "race"].contains($0.entry.payload.kind) }
+        #expect(onWithoutDetector.map(\.entry.payload) == off.map(\.entry.payload))
+    }
+
+    @Test func switchingItOnWithDeviceConfigTakesEffectAtOnce() throws {
+        let device = try device(raceDetector: false)
+        var overrides = DeviceConfig.Overrides()
+        overrides.raceDetector = true
+        #expect(try device.updateConfig(overrides).raceDetector)
+        _ = try setWiFiGate(device, enabled: true)
+        _ = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(false))
+        #expect(try setWiFiGate(device, enabled: true).races.count == 1)
+
+        overrides.raceDetector = false
+        _ = try device.updateConfig(overrides)
+        _ = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(false))
+        #expect(try setWiFiGate(device, enabled: true).races.isEmpty)
+    }
+
+    /// `device.state` reads the App Group as an observer: nothing is traced, and it does not
+    /// count as the main app having read (so looking cannot hide a race).
+    @Test func lookingAtTheDeviceIsNoRead() throws {
+        let device = try device()
+        _ = try setWiFiGate(device, enabled: true)
+        _ = try device.storeSet(suite: nil, key: "wifiGateEnabled", value: .bool(false))
+        let before = device.mark
+        #expect(try device.state().appState is ClarityMainApp.State)
+        #expect(device.changes(since: before) == .none)
+        #expect(try setWiFiGate(device, enabled: true).races.count == 1)
+    }
+
+    // MARK: - Processes: extensions and their launches
+
+    @Test func aResidentExtensionsReadPairsWithItsWriteInALaterCallback() throws {
+        let device = try device()
+        _ = try device.inShieldAction { _ = try await $0.object(forKey: "counter") }
+        let outside = try device.storeSet(suite: nil, key: "counter", value: .int(5)).effects
+        let effects = try device.inShieldAction { try await $0.set(.int(1), forKey: "counter") }
+        #expect(!effects.contains { $0.entry.payload.kind == "extension.launch" }, "still the same process")
+        let race = try #require(effects.races.first)
+        #expect(race.actor == "clarity.shieldAction")
+        #expect(race.sandbox == "shieldAction")
+        guard case .race(let lost) = race.payload else { return }
+        #expect(lost.otherActor == "outside")
+        #expect(lost.otherWriteSeq == outside.first?.entry.sequence)
+    }
+
+    @Test func aRelaunchedExtensionHasReadNothing() throws {
+        let device = try device()
+        _ = try device.inShieldAction { _ = try await $0.object(forKey: "counter") }
+        try device.reclaimShieldAction()
+        _ = try device.storeSet(suite: nil, key: "counter", value: .int(5))
+        let effects = try device.inShieldAction { try await $0.set(.int(1), forKey: "counter") }
+        #expect(effects.contains { $0.entry.payload.kind == "extension.launch" }, "a new process")
+        #expect(effects.races.isEmpty)
+    }
+
+    @Test func anExtensionsWriteOverTheMainAppsIsARace() throws {
+        let device = try device()
+        _ = try device.inShieldAction { _ = try await $0.object(forKey: "counter") }
+        let main = try device.inMainApp { try await $0.set(.int(7), forKey: "counter") }
+        let effects = try device.inShieldAction { try await $0.set(.int(1), forKey: "counter") }
+        guard case .race(let lost)? = effects.races.first?.payload else {
+            Issue.record("no race")
+            return
+        }
+        #expect(lost.otherActor == "clarity.app")
+        #expect(lost.otherWriteSeq == main.first { $0.isWrite(of: "counter") }?.entry.sequence)
+    }
+
+    // MARK: - Quirks
+
+    /// An extension's write reaches the other processes after the delay: a read before then did
+    /// not see it, so a main-app write after it overwrites it unseen.
+    @Test func lateDefaultsPropagationAReadBeforeTheWriteArrivesDoesNotCoverIt() throws {
+        let device = try device(quirks: ["lateDefaultsPropagation"])
+        _ = try device.inShieldAction { try await $0.set(.int(1), forKey: "counter") }
+        let read = try device.inMainApp { _ = try await $0.object(forKey: "counter") }
+        _ = try device.advance(seconds: 1)
+        let effects = try device.inMainApp { try await $0.set(.int(2), forKey: "counter") }
+        guard case .race(let lost)? = effects.races.first?.payload else {
+            Issue.record("no race")
+            return
+        }
+        #expect(lost.readSeq == read.first { $0.entry.payload.kind == "store.read" }?.entry.sequence)
+        #expect(lost.otherActor == "clarity.shieldAction")
+        #expect(lost.otherWriteSeq < lost.readSeq, "written before the read, arrived after it")
+    }
+
+    /// The extension's write lands after the main app's, which it never saw (reading again, it
+    /// sees its own pending value): the race is traced when the write arrives, under the extension.
+    @Test func lateDefaultsPropagationALateWriteClobbersANewerOne() throws {
+        let device = try device(quirks: ["lateDefaultsPropagation"])
+        let write = try device.inShieldAction {
+            _ = try await $0.object(forKey: "counter")
+            try await $0.set(.int(1), forKey: "counter")
+        }
+        let main = try device.inMainApp { try await $0.set(.int(2), forKey: "counter") }
+        let reread = try device.inShieldAction { _ = try await $0.object(forKey: "counter") }
+        #expect(reread.map(\.entry.payload).contains(.storeRead(suite: Self.suite, key: "counter", bytes: 8)), "its own 1")
+        let arrival = try device.advance(seconds: 1).effects
+        let race = try #require(arrival.races.first)
+        #expect(race.actor == "clarity.shieldAction")
+        #expect(try device.storeGet(suite: nil, key: "counter") == .int(1))
+        guard case .race(let lost) = race.payload else { return }
+        #expect(lost.writeSeq == write.first { $0.isWrite(of: "counter") }?.entry.sequence)
+        #expect(lost.otherWriteSeq == main.first { $0.isWrite(of: "counter") }?.entry.sequence)
+    }
+
+    @Test func lateDefaultsPropagationALostWriteNeverCounts() throws {
+        let device = try device(quirks: ["lateDefaultsPropagation"])
+        _ = try device.inMainApp { _ = try await $0.object(forKey: "counter") }
+        _ = try device.inShieldAction { try await $0.set(.int(1), forKey: "counter") }
+        try device.reclaimShieldAction()
+        #expect(try device.advance(seconds: 1).kinds.contains("store.writeLost"))
+        #expect(try device.inMainApp { try await $0.set(.int(2), forKey: "counter") }.races.isEmpty)
+    }
+
+    /// Before the first unlock an extension reads the App Group as empty: its write after that
+    /// read overwrites a value it could not see, even one stored before its read.
+    @Test func emptyDefaultsBeforeFirstUnlockABlankReadSawNoWrite() throws {
+        for quirk in [false, true] {
+            let device = try device(quirks: quirk ? ["emptyDefaultsBeforeFirstUnlock"] : [])
+            let outside = try device.storeSet(suite: nil, key: "counter", value: .int(5)).effects
+            _ = try device.apply(.reboot)
+            let effects = try device.inShieldAction {
+                _ = try await $0.object(forKey: "counter")
+                try await $0.set(.int(1), forKey: "counter")
+            }
+            #expect(effects.races.count == (quirk ? 1 : 0), "quirk \(quirk)")
+            if case .race(let lost)? = effects.races.first?.payload {
+                #expect(lost.otherWriteSeq == outside.first?.entry.sequence)
+                #expect(lost.otherWriteSeq < lost.readSeq)
+            }
+        }
+    }
+
+    // MARK: - Clarity
+
+    /// Clarity's one key written by both the main app and an extension: `prosocialChallengeVerified`.
+    /// With thresholds delivered late (`batchedThresholds`), the monitor marks the text challenge
+    /// verified after the user is back in Clarity, which already looked (false); "open challenge"
+    /// again restarts verification and writes false over the monitor's true: the text is lost.
+    @Test func clarityLosesAVerifiedTextWhenTheChallengeIsOpenedAgain() throws {
+        let device = try device(quirks: ["batchedThresholds"])
+        _ = try device.apply(.contactsSet([Contact(id: "m", name: "Mom", phone: "+15550100")]))
+        _ = try device.perform(intent: "setImportantContacts", arguments: TestArguments(values: ["contacts": [["id": "m"]]]))
+        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+        _ = try device.apply(.appOpen(app: instagram))
+        _ = try device.advance(seconds: 660)  // layer 2 at 600 s, delivered with the batch at 660 s
+        _ = try device.apply(.appOpen(app: "com.clarity.focus"))
+        _ = try device.perform(intent: "challenge.open", arguments: TestArguments())
+        _ = try device.advance(seconds: 40)  // 40 s in Messages: the 30-second threshold waits for the batch at 720 s
+        let back = try device.apply(.appOpen(app: "com.clarity.focus")).effects
+        let read = try #require(back.first { $0.isRead(of: "prosocialChallengeVerified", by: "clarity.app") })
+        let batch = try device.advance(seconds: 30).effects
+        let verified = try #require(batch.first { $0.isWrite(of: "prosocialChallengeVerified") })
+        #expect(verified.entry.actor == "clarity.monitor")
+
+        let reopened = try device.perform(intent: "challenge.open", arguments: TestArguments()).effects
+        let reset = try #require(reopened.first { $0.isWrite(of: "prosocialChallengeVerified") })
+        #expect(
+            reopened.races.map(\.payload) == [
+                .race(
+                    LostUpdate(
+                        suite: Self.suite, key: "prosocialChallengeVerified", readSeq: read.entry.sequence,
+                        otherActor: "clarity.monitor", otherWriteSeq: verified.entry.sequence,
+                        writeSeq: reset.entry.sequence))
+            ])
+        _ = try device.apply(.appOpen(app: "com.clarity.focus"))
+        let state = try #require(try device.state().appState as? ClarityMainApp.State)
+        #expect(state.challenge?.status == "waitingForAction", "the text the user sent no longer counts")
+    }
+}
+
+extension [TracedEffect] {
+    fileprivate var races: [TraceEntry<Effect>] { map(\.entry).filter { $0.payload.kind == "race" } }
+}
+
+extension TracedEffect {
+    fileprivate func isRead(of key: String, by actor: String) -> Bool {
+        guard case .storeRead(_, key, _) = entry.payload else { return false }
+        return entry.actor == actor
+    }
+
+    fileprivate func isWrite(of key: String) -> Bool {
+        if case .storeWrite(_, key, _) = entry.payload { return true }
+        return false
+    }
+}
+
+extension SimulatedDevice {
+    /// Runs `body` as the main app, with the app's App Group suite; returns what it traced.
+    fileprivate func inMainApp(_ body: @escaping @Sendable (AppGroupDefaults) async throws -> Void) throws -> [TracedEffect] {
+        let springBoard = springBoard
+        let defaults = platform.userDefaults(suiteName: app.appGroup)
+        return try traced { try await springBoard.runMainApp { try await body(defaults) } }
+    }
+
+    /// Runs `body` as a callback of the ShieldAction extension (launched if it is not running).
+    fileprivate func inShieldAction(_ body: @escaping @Sendable (AppGroupDefaults) async throws -> Void) throws
+        -> [TracedEffect]
+    {
+        let springBoard = springBoard
+        let defaults = platform.userDefaults(suiteName: app.appGroup)
+        return try traced {
+            try await springBoard.shieldAction.run(callback: "handle(action:for:)") { _ in try await body(defaults) }
+        }
+    }
+
+    /// The system reclaims the idle ShieldAction extension: its next callback launches a new process.
+    fileprivate func reclaimShieldAction() throws {
+        let springBoard = springBoard
+        try run { await springBoard.shieldAction.terminate() }
+    }
+
+    private func traced(_ body: @escaping @Sendable () async throws -> Void) throws -> [TracedEffect] {
+        let from = trace.recorder.lastSequence
+        try run(body)
+        return traceEntries(since: from, limit: nil)
+    }
+}
