@@ -85,7 +85,12 @@ public enum ScenarioExplorer {
         var cut = best.count / 2
         while cut > 0, runs < budget {
             let candidate = Array(best.prefix(best.count - cut))
-            if stillFails(candidate) { best = candidate } else { cut /= 2 }
+            if stillFails(candidate) {
+                best = candidate
+                cut = min(cut, best.count / 2)
+            } else {
+                cut /= 2
+            }
         }
         var chunk = max(1, best.filter { $0 != 0 }.count / 2)
         while runs < budget {

@@ -83,7 +83,18 @@ struct StepDocument: Decodable, Sendable {
     /// The `event` object, as the `event` method takes it (without `device`).
     private struct EventDocument: Decodable {
         let event: DeviceEvent
-        init(from decoder: any Decoder) throws { event = try DeviceEvent(from: decoder) }
+
+        private enum Key: CodingKey { case type }
+
+        init(from decoder: any Decoder) throws {
+            do {
+                event = try DeviceEvent(from: decoder)
+            } catch let error as DeviceError {
+                let path = decoder.codingPath + [Key.type]
+                let known = DeviceEvent.types.joined(separator: ", ")
+                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "\(error) (known: \(known))"))
+            }
+        }
     }
 
     init(from decoder: any Decoder) throws {
