@@ -101,20 +101,37 @@ enum DeviceRoutes {
             try device.activities()
         },
         Method.traceGet.rawValue: .device(TraceParams.self) { device, params throws(DeviceError) in
-            if let since = params.since, since < 0 { throw .invalidArgument(field: "since", reason: "must be ≥ 0") }
-            for (field, value) in [("limit", params.limit), ("last", params.last)] {
-                if let value, !(0...TraceParams.maxEvents).contains(value) {
-                    throw .invalidArgument(field: field, reason: "0 to \(TraceParams.maxEvents) events an answer; page with since")
-                }
+            let (since, limit, last) = try traceWindow(
+                since: params.since, limit: params.limit, last: params.last, maxEvents: TraceParams.maxEvents)
+            return device.traceEntries(since: since, limit: limit, last: last, kinds: params.kinds)
+        },
+        Method.traceExport.rawValue: .device(TraceExportParams.self) { device, params throws(DeviceError) in
+            if let format = params.format, !TraceExportParams.formats.contains(format) {
+                throw .invalidArgument(
+                    field: "format", reason: "unknown format \(format); known: \(TraceExportParams.formats.joined(separator: ", "))")
             }
-            if params.limit != nil, params.last != nil {
-                throw .invalidArgument(field: "last", reason: "give limit (the oldest) or last (the newest), not both")
-            }
-            return device.traceEntries(
-                since: params.since, limit: params.last == nil ? params.limit ?? TraceParams.maxEvents : nil,
-                last: params.last, kinds: params.kinds)
+            let (since, limit, last) = try traceWindow(
+                since: params.since, limit: params.limit, last: params.last, maxEvents: TraceExportParams.maxEvents)
+            return device.perfettoTrace(since: since, limit: limit, last: last)
         },
     ]
+
+    /// Checks a trace window (`since`, and `limit` or `last`, each 0 to `maxEvents`) as
+    /// `trace.get` and `trace.export` take it.
+    private static func traceWindow(since: Int?, limit: Int?, last: Int?, maxEvents: Int) throws(DeviceError) -> (
+        since: Int?, limit: Int?, last: Int?
+    ) {
+        if let since, since < 0 { throw .invalidArgument(field: "since", reason: "must be ≥ 0") }
+        for (field, value) in [("limit", limit), ("last", last)] {
+            if let value, !(0...maxEvents).contains(value) {
+                throw .invalidArgument(field: field, reason: "0 to \(maxEvents) events an answer; page with since")
+            }
+        }
+        if limit != nil, last != nil {
+            throw .invalidArgument(field: "last", reason: "give limit (the oldest) or last (the newest), not both")
+        }
+        return (since, last == nil ? limit ?? maxEvents : nil, last)
+    }
 
     private struct OK: Encodable { let ok = true }
     private struct Now: Encodable {
