@@ -112,7 +112,9 @@ enum DeviceRoutes {
             }
             let (since, limit, last) = try traceWindow(
                 since: params.since, limit: params.limit, last: params.last, maxEvents: TraceExportParams.maxEvents)
-            return device.perfettoTrace(since: since, limit: limit, last: last)
+            return PerfettoExport(
+                effects: device.traceEntries(since: since, limit: limit, last: last), app: device.appName,
+                device: device.name)
         },
     ]
 
@@ -134,6 +136,18 @@ enum DeviceRoutes {
     }
 
     private struct OK: Encodable { let ok = true }
+    /// `trace.export`'s answer: the events are taken on the device's queue, and converted
+    /// (``PerfettoTrace``) only as the answer is encoded, off the queue — for a whole trace that
+    /// takes a while, and the device serves its next request meanwhile.
+    private struct PerfettoExport: Encodable {
+        let effects: [TracedEffect]
+        let app: String
+        let device: String
+
+        func encode(to encoder: any Encoder) throws {
+            try PerfettoTrace(effects: effects, app: app, device: device).encode(to: encoder)
+        }
+    }
     private struct Now: Encodable {
         let t: Double
         let time: String
