@@ -28,6 +28,21 @@ public enum Method: String, Sendable, CaseIterable {
     case scenarioRun = "scenario.run"
     case scenarioReplay = "scenario.replay"
     case scenarioExplore = "scenario.explore"
+    case traceExport = "trace.export"
+    case subscribe = "subscribe"
+    case unsubscribe = "unsubscribe"
+}
+
+/// What the daemon sends of its own accord, as JSON-RPC notifications (no `id`), to a
+/// connection that subscribed (docs/protocol.md, Subscriptions). The raw value is the `method`.
+public enum ServerNotification: String, Sendable, CaseIterable {
+    /// A new trace event of a subscribed device: `params` is the event as `trace.get` gives it,
+    /// plus `device`.
+    case trace = "trace"
+    /// Events the subscription had no room for: `{"device","dropped","from","to"}`.
+    case traceDropped = "trace.dropped"
+    /// The subscription ended (its device is gone): `{"device","reason"}`.
+    case traceEnded = "trace.ended"
 }
 
 /// Facts both the daemon and the client need.

@@ -39,6 +39,11 @@ import Foundation
 /// A line over the limit is answered -32004 and the connection closes once that is delivered;
 /// at end of input a final unterminated line is still answered.
 ///
+/// Notifications of the connection's subscriptions (``ConnectionSubscriptions``) go out between
+/// answers, never inside one: they are taken from the subscriptions' buffers only once
+/// everything before them has been sent, so what a client does not read waits there, bounded,
+/// and not in the output.
+///
 /// `@unchecked Sendable`: all mutable state is confined to the loop's thread; lanes reach it
 /// only through ``EventLoop/post(_:)``.
 final class Connection: @unchecked Sendable {
@@ -51,6 +56,7 @@ final class Connection: @unchecked Sendable {
     private let inputBudget: ByteBudget
     private let outputBudget: ByteBudget
     private let onClosed: @Sendable (Int) -> Void
+    private let subscriptions: ConnectionSubscriptions
     /// How log lines name this connection (throttled per subject, see ``Logger``).
     private let subject: String
 
@@ -99,6 +105,7 @@ final class Connection: @unchecked Sendable {
         self.outputBudget = outputBudget
         self.log = log
         self.onClosed = onClosed
+        subscriptions = ConnectionSubscriptions(budget: outputBudget)
         subject = "connection \(id)"
         lines = LineBuffer(maxLineBytes: maxLineBytes)
         waitingSince = EventLoop.now()
@@ -106,6 +113,11 @@ final class Connection: @unchecked Sendable {
 
     /// Hands the connection to its loop.
     func start() {
+        let loop = loop
+        subscriptions.setWake { [weak self] in
+            guard let connection = self else { return }
+            loop.post { connection.sendNotifications() }
+        }
         loop.post { [self] in loop.adopt(self) }
     }
 
@@ -148,7 +160,7 @@ final class Connection: @unchecked Sendable {
             readAvailable()
         }
         if !isClosed, unsentBytes > 0, revents & Int16(POLLOUT) != 0 || failed {
-            if deliver() { serve() }
+            if deliver() { serve() } else { sendNotifications() }
             chargeOutput()
         }
     }
@@ -179,9 +191,18 @@ final class Connection: @unchecked Sendable {
             answerLines()
         } while deliver() && !isClosed
         guard !isClosed else { return }
+        sendNotifications()
         chargeInput()
         chargeOutput()
         waitingSince = EventLoop.now()
+    }
+
+    /// Takes the notifications the subscriptions buffered and sends them, once everything before
+    /// them has gone out (else the next complete delivery comes back here).
+    private func sendNotifications() {
+        guard !isClosed, !closeWhenDelivered, unsentBytes == 0 else { return }
+        if subscriptions.take(into: &output) { deliver() }
+        chargeOutput()
     }
 
     /// Answers the complete lines received, in order, until one has to wait for a lane or
@@ -260,17 +281,19 @@ final class Connection: @unchecked Sendable {
         let lane: String?
         switch dispatcher.placement(of: message) {
         case .inline:
-            afterDelivery.append(contentsOf: dispatcher.respond(to: message, connection: id, into: &output))
+            let caller = Caller(connection: id, subscriptions: subscriptions, waits: nil)
+            afterDelivery.append(contentsOf: dispatcher.respond(to: message, caller: caller, into: &output))
             return
         case .device(let name): lane = name
         case .anywhere: lane = nil
         }
         awaitingLane = true
-        let (dispatcher, id, loop) = (dispatcher, id, loop)
+        let (dispatcher, id, loop, subscriptions) = (dispatcher, id, loop, subscriptions)
         lanes.run(on: lane) { [self] in
             var bytes: [UInt8] = []
             let waits = DurabilityWaits()
-            let actions = dispatcher.respond(to: message, connection: id, waits: waits, into: &bytes)
+            let caller = Caller(connection: id, subscriptions: subscriptions, waits: waits)
+            let actions = dispatcher.respond(to: message, caller: caller, into: &bytes)
             let answer = bytes
             waits.whenDurable { [self] in loop.post { [self] in laneAnswered(answer, actions) } }
         }
@@ -337,6 +360,7 @@ final class Connection: @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         runAfterDelivery()
+        subscriptions.closeAll()
         close(descriptor)
         lines = LineBuffer(maxLineBytes: lines.maxLineBytes)
         output = []

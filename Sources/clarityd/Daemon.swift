@@ -116,6 +116,9 @@ final class Daemon: Sendable {
         router.on(.daemonStatus, methods.status)
         router.on(.daemonShutdown, methods.shutdown)
         router.on(.daemonCatalog, methods.catalog)
+        let subscriptions = SubscriptionMethods(devices: devices)
+        router.on(.subscribe, subscriptions.subscribe)
+        router.on(.unsubscribe, subscriptions.unsubscribe)
 
         let dispatcher = RequestDispatcher(router: router, log: log)
         listener = Listener(descriptor: try claim.bindAndListen(), wakeup: acceptWakeup, log: log) { descriptor, peer in

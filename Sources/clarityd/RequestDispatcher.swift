@@ -69,10 +69,9 @@ struct RequestDispatcher: Sendable {
     }
 
     /// Appends the answer to `message`, if one is owed, to `output`; returns the actions to run
-    /// once it is delivered. Journal lines the answer must wait for are added to `waits`.
-    func respond(to message: Parsed, connection: Int, waits: DurabilityWaits? = nil, into output: inout [UInt8])
-        -> [@Sendable () -> Void]
-    {
+    /// once it is delivered. Journal lines the answer must wait for are added to the caller's `waits`.
+    func respond(to message: Parsed, caller: Caller, into output: inout [UInt8]) -> [@Sendable () -> Void] {
+        let connection = caller.connection
         var afterDelivery: [@Sendable () -> Void] = []
         switch message {
         case .failure(let error):
@@ -80,11 +79,11 @@ struct RequestDispatcher: Sendable {
             log.log(.warning, about: "connection \(connection)", kind: kind, error.message)
             appendLine(RPCResponse(id: .null, error: error), to: &output)
         case .success(.single(let item)):
-            if let response = answer(item, connection: connection, waits: waits, afterDelivery: &afterDelivery) {
+            if let response = answer(item, caller: caller, afterDelivery: &afterDelivery) {
                 appendLine(response, to: &output)
             }
         case .success(.batch(let items)):
-            appendBatch(items, connection: connection, waits: waits, afterDelivery: &afterDelivery, to: &output)
+            appendBatch(items, caller: caller, afterDelivery: &afterDelivery, to: &output)
         }
         return afterDelivery
     }
@@ -92,9 +91,9 @@ struct RequestDispatcher: Sendable {
     /// Runs a batch's members in order and appends the one line that answers them, if any is owed
     /// (see ``maxBatchResponseBytes``).
     private func appendBatch(
-        _ items: [Validated], connection: Int, waits: DurabilityWaits?, afterDelivery: inout [@Sendable () -> Void],
-        to output: inout [UInt8]
+        _ items: [Validated], caller: Caller, afterDelivery: inout [@Sendable () -> Void], to output: inout [UInt8]
     ) {
+        let connection = caller.connection
         let start = output.count
         output.append(UInt8(ascii: "["))
         var answered = 0
@@ -109,8 +108,7 @@ struct RequestDispatcher: Sendable {
                 answered += 1
                 continue
             }
-            guard let response = answer(item, connection: connection, waits: waits, afterDelivery: &afterDelivery)
-            else { continue }
+            guard let response = answer(item, caller: caller, afterDelivery: &afterDelivery) else { continue }
             if answered > 0 { output.append(UInt8(ascii: ",")) }
             append(response, to: &output)
             answered += 1
@@ -136,9 +134,8 @@ struct RequestDispatcher: Sendable {
     }
 
     /// The response owed for one batch member or single request; nil for a notification.
-    private func answer(
-        _ item: Validated, connection: Int, waits: DurabilityWaits?, afterDelivery: inout [@Sendable () -> Void]
-    ) -> RPCResponse? {
+    private func answer(_ item: Validated, caller: Caller, afterDelivery: inout [@Sendable () -> Void]) -> RPCResponse? {
+        let connection = caller.connection
         let request: RPCRequest
         switch item {
         case .failure(let invalid):
@@ -149,7 +146,7 @@ struct RequestDispatcher: Sendable {
         }
         let outcome: RPCResponse.Outcome
         do {
-            let reply = try router.route(request.method, params: request.params, waits: waits)
+            let reply = try router.route(request.method, params: request.params, caller: caller)
             if let action = reply.afterDelivery { afterDelivery.append(action) }
             outcome = .result(reply.result)
         } catch let error as RPCError {

@@ -9,7 +9,7 @@ enum Vocabulary {
     ]
     /// Methods the contract names that this build does not serve, and names that are no method.
     static let unservedMethods = [
-        "scenario.run", "scenario.explore", "trace.export", "subscribe", "nope", "Daemon.Ping", "device.create ",
+        "scenario.run", "scenario.explore", "nope", "Daemon.Ping", "device.create ",
         "", "device.", ".", "rpc.discover", "daemon.ping\u{0}",
     ]
     static let eventTypes = [

@@ -84,6 +84,13 @@ struct Arguments {
         return text
     }
 
+    /// The first word when it is a positional, left in place: the verb after a command word that
+    /// is also a group (`trace` and `trace export`).
+    var nextCommandWord: String? {
+        guard case .positional(let text)? = words.first else { return nil }
+        return text
+    }
+
     /// Removes and returns the first positional, or nil when there is none.
     mutating func optionalPositional() -> String? {
         guard let index = words.firstIndex(where: { if case .positional = $0 { true } else { false } }) else {

@@ -9,6 +9,7 @@ enum CommandRegistry {
             EventSend.self, ClockAdvance.self, ClockNow.self, IntentRun.self,
             StoreGet.self, StoreSet.self, StoreRemove.self, StoreDump.self,
             ShieldsGet.self, ShieldConfigGet.self, NotificationsList.self, SandboxList.self, TraceGet.self,
+            TraceExport.self, TraceWatch.self,
             ActivityStart.self, ActivityStop.self, ActivityList.self,
             RawCall.self, BenchRun.self, HelpShow.self,
         ]
@@ -26,6 +27,11 @@ enum CommandRegistry {
     static func lookup(_ arguments: inout Arguments) throws -> Lookup? {
         guard let first = arguments.commandWord() else { return nil }
         if let command = commands.first(where: { $0.help.words == [first] }) {
+            // A command that is also a group (`trace`, `trace export`) takes no positionals of its own.
+            if let verb = arguments.nextCommandWord, let member = commands.first(where: { $0.help.words == [first, verb] }) {
+                _ = arguments.commandWord()
+                return .command(member)
+            }
             return .command(command)
         }
         guard !members(of: first).isEmpty else {

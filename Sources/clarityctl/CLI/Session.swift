@@ -14,8 +14,18 @@ final class Session {
 
     /// Calls `method` and returns its result; throws ``RPCError`` or ``ClientError``.
     func call(_ method: String, params: JSONValue?) throws -> JSONValue {
+        try connection().call(method, params: params)
+    }
+
+    /// The next notification on the session's connection (after `subscribe`), however long it
+    /// takes to come.
+    func nextNotification() throws -> ClarityClient.Notification {
+        try connection().nextNotification()
+    }
+
+    private func connection() throws -> ClarityClient {
         let client = try self.client ?? ClarityClient(socketPath: options.socketPath, idleTimeout: options.timeout)
         self.client = client
-        return try client.call(method, params: params)
+        return client
     }
 }

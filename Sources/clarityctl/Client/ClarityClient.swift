@@ -42,6 +42,29 @@ final class ClarityClient {
         }
     }
 
+    /// A message the daemon sent of its own accord (after `subscribe`): its `method`, its
+    /// `params`, and the line as it came.
+    struct Notification {
+        let method: String
+        let params: JSONValue
+        let line: Data
+    }
+
+    /// The next notification, waiting for it as long as it takes (a watched device may be quiet
+    /// for hours): from now on reads wait without the idle timeout. Throws
+    /// ``ClientError/closedByDaemon`` when the daemon closes the connection.
+    func nextNotification() throws -> Notification {
+        socket.idleTimeout = nil
+        while true {
+            let line = try readLine()
+            guard case .object(let members)? = try? JSONWire.decode(JSONValue.self, from: line) else {
+                throw ClientError.invalidResponse(String(decoding: line, as: UTF8.self))
+            }
+            guard members["id"] == nil, case .string(let method)? = members["method"] else { continue }
+            return Notification(method: method, params: members["params"] ?? .null, line: line)
+        }
+    }
+
     /// The next `\n`-terminated line, without its terminator.
     private func readLine() throws -> Data {
         var scanned = 0

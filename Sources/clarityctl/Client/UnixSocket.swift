@@ -17,7 +17,7 @@ import Dispatch
 final class UnixSocket {
     let descriptor: Int32
     /// Seconds a read or write may wait without progress; nil waits forever.
-    let idleTimeout: Double?
+    var idleTimeout: Double?
 
     /// Connects to the socket at `path`; a path longer than `sockaddr_un` holds fails with
     /// ENAMETOOLONG. On Linux a daemon whose listen backlog is full makes `connect` wait, at most

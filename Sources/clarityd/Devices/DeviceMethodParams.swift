@@ -133,6 +133,20 @@ struct TraceParams: DeviceParams {
     static let maxEvents = 10_000
 }
 
+/// `trace.export`: `format` (`perfetto`, the only one and the default), then the window as
+/// `trace.get`'s: `since`, and `limit` (the oldest) or `last` (the newest), up to the whole trace
+/// a device keeps (``maxEvents``).
+struct TraceExportParams: DeviceParams {
+    var device: String?
+    var format: String?
+    var since: Int?
+    var limit: Int?
+    var last: Int?
+
+    static let formats = ["perfetto"]
+    static let maxEvents = 100_000
+}
+
 /// `device.config`: with `config`, overrides to apply first.
 struct ConfigParams: DeviceParams {
     var device: String?

@@ -101,22 +101,53 @@ enum DeviceRoutes {
             try device.activities()
         },
         Method.traceGet.rawValue: .device(TraceParams.self) { device, params throws(DeviceError) in
-            if let since = params.since, since < 0 { throw .invalidArgument(field: "since", reason: "must be ≥ 0") }
-            for (field, value) in [("limit", params.limit), ("last", params.last)] {
-                if let value, !(0...TraceParams.maxEvents).contains(value) {
-                    throw .invalidArgument(field: field, reason: "0 to \(TraceParams.maxEvents) events an answer; page with since")
-                }
+            let (since, limit, last) = try traceWindow(
+                since: params.since, limit: params.limit, last: params.last, maxEvents: TraceParams.maxEvents)
+            return device.traceEntries(since: since, limit: limit, last: last, kinds: params.kinds)
+        },
+        Method.traceExport.rawValue: .device(TraceExportParams.self) { device, params throws(DeviceError) in
+            if let format = params.format, !TraceExportParams.formats.contains(format) {
+                throw .invalidArgument(
+                    field: "format", reason: "unknown format \(format); known: \(TraceExportParams.formats.joined(separator: ", "))")
             }
-            if params.limit != nil, params.last != nil {
-                throw .invalidArgument(field: "last", reason: "give limit (the oldest) or last (the newest), not both")
-            }
-            return device.traceEntries(
-                since: params.since, limit: params.last == nil ? params.limit ?? TraceParams.maxEvents : nil,
-                last: params.last, kinds: params.kinds)
+            let (since, limit, last) = try traceWindow(
+                since: params.since, limit: params.limit, last: params.last, maxEvents: TraceExportParams.maxEvents)
+            return PerfettoExport(
+                effects: device.traceEntries(since: since, limit: limit, last: last), app: device.appName,
+                device: device.name)
         },
     ]
 
+    /// Checks a trace window (`since`, and `limit` or `last`, each 0 to `maxEvents`) as
+    /// `trace.get` and `trace.export` take it.
+    private static func traceWindow(since: Int?, limit: Int?, last: Int?, maxEvents: Int) throws(DeviceError) -> (
+        since: Int?, limit: Int?, last: Int?
+    ) {
+        if let since, since < 0 { throw .invalidArgument(field: "since", reason: "must be ≥ 0") }
+        for (field, value) in [("limit", limit), ("last", last)] {
+            if let value, !(0...maxEvents).contains(value) {
+                throw .invalidArgument(field: field, reason: "0 to \(maxEvents) events an answer; page with since")
+            }
+        }
+        if limit != nil, last != nil {
+            throw .invalidArgument(field: "last", reason: "give limit (the oldest) or last (the newest), not both")
+        }
+        return (since, last == nil ? limit ?? maxEvents : nil, last)
+    }
+
     private struct OK: Encodable { let ok = true }
+    /// `trace.export`'s answer: the events are taken on the device's queue, and converted
+    /// (``PerfettoTrace``) only as the answer is encoded, off the queue — for a whole trace that
+    /// takes a while, and the device serves its next request meanwhile.
+    private struct PerfettoExport: Encodable {
+        let effects: [TracedEffect]
+        let app: String
+        let device: String
+
+        func encode(to encoder: any Encoder) throws {
+            try PerfettoTrace(effects: effects, app: app, device: device).encode(to: encoder)
+        }
+    }
     private struct Now: Encodable {
         let t: Double
         let time: String

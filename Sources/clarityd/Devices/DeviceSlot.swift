@@ -11,8 +11,12 @@ import Foundation
 /// After ``compactionThreshold`` lines (when set) the journal is compacted into a snapshot, and
 /// the device goes on as rebuilt from that snapshot — as a restart will rebuild it, so that a
 /// restart after a compaction is as invisible as any other.
+///
+/// What the device traces goes to the connections subscribed to it (``feed``) after each piece
+/// of work on the queue, once a request's change is journalled.
 final class DeviceSlot: @unchecked Sendable {
     let name: String
+    let feed: TraceFeed
     /// Replaced only on the queue, when a change that could not be saved is rolled back.
     private(set) var device: SimulatedDevice
     private let queue: DispatchQueue
@@ -39,6 +43,7 @@ final class DeviceSlot: @unchecked Sendable {
         self.store = store
         self.compactionThreshold = compactionThreshold
         self.log = log
+        feed = TraceFeed(device: device.name, published: device.mark.sequence, log: log)
         let name = device.name
         let replay = DeviceReplay(log: log)
         self.rebuild = {
@@ -74,7 +79,10 @@ final class DeviceSlot: @unchecked Sendable {
                 result = .failure(error)
             }
             let change = device.changes(since: before)
-            if change != .none { try record(method: method, params: params, at: before, durable: change == .durable, waits) }
+            if change != .none {
+                try record(method: method, params: params, at: before, durable: change == .durable, waits)
+                feed.publish(device)
+            }
             return try result.mapError(RPCError.init).get()
         }
     }
@@ -122,6 +130,7 @@ final class DeviceSlot: @unchecked Sendable {
             log.error("device \(name): could not be rebuilt from its files (\(error)); closed until the daemon restarts")
             journal = nil
             closed = true
+            feed.end(.closed)
         }
     }
 
@@ -177,6 +186,7 @@ final class DeviceSlot: @unchecked Sendable {
             var there = false
             repeat {
                 there = try device.advanceWall(to: Date(), atMostMilliseconds: Self.wallStepMilliseconds)
+                feed.publish(device)
             } while !there && DispatchTime.now() < turnEnds
             if !there, !catchingUp {
                 catchingUp = true
@@ -192,13 +202,15 @@ final class DeviceSlot: @unchecked Sendable {
 
     /// Stops the device for good (removed, or the daemon stopping): waits for the request
     /// running on it, stops the wall clock, syncs and ends the journal and, when `deletingFiles`,
-    /// deletes them — all before any other caller of `close` returns. Later requests get -32000.
+    /// deletes them — all before any other caller of `close` returns. Later requests get -32000,
+    /// and the subscriptions to it end (`removed` when its files go, else `closed`).
     /// Returns false when the journal could not be synced.
     @discardableResult
     func close(deletingFiles: Bool = false) -> Bool {
         queue.sync {
             guard !closed else { return true }
             closed = true
+            feed.end(deletingFiles ? .removed : .closed)
             wallTimer?.cancel()
             wallTimer = nil
             let synced = journal?.finish() ?? true

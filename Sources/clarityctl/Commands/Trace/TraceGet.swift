@@ -18,6 +18,7 @@ struct TraceGet: ClarityCommand {
             "Examples:",
             "  clarityctl trace --last 5",
             "  clarityctl trace --kind store.write --kind app",
+            "See also: trace export (the trace for Perfetto), watch (events as they happen).",
         ])
 
     /// Which end of the trace to keep, and how many events.

@@ -1,0 +1,90 @@
+/// A connection's subscriptions, one per device (``TraceSubscription``): made and dropped by
+/// `subscribe` and `unsubscribe` — on the connection's loop, or on a lane for a batch — and
+/// drained by the connection into its output (``take(into:)``) once its client has read what
+/// went before.
+///
+/// Thread-safe. Once the connection has closed, ``closeAll()`` has cancelled every subscription
+/// and no new one is made.
+final class ConnectionSubscriptions: Sendable {
+    private let budget: ByteBudget
+    private let state = Protected(State())
+
+    private struct State {
+        var subscriptions: [String: (subscription: TraceSubscription, feed: TraceFeed)] = [:]
+        var wake: (@Sendable () -> Void)?
+        var closed = false
+    }
+
+    /// `budget`: the daemon's cap on unsent output, which buffered notifications count against.
+    init(budget: ByteBudget) {
+        self.budget = budget
+    }
+
+    /// What asks the connection's loop to take lines; set before the connection takes requests.
+    func setWake(_ wake: @escaping @Sendable () -> Void) {
+        state.withLock { $0.wake = wake }
+    }
+
+    /// Subscribes to `feed`'s events of `kinds` (all when nil); a connection subscribed to that
+    /// device already selects `kinds` from now on, keeping what it buffered. Nil when the
+    /// connection has closed or the feed has ended (its device is gone).
+    func subscribe(to feed: TraceFeed, kinds: [String]?) -> TraceSubscription? {
+        state.withLock { state -> TraceSubscription? in
+            guard !state.closed else { return nil }
+            if let existing = state.subscriptions[feed.device], existing.feed === feed {
+                existing.subscription.select(kinds: kinds)
+                return existing.subscription
+            }
+            let wake = state.wake
+            let subscription = TraceSubscription(device: feed.device, kinds: kinds, budget: budget) { wake?() }
+            guard feed.register(subscription) else { return nil }
+            if let replaced = state.subscriptions[feed.device] { Self.cancel(replaced) }
+            state.subscriptions[feed.device] = (subscription, feed)
+            return subscription
+        }
+    }
+
+    /// Ends the subscription to `device`, or every one when nil; what they buffered is dropped.
+    func unsubscribe(device: String?) {
+        let removed = state.withLock { state -> [(subscription: TraceSubscription, feed: TraceFeed)] in
+            guard let device else {
+                defer { state.subscriptions = [:] }
+                return Array(state.subscriptions.values)
+            }
+            return state.subscriptions.removeValue(forKey: device).map { [$0] } ?? []
+        }
+        removed.forEach(Self.cancel)
+    }
+
+    /// Appends every line the subscriptions buffered to `output`, device by device in name
+    /// order; forgets the subscriptions that ended. True when it appended anything.
+    func take(into output: inout [UInt8]) -> Bool {
+        let current = state.withLock { $0.subscriptions.sorted { $0.key < $1.key } }
+        let before = output.count
+        let ended = current.filter { $0.value.subscription.take(into: &output) }
+        if !ended.isEmpty {
+            state.withLock { state in
+                for (device, entry) in ended where state.subscriptions[device]?.subscription === entry.subscription {
+                    state.subscriptions[device] = nil
+                }
+            }
+        }
+        return output.count > before
+    }
+
+    /// The connection closed: cancels every subscription, and refuses new ones.
+    func closeAll() {
+        let all = state.withLock { state -> [(subscription: TraceSubscription, feed: TraceFeed)] in
+            state.closed = true
+            state.wake = nil
+            defer { state.subscriptions = [:] }
+            return Array(state.subscriptions.values)
+        }
+        all.forEach(Self.cancel)
+    }
+
+    private static func cancel(_ entry: (subscription: TraceSubscription, feed: TraceFeed)) {
+        entry.feed.unregister(entry.subscription)
+        entry.subscription.cancel()
+    }
+}
