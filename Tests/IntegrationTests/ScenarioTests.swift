@@ -101,6 +101,13 @@ import Testing
              "expectedDecisions": failure["expectedDecisions"]!])
         #expect(bySeed["failures"]?.arrayValue?.first?["invariant"] == "challengeVerifiedByTexting")
 
+        let exported = try slowCall(
+            daemon, "scenario.replay", ["scenario": scenario, "schedule": schedule, "traceFormat": "perfetto"])
+        let events = exported["perfetto"]?["traceEvents"]?.arrayValue ?? []
+        #expect(events.contains { $0["ph"] == "M" && $0["args"]?["name"]?.stringValue?.hasPrefix("clarity.monitor #") == true })
+        #expect(events.contains { $0["ph"] == "s" } && events.contains { $0["ph"] == "f" })
+        #expect(events.contains { $0["name"] == "eventDidReachThreshold" && $0["ph"] == "X" })
+
         let other = try DaemonProcess()
         defer { other.stop() }
         #expect(other.sendRaw(line: replay, timeout: 60) == first, "another process replays it byte for byte")

@@ -61,7 +61,9 @@ struct ScenarioMethods: Sendable {
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
                 seed: seed?.seed, depth: seed?.depth, expectedDecisions: seed?.expectedDecisions, schedule: outcome.schedule,
                 steps: outcome.steps, decisions: outcome.decisions, divergences: outcome.divergences,
-                quirks: outcome.quirks.filter { $0.value }, build: build, trace: outcome.trace))
+                quirks: outcome.quirks.filter { $0.value }, build: build, trace: outcome.trace,
+                perfetto: request.traceFormat == .perfetto
+                    ? PerfettoTrace(effects: outcome.trace, app: scenario.app, device: scenario.name) : nil))
     }
 
     /// `scenario.explore`.
@@ -96,6 +98,8 @@ private struct ScheduleResult: Encodable {
     let quirks: [String: Bool]
     let build: BuildInfo
     let trace: [TracedEffect]
+    /// With `traceFormat: "perfetto"`: the trace as `trace.export` gives it, to open in Perfetto.
+    let perfetto: PerfettoTrace?
 }
 
 /// Params of `scenario.run` and `scenario.replay`.
@@ -108,6 +112,10 @@ struct ScheduleParams: Decodable, Sendable {
     var schedule: [Int]?
     /// Quirks switched on over the scenario's (a swarm failure's `quirks`).
     var quirks: [String: Bool]?
+    /// `perfetto` adds the run's trace in Chrome trace-event JSON (`perfetto` in the answer).
+    var traceFormat: TraceFormat?
+
+    enum TraceFormat: String, Decodable, Sendable { case perfetto }
 
     func check() throws(RPCError) {
         if let depth, !(1...10).contains(depth) { throw RPCError.invalidParams(field: "depth", reason: "must be 1 to 10") }
