@@ -1,0 +1,50 @@
+import ExtensionSandbox
+import Foundation
+import Testing
+
+/// The bare runtime's exploration speed, for scripts/explore-bench.sh (docs/performance.md):
+/// three actors' tasks doing a read-modify-write on a shared register, a fresh world per
+/// schedule, as RUNTIME-NOTES.md measured. A benchmark, not a test: it runs only with
+/// `CLARITYD_BENCH=1` (in a release build) and prints its figures.
+@Suite struct RuntimeBenchmarkTests {
+    private actor Register: WorldActor {
+        nonisolated let executor: WorldActorExecutor
+        private var value = 0
+        init(world: World) { executor = world.makeExecutor(label: "register") }
+        func get() -> Int { value }
+        func set(_ newValue: Int) { value = newValue }
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["CLARITYD_BENCH"] == "1"))
+    func bareRuntimeSchedulesPerSecond() throws {
+        let schedules = 50_000
+        var steps = 0
+        var lost = 0
+        let started = DispatchTime.now().uptimeNanoseconds
+        for seed in 0..<UInt64(schedules) {
+            let world = World(seed: seed, strategy: RandomStrategy(seed: seed))
+            let registers = (0..<3).map { _ in Register(world: world) }
+            let final = try world.perform {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<3 {
+                        group.addTask {
+                            for register in registers {
+                                let value = await register.get()
+                                await register.set(value + 1)
+                            }
+                        }
+                    }
+                }
+                return await registers[0].get()
+            }
+            if final < 3 { lost += 1 }
+            steps += world.scheduler.steps
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        print(
+            "bare runtime: \(schedules) schedules, \(steps / schedules) steps each, "
+                + "\(Int(Double(schedules) / seconds)) schedules/s, \(Int(Double(steps) / seconds)) steps/s, "
+                + "lost update in \(lost * 100 / schedules) %")
+        #expect(lost > 0)
+    }
+}
