@@ -127,6 +127,29 @@ import Testing
         #expect(try daemon.call("store.get", ["key": "k"])["value"] == 1)
     }
 
+    /// A value set reads back as set (30-minute fuzz run, seed 20261123): a data value's `$json`
+    /// that is not its bytes' view, or another member beside `$data`, was dropped silently; now
+    /// it is refused by name. A value read back and sent again is accepted.
+    @Test func aDataValueThatWouldNotReadBackAsSetIsRefused() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        for (value, field) in [
+            (#"{"$data":"QvGkYNTr+JQ=","$json":false}"#, "value.$json"),
+            (#"{"$data":"WzFd","$json":[2]}"#, "value.$json"),
+            (#"{"$data":"","b":true}"#, "value.b"),
+        ] {
+            let answer = daemon.sendRaw(line: #"{"jsonrpc":"2.0","id":1,"method":"store.set","params":{"key":"d","value":\#(value)}}"#)
+            #expect(answer?.contains(#""code":-32602"#) == true, "\(value): \(answer ?? "no answer")")
+            #expect(answer?.contains(#""field":"\#(field)""#) == true, "\(value): \(answer ?? "no answer")")
+        }
+        #expect(try daemon.call("store.get", ["key": "d"])["value"] == .null)
+        _ = try daemon.call("store.set", ["key": "d", "value": ["$data": "WzFd"]])
+        let read = try daemon.call("store.get", ["key": "d"])["value"]
+        #expect(read == ["$data": "WzFd", "$json": [1]])
+        _ = try daemon.call("store.set", ["key": "d", "value": read ?? .null])
+        #expect(try daemon.call("store.get", ["key": "d"])["value"] == read)
+    }
+
     /// A journal that reads but cannot be restored (a time zone that does not exist) is moved
     /// aside, not written over by a fresh device of the same name.
     @Test func aJournalThatCannotBeRestoredIsKeptAside() throws {

@@ -19,13 +19,40 @@ public indirect enum StoredValue: Sendable, Hashable, Codable {
         case json = "$json"
     }
 
+    /// Any member name, to find what stands beside `$data`.
+    private struct MemberKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// A data value is `{"$data": base64}`, optionally with the `$json` view it is read back
+    /// with. Nothing else may stand beside `$data`, and a `$json` must be the bytes' own view:
+    /// either would otherwise be dropped without a word (a value set must read back as set).
     public init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: DataKeys.self), keyed.contains(.data) {
-            // `$json` is a read-only view of the bytes: a value read back and sent again may carry it.
-            _ = keyed.contains(.json)
+        if let members = try? decoder.container(keyedBy: MemberKey.self),
+            members.contains(MemberKey(stringValue: DataKeys.data.rawValue))
+        {
+            if let other = members.allKeys.first(where: { DataKeys(rawValue: $0.stringValue) == nil }) {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath + [other],
+                        debugDescription: "not allowed beside $data (a data value is {\"$data\": \"<base64>\"})"))
+            }
+            let keyed = try decoder.container(keyedBy: DataKeys.self)
             let base64 = try keyed.decode(String.self, forKey: .data)
             guard let bytes = Data(base64Encoded: base64) else {
                 throw DecodingError.dataCorruptedError(forKey: .data, in: keyed, debugDescription: "not base64")
+            }
+            if keyed.contains(.json) {
+                let view = try keyed.decode(StoredValue.self, forKey: .json)
+                let actual = try? JSONDecoder().decode(StoredValue.self, from: bytes)
+                guard let actual, actual.sameValue(as: view) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .json, in: keyed,
+                        debugDescription: "is the read-only JSON view of $data's bytes and does not match them: leave it out")
+                }
             }
             self = .data(bytes)
             return
