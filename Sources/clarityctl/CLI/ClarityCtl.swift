@@ -44,7 +44,7 @@ enum ClarityCtl {
         } catch {
             let report = FailureReport(error, command: commandName)
             if json {
-                Output(json: true).showJSON(report.json)
+                if let object = report.json { Output(json: true).showJSON(object) }
             } else {
                 FileHandle.standardError.write(Data((report.text + "\n").utf8))
             }

@@ -2,7 +2,8 @@
 enum ExitStatus: Int32 {
     /// The command succeeded.
     case success = 0
-    /// The daemon answered with a JSON-RPC error (or bench saw failed responses).
+    /// The daemon answered with a JSON-RPC error (or bench saw failed responses, or a scenario
+    /// failed: ``ScenarioFailed``).
     case daemonError = 1
     /// The command line was wrong.
     case usage = 2

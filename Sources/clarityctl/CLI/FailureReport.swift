@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// How a failed command is reported: its ``ExitStatus``, the text for stderr, and the object
-/// `--json` prints on stdout instead.
+/// `--json` prints on stdout instead (nothing when the result printed says it).
 ///
 /// | failure | status | `--json` |
 /// | --- | --- | --- |
@@ -9,10 +9,11 @@ import ControlProtocol
 /// | usage | 2 | `{"error":{"message":…,"usage":true}}` |
 /// | unreachable, broken, timed out | 3 | `{"error":{"message":…,"unreachable":true}}` |
 /// | bench saw error responses, anything else | 1 | `{"error":{"message":…}}` |
+/// | a scenario failed (``ScenarioFailed``) | 1 | nothing: the result shows it |
 struct FailureReport {
     let status: ExitStatus
     let text: String
-    let json: JSONValue
+    let json: JSONValue?
 
     /// `command` is the command being run (`store get`), for a usage error's help hint.
     init(_ error: any Error, command: String?) {
@@ -32,6 +33,10 @@ struct FailureReport {
             status = .unreachable
             text = "clarityctl: \(client.description)"
             json = Self.json(["message": .string(client.description), "unreachable": true])
+        case let failure as ScenarioFailed:
+            status = .daemonError
+            text = "clarityctl: \(failure.message)"
+            json = nil
         case let failure as BenchFailure:
             status = .daemonError
             text = "clarityctl: \(failure.message)"

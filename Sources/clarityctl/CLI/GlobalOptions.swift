@@ -11,6 +11,9 @@ struct GlobalOptions: Sendable {
     /// Seconds to wait for the daemon without receiving a byte (or making progress on a write):
     /// `--timeout`, default ``defaultTimeout``; nil waits forever (`--timeout 0`).
     var timeout: Double?
+    /// Whether `--timeout` was given (calls that may work long without a word then keep to it
+    /// instead of waiting as long as they take, ``Session/longCall(_:params:)``).
+    var timeoutWasGiven: Bool
     /// Print the raw `result` JSON instead of human output.
     var json: Bool
     var help: Bool
@@ -22,7 +25,8 @@ struct GlobalOptions: Sendable {
     static func extract(from arguments: inout Arguments, environment: [String: String]) throws -> GlobalOptions {
         let socket = try arguments.value(of: "--socket")
         let device = try arguments.value(of: "--device")
-        let timeout = try arguments.value(of: "--timeout").map(idleTimeout) ?? defaultTimeout
+        let timeoutText = try arguments.value(of: "--timeout")
+        let timeout = try timeoutText.map(idleTimeout) ?? defaultTimeout
         if socket?.isEmpty == true { throw UsageError("option --socket needs a non-empty path") }
         if device?.isEmpty == true { throw UsageError("option --device needs a non-empty name") }
         return GlobalOptions(
@@ -30,6 +34,7 @@ struct GlobalOptions: Sendable {
             device: device ?? "default",
             deviceWasGiven: device != nil,
             timeout: timeout,
+            timeoutWasGiven: timeoutText != nil,
             json: arguments.flag("--json"),
             help: arguments.flag("--help", "-h"),
             version: arguments.flag("--version"))

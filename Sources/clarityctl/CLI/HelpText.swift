@@ -6,7 +6,8 @@ enum HelpText {
         "  --socket PATH      the daemon's socket (default: $CLARITYD_SOCKET, else \(SocketPath.defaultPath()))",
         "  --device NAME      the device to address (default: default)",
         "  --json             print the result (or the error) as JSON (indented on a terminal, one line otherwise)",
-        "  --timeout SECONDS  give up when clarityd sends nothing for that long (default 60; 0 waits forever)",
+        "  --timeout SECONDS  give up when clarityd sends nothing for that long (default 60, none for explore,",
+        "                     replay and run; 0 waits forever)",
         "  -h, --help         show help; after a command, that command's help",
         "  --version          print clarityctl's version",
     ]

@@ -28,4 +28,12 @@ final class Session {
         self.client = client
         return client
     }
+
+    /// Calls `method`, which may work long without sending a byte (an exploration), on a
+    /// connection of its own that waits for the answer as long as it takes — unless `--timeout`
+    /// was given, which it keeps to.
+    func longCall(_ method: String, params: JSONValue?) throws -> JSONValue {
+        let timeout = options.timeoutWasGiven ? options.timeout : nil
+        return try ClarityClient(socketPath: options.socketPath, idleTimeout: timeout).call(method, params: params)
+    }
 }

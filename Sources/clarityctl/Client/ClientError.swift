@@ -19,6 +19,8 @@ enum ClientError: Error, CustomStringConvertible {
     case invalidResponse(String)
     /// Nothing arrived from the daemon (or no write could progress) for `seconds`, the `--timeout`.
     case timedOut(seconds: Double)
+    /// `--standalone` could not start a clarityd of its own (``PrivateDaemon``); why.
+    case standaloneFailed(String)
 
     var description: String {
         switch self {
@@ -34,6 +36,8 @@ enum ClientError: Error, CustomStringConvertible {
         case .timedOut(let seconds):
             return "clarityd did not answer within \(PlainText.scalar(.double(seconds))) s (is it stopped?); "
                 + "--timeout SECONDS waits longer, 0 waits forever"
+        case .standaloneFailed(let reason):
+            return "--standalone: \(reason)"
         }
     }
 }

@@ -39,10 +39,15 @@ struct Output {
     let json: Bool
 
     func show(_ result: JSONValue, as presentation: Presentation) {
+        show(result, lines: presentation.lines(for: result))
+    }
+
+    /// The raw JSON with `--json`, else `lines`: the human text a command made of `result`.
+    func show(_ result: JSONValue, lines: @autoclosure () -> [String]) {
         if json {
             showJSON(result)
         } else {
-            let lines = presentation.lines(for: result)
+            let lines = lines()
             if !lines.isEmpty { print(lines.joined(separator: "\n")) }
         }
     }

@@ -1,0 +1,99 @@
+import ControlProtocol
+
+/// `clarityctl explore FILE`: many schedules of a scenario (`scenario.explore`), each on a fresh
+/// world, to find the interleavings that break it. Prints the summary and each failure with the
+/// `clarityctl replay` commands that reproduce it; exit status 1 when a schedule failed.
+struct ScenarioExplore: ClarityCommand {
+    static let help = CommandHelp(
+        words: ["explore"],
+        synopsis: "FILE [--strategy random|pct] [--depth D] [--schedules N] [--seed-start S] [--shard i/n] [--jobs N] "
+            + "[--time-limit SECONDS] [--swarm] [--all] [--standalone]",
+        abstract: "run many schedules of a scenario to find races (scenario.explore)",
+        details: [
+            "  --strategy S          pct (default: random priorities, D - 1 change points) or random",
+            "  --depth D             PCT's depth: the ordering constraints a bug may need, 1 to 10 (default 3)",
+            "  --schedules N         how many schedules (default \(defaultSchedules)); schedule i has seed S + i",
+            "  --seed-start S        the first schedule's seed (default 0)",
+            "  --shard i/n           only schedules i, i + n, i + 2n… (0 ≤ i < n): one job of n in a CI matrix",
+            "  --jobs N              schedules run at once (default: the daemon's cores)",
+            "  --time-limit SECONDS  start no schedule after that long",
+            "  --swarm               each schedule switches a seeded random set of platform quirks on",
+            "  --all                 run every schedule (default: stop at the first failure)",
+            ScenarioDaemon.helpLine,
+            "Prints the summary, then each failure with two clarityctl replay commands that reproduce it.",
+            "Exit status 1 when a schedule failed, 0 when none did. Waits as long as the exploration takes",
+            "(on a terminal, a line on stderr counts the seconds) unless --timeout is given.",
+            "Example:",
+            "  clarityctl explore config/scenarios/clarity-stale-verification.json --schedules 200",
+        ])
+
+    static let defaultSchedules = 1000
+
+    let file: ScenarioFile
+    let daemon: ScenarioDaemon
+    let schedules: Int
+    let params: [String: JSONValue]
+
+    init(arguments: inout Arguments, options: GlobalOptions) throws {
+        daemon = ScenarioDaemon(arguments: &arguments)
+        var params: [String: JSONValue] = [:]
+        let strategy = try arguments.value(of: "--strategy").map {
+            try ArgumentValues.choice($0, for: "--strategy", among: ["random", "pct"])
+        }
+        params["strategy"] = strategy.map(JSONValue.string)
+        if let depth = try arguments.value(of: "--depth").map(ScheduleOptions.depth) {
+            if strategy == "random" { throw UsageError("--depth is PCT's: it does not go with --strategy random") }
+            params["depth"] = .int(depth)
+        }
+        schedules =
+            try arguments.value(of: "--schedules").map { try ArgumentValues.integer($0, for: "--schedules", minimum: 1) }
+            ?? Self.defaultSchedules
+        params["schedules"] = .int(schedules)
+        params["seedStart"] = try arguments.value(of: "--seed-start").map {
+            .int(try ArgumentValues.integer($0, for: "--seed-start", minimum: 0))
+        }
+        params["shard"] = try arguments.value(of: "--shard").map { .string(try Self.shard($0)) }
+        params["jobs"] = try arguments.value(of: "--jobs").map {
+            .int(try ArgumentValues.integer($0, for: "--jobs", minimum: 1))
+        }
+        params["timeLimit"] = try arguments.value(of: "--time-limit").map(Self.timeLimit)
+        if arguments.flag("--swarm") { params["swarm"] = true }
+        if arguments.flag("--all") { params["stopAtFirst"] = false }
+        file = try ScenarioFile(arguments: &arguments)
+        params["scenario"] = file.scenario
+        self.params = params
+    }
+
+    /// `--shard i/n` as the daemon takes it, once it is whole numbers with 0 ≤ i < n.
+    static func shard(_ text: String) throws -> String {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let index = parts[0], let count = parts[1], index >= 0, index < count else {
+            throw UsageError("--shard must be i/n with 0 ≤ i < n (e.g. 0/4), got '\(text)'")
+        }
+        return "\(index)/\(count)"
+    }
+
+    /// `--time-limit`: seconds, more than 0.
+    static func timeLimit(_ text: String) throws -> JSONValue {
+        let seconds = try ArgumentValues.number(text, for: "--time-limit")
+        guard let value = seconds.doubleValue, value > 0 else {
+            throw UsageError("--time-limit must be more than 0 seconds, got '\(text)'")
+        }
+        return seconds
+    }
+
+    func run(in session: Session) throws {
+        let shard = params["shard"]?.stringValue.map { ", shard \($0)" } ?? ""
+        let report = try ProgressLine.whileRunning("exploring \(schedules) schedules\(shard)…") {
+            try daemon.call(.scenarioExplore, .object(params), in: session)
+        }
+        let lines = ScenarioView.explorationLines(report) {
+            ScenarioReplay.commandLines(for: $0, file: file, daemon: daemon)
+        }
+        session.output.show(report, lines: lines)
+        let failed = report["failed"]?.intValue ?? 0
+        if failed > 0 {
+            throw ScenarioFailed(message: "explore: \(failed) of \(report["schedules"]?.intValue ?? 0) schedules failed")
+        }
+    }
+}

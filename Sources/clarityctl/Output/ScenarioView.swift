@@ -1,0 +1,104 @@
+import ControlProtocol
+import Foundation
+
+/// Scenario results for people: an exploration's summary and each of its failures with the
+/// commands that replay it (`explore`); one schedule's verdict, failure, trace and schedule
+/// sizes (`run`, `replay`).
+enum ScenarioView {
+    /// `scenario.explore`'s report: the summary, then each failure; `replayLines` gives the
+    /// commands that replay a failure.
+    static func explorationLines(_ report: JSONValue, replayLines: (JSONValue) -> [String]) -> [String] {
+        var lines = labelled([
+            ("schedules", text(report["schedules"])),
+            ("failed", text(report["failed"])),
+            ("schedules/s", decimal(report["schedulesPerSecond"], digits: 1)),
+            ("steps/s", decimal(report["stepsPerSecond"], digits: 0)),
+            ("seconds", decimal(report["seconds"], digits: 2)),
+            ("stoppedBy", text(report["stoppedBy"])),
+        ])
+        let failures = report["failures"]?.arrayValue ?? []
+        for (index, failure) in failures.enumerated() {
+            lines += ["", "failure \(index + 1): \(text(failure["message"]))"]
+            lines += labelled(failureFacts(failure), indent: "  ")
+            lines += ["  replay:"] + replayLines(failure).map { "    " + $0 }
+        }
+        let unshown = (report["failed"]?.intValue ?? 0) - failures.count
+        if unshown > 0 {
+            lines += ["", "(\(unshown) more failing schedules: the daemon keeps those with the lowest indexes)"]
+        }
+        return lines
+    }
+
+    /// `scenario.run` / `scenario.replay`'s result: the trace lines first when `trace` (as
+    /// `clarityctl trace` prints them), then the verdict and its failure, the strategy, the
+    /// number of trace events and of choices in the schedule.
+    static func scheduleLines(_ result: JSONValue, trace: Bool) -> [String] {
+        let events = result["trace"]?.arrayValue ?? []
+        var facts = [("result", result["passed"]?.boolValue == true ? "passed" : "failed")]
+        if let failure = result["failures"]?.arrayValue?.first {
+            facts += [
+                ("failure", text(failure["message"])), ("invariant", text(failure["invariant"])),
+                ("step", text(failure["step"])),
+            ]
+        }
+        facts.append(("strategy", strategyText(result)))
+        let quirks = (result["quirks"]?.objectValue ?? [:]).filter { $0.value == true }.keys.sorted()
+        if !quirks.isEmpty { facts.append(("quirks", quirks.joined(separator: ", "))) }
+        facts.append(("trace", "\(events.count) events"))
+        facts.append(("schedule", "\(result["schedule"]?.arrayValue?.count ?? 0) choices"))
+        if let divergences = result["divergences"]?.intValue, divergences > 0 {
+            let why = "the scenario or the build is not the one the schedule came from"
+            facts.append(("divergences", "\(divergences) choices did not fit: \(why)"))
+        }
+        let summary = labelled(facts)
+        return trace ? EffectLines.lines(forTrace: .array(events)) + [""] + summary : summary
+    }
+
+    /// What a failure says about itself, after its message.
+    private static func failureFacts(_ failure: JSONValue) -> [(String, String)] {
+        var facts = [
+            ("invariant", text(failure["invariant"])), ("step", text(failure["step"])),
+            ("seed", text(failure["seed"])), ("strategy", text(failure["strategy"])),
+        ]
+        if let depth = failure["depth"] { facts.append(("depth", text(depth))) }
+        let choices = failure["schedule"]?.arrayValue?.count ?? 0
+        facts += [
+            ("preemptions", "\(text(failure["preemptions"])) (\(text(failure["originalPreemptions"])) as found)"),
+            ("schedule", "\(choices) choices (\(text(failure["originalLength"])) as found)"),
+            ("quirks", quirksText(failure["quirks"])),
+            ("build", ["configuration", "compiler", "version"].map { text(failure["build"]?[$0]) }.joined(separator: ", ")),
+        ]
+        return facts
+    }
+
+    /// `pct, seed 2, depth 3, 151 expected decisions`; `fifo` (it has no seed); `replay` for a
+    /// replayed schedule.
+    private static func strategyText(_ result: JSONValue) -> String {
+        var parts = [text(result["strategy"])]
+        if let seed = result["seed"], result["strategy"] != "fifo" { parts.append("seed \(text(seed))") }
+        if let depth = result["depth"] { parts.append("depth \(text(depth))") }
+        if let expected = result["expectedDecisions"] { parts.append("\(text(expected)) expected decisions") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func quirksText(_ quirks: JSONValue?) -> String {
+        let names = (quirks?.objectValue ?? [:]).filter { $0.value == true }.keys.sorted()
+        return names.isEmpty ? "(none)" : names.joined(separator: ", ")
+    }
+
+    /// `label: value` lines with the values aligned.
+    private static func labelled(_ facts: [(String, String)], indent: String = "") -> [String] {
+        let width = (facts.map(\.0.count).max() ?? 0) + 1
+        return facts.map { indent + PlainText.padded($0.0 + ":", to: width) + " " + $0.1 }
+    }
+
+    /// A member as plain text; `-` when absent or null.
+    private static func text(_ value: JSONValue?) -> String {
+        value.map(PlainText.cell) ?? "-"
+    }
+
+    private static func decimal(_ value: JSONValue?, digits: Int) -> String {
+        guard let number = value?.doubleValue else { return "-" }
+        return String(format: "%.\(digits)f", number)
+    }
+}
