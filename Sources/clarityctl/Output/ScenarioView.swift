@@ -24,7 +24,7 @@ enum ScenarioView {
         }
         let unshown = (report["failed"]?.intValue ?? 0) - failures.count
         if unshown > 0 {
-            lines += ["", "(\(unshown) more failing schedules: the daemon keeps those with the lowest indexes)"]
+            lines += ["", "(\(counted(unshown, "more failing schedule")): the daemon keeps those with the lowest indexes)"]
         }
         return lines
     }
@@ -44,11 +44,11 @@ enum ScenarioView {
         facts.append(("strategy", strategyText(result)))
         let quirks = (result["quirks"]?.objectValue ?? [:]).filter { $0.value == true }.keys.sorted()
         if !quirks.isEmpty { facts.append(("quirks", quirks.joined(separator: ", "))) }
-        facts.append(("trace", "\(events.count) events"))
-        facts.append(("schedule", "\(result["schedule"]?.arrayValue?.count ?? 0) choices"))
+        facts.append(("trace", counted(events.count, "event")))
+        facts.append(("schedule", counted(result["schedule"]?.arrayValue?.count ?? 0, "choice")))
         if let divergences = result["divergences"]?.intValue, divergences > 0 {
             let why = "the scenario or the build is not the one the schedule came from"
-            facts.append(("divergences", "\(divergences) choices did not fit: \(why)"))
+            facts.append(("divergences", "\(counted(divergences, "choice")) did not fit: \(why)"))
         }
         let summary = labelled(facts)
         return trace ? EffectLines.lines(forTrace: .array(events)) + [""] + summary : summary
@@ -64,7 +64,7 @@ enum ScenarioView {
         let choices = failure["schedule"]?.arrayValue?.count ?? 0
         facts += [
             ("preemptions", "\(text(failure["preemptions"])) (\(text(failure["originalPreemptions"])) as found)"),
-            ("schedule", "\(choices) choices (\(text(failure["originalLength"])) as found)"),
+            ("schedule", "\(counted(choices, "choice")) (\(text(failure["originalLength"])) as found)"),
             ("quirks", quirksText(failure["quirks"])),
             ("build", ["configuration", "compiler", "version"].map { text(failure["build"]?[$0]) }.joined(separator: ", ")),
         ]
@@ -84,6 +84,11 @@ enum ScenarioView {
     private static func quirksText(_ quirks: JSONValue?) -> String {
         let names = (quirks?.objectValue ?? [:]).filter { $0.value == true }.keys.sorted()
         return names.isEmpty ? "(none)" : names.joined(separator: ", ")
+    }
+
+    /// `1 event`, `2 events`.
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// `label: value` lines with the values aligned.

@@ -24,17 +24,17 @@ struct ScenarioReplay: ClarityCommand {
         ])
 
     let options: ScheduleOptions
-    let schedule: [Int]?
-    let expectedDecisions: Int?
+    /// `scenario.replay`'s params.
+    let params: [String: JSONValue]
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
-        schedule = try arguments.value(of: "--schedule").map(Self.choices)
-        expectedDecisions = try arguments.value(of: "--expected-decisions").map {
+        let choices = try arguments.value(of: "--schedule").map(Self.choices)
+        let expectedDecisions = try arguments.value(of: "--expected-decisions").map {
             try ArgumentValues.integer($0, for: "--expected-decisions", minimum: 1)
         }
         let schedule = try ScheduleOptions(arguments: &arguments)
         self.options = schedule
-        if self.schedule != nil {
+        if choices != nil {
             guard schedule.seed == nil else { throw UsageError("--schedule and --seed cannot be combined") }
             guard schedule.strategy == nil, expectedDecisions == nil else {
                 throw UsageError(
@@ -50,6 +50,10 @@ struct ScenarioReplay: ClarityCommand {
                 throw UsageError("--expected-decisions is PCT's: it goes with --strategy pct")
             }
         }
+        var params = schedule.members
+        params["schedule"] = choices.map { .array($0.map(JSONValue.int)) }
+        params["expectedDecisions"] = expectedDecisions.map(JSONValue.int)
+        self.params = params
     }
 
     /// `--schedule`'s list: choices (integers ≥ 0) separated by commas; empty replays FIFO.
@@ -64,9 +68,6 @@ struct ScenarioReplay: ClarityCommand {
     }
 
     func run(in session: Session) throws {
-        var params = options.members
-        params["schedule"] = schedule.map { .array($0.map(JSONValue.int)) }
-        params["expectedDecisions"] = expectedDecisions.map(JSONValue.int)
         try options.run(.scenarioReplay, params: params, command: Self.help.name, in: session)
     }
 

@@ -1,0 +1,246 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+@testable import clarityctl
+
+/// `explore`, `replay` and `run`: the params they send, the arguments they refuse (naming them),
+/// the scenario files they cannot read, and what they print.
+@Suite struct ScenarioCommandTests {
+    /// A scenario file of its own for each test, removed by `body`'s end.
+    private func withScenarioFile(_ contents: String, _ body: (String) throws -> Void) throws {
+        let path = "/tmp/clarityctl-test-\(UUID().uuidString).json"
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try body(path)
+    }
+
+    private let scenario = #"{"steps":[{"advance":1}],"config":{"quirks":{"batchedThresholds":true}}}"#
+
+    private func parsed<Command: ClarityCommand>(_ type: Command.Type, _ words: [String]) throws -> Command {
+        var arguments = Arguments(words)
+        let options = try GlobalOptions.extract(from: &arguments, environment: [:])
+        let command = try Command(arguments: &arguments, options: options)
+        try arguments.finish()
+        return command
+    }
+
+    /// The usage error's message that parsing `words` gives, nil when they parse.
+    private func usageError<Command: ClarityCommand>(_ type: Command.Type, _ words: [String]) -> String? {
+        do {
+            _ = try parsed(type, words)
+            return nil
+        } catch {
+            return (error as? UsageError)?.message ?? "\(error)"
+        }
+    }
+
+    @Test func exploreSendsTheScenarioAndWhatWasGiven() throws {
+        try withScenarioFile(scenario) { path in
+            let plain = try parsed(ScenarioExplore.self, [path]).params
+            #expect(plain == ["scenario": try JSONWire.decode(JSONValue.self, from: Data(scenario.utf8)), "schedules": 1000])
+            let all = try parsed(
+                ScenarioExplore.self,
+                [
+                    path, "--strategy", "pct", "--depth", "2", "--schedules", "50", "--seed-start", "7", "--shard", "1/4",
+                    "--jobs", "3", "--time-limit", "1.5", "--swarm", "--all",
+                ]
+            ).params
+            #expect(all["strategy"] == "pct")
+            #expect(all["depth"] == 2)
+            #expect(all["schedules"] == 50)
+            #expect(all["seedStart"] == 7)
+            #expect(all["shard"] == "1/4")
+            #expect(all["jobs"] == 3)
+            #expect(all["timeLimit"] == 1.5)
+            #expect(all["swarm"] == true)
+            #expect(all["stopAtFirst"] == false)
+        }
+    }
+
+    @Test func badExploreArgumentsAreNamed() throws {
+        try withScenarioFile(scenario) { path in
+            #expect(usageError(ScenarioExplore.self, [path, "--shard", "3/2"]) == "--shard must be i/n with 0 ≤ i < n (e.g. 0/4), got '3/2'")
+            #expect(usageError(ScenarioExplore.self, [path, "--shard", "1"]) == "--shard must be i/n with 0 ≤ i < n (e.g. 0/4), got '1'")
+            #expect(usageError(ScenarioExplore.self, [path, "--schedules", "0"]) == "--schedules must be a positive integer, got '0'")
+            #expect(usageError(ScenarioExplore.self, [path, "--strategy", "fifo"]) == "--strategy must be one of random, pct, got 'fifo'")
+            #expect(usageError(ScenarioExplore.self, [path, "--depth", "0"]) == "--depth must be 1 to 10, got '0'")
+            #expect(
+                usageError(ScenarioExplore.self, [path, "--strategy", "random", "--depth", "2"])
+                    == "--depth is PCT's: it does not go with --strategy random")
+            #expect(usageError(ScenarioExplore.self, [path, "--time-limit", "0"]) == "--time-limit must be more than 0 seconds, got '0'")
+            #expect(usageError(ScenarioExplore.self, [path, "--jobs", "x"]) == "--jobs must be a positive integer, got 'x'")
+            #expect(usageError(ScenarioExplore.self, []) == "missing FILE (a scenario, JSON)")
+        }
+    }
+
+    @Test func replayTakesAScheduleOrASeedAndStrategy() throws {
+        try withScenarioFile(scenario) { path in
+            let bySchedule = try parsed(ScenarioReplay.self, [path, "--schedule", "0,0,1,2", "--quirk", "a", "--quirk", "b"])
+            #expect(bySchedule.params["schedule"] == [0, 0, 1, 2])
+            #expect(bySchedule.params["quirks"] == ["a": true, "b": true])
+            #expect(bySchedule.params["strategy"] == nil)
+            #expect(try parsed(ScenarioReplay.self, [path, "--schedule", ""]).params["schedule"] == [])
+            let bySeed = try parsed(
+                ScenarioReplay.self, [path, "--seed", "2", "--strategy", "pct", "--depth", "3", "--expected-decisions", "151"])
+            #expect(bySeed.params["seed"] == 2)
+            #expect(bySeed.params["strategy"] == "pct")
+            #expect(bySeed.params["depth"] == 3)
+            #expect(bySeed.params["expectedDecisions"] == 151)
+            #expect(bySeed.params["schedule"] == nil)
+        }
+    }
+
+    @Test func badReplayArgumentsAreNamed() throws {
+        try withScenarioFile(scenario) { path in
+            #expect(
+                usageError(ScenarioReplay.self, [path, "--schedule", "1,x"])
+                    == "--schedule must be choices (integers ≥ 0) separated by commas; 'x' is not one")
+            #expect(
+                usageError(ScenarioReplay.self, [path, "--schedule", "1,-2"])
+                    == "--schedule must be choices (integers ≥ 0) separated by commas; '-2' is not one")
+            #expect(usageError(ScenarioReplay.self, [path]) == "replay needs --schedule LIST, or --seed S and --strategy fifo|random|pct")
+            #expect(usageError(ScenarioReplay.self, [path, "--seed", "2"]) == "--seed needs --strategy fifo|random|pct")
+            #expect(usageError(ScenarioReplay.self, [path, "--strategy", "pct"]) == "--strategy needs --seed S (or give --schedule LIST)")
+            #expect(usageError(ScenarioReplay.self, [path, "--schedule", "1", "--seed", "2"]) == "--schedule and --seed cannot be combined")
+            #expect(
+                usageError(ScenarioReplay.self, [path, "--seed", "2", "--strategy", "random", "--expected-decisions", "9"])
+                    == "--expected-decisions is PCT's: it goes with --strategy pct")
+            #expect(usageError(ScenarioReplay.self, [path, "--schedule", "1", "--quirk", ""]) == "option --quirk needs a quirk's name, e.g. batchedThresholds")
+        }
+    }
+
+    @Test func runSendsOnlyWhatWasGiven() throws {
+        try withScenarioFile(scenario) { path in
+            let plain = try parsed(ScenarioRun.self, [path, "--trace"])
+            #expect(plain.options.members.keys.sorted() == ["scenario"])
+            #expect(plain.options.showsTrace)
+            let pct = try parsed(ScenarioRun.self, [path, "--strategy", "pct", "--seed", "5", "--depth", "2", "--standalone"])
+            #expect(pct.options.members["strategy"] == "pct")
+            #expect(pct.options.members["seed"] == 5)
+            #expect(pct.options.members["depth"] == 2)
+            #expect(pct.options.daemon.standalone)
+            #expect(usageError(ScenarioRun.self, [path, "--depth", "2"]) == "--depth is PCT's: it goes with --strategy pct")
+            #expect(usageError(ScenarioRun.self, [path, "--strategy", "dfs"]) == "--strategy must be one of fifo, random, pct, got 'dfs'")
+        }
+    }
+
+    @Test func aScenarioFileThatCannotBeUsedIsAUsageErrorNamingIt() throws {
+        #expect(usageError(ScenarioRun.self, ["/nonexistent/s.json"]) == "scenario file /nonexistent/s.json: no such file")
+        #expect(usageError(ScenarioRun.self, ["/tmp"]) == "scenario file /tmp: is a directory")
+        try withScenarioFile("{\"steps\": [") { path in
+            #expect(usageError(ScenarioRun.self, [path])?.hasPrefix("scenario file \(path): not valid JSON: ") == true)
+        }
+        try withScenarioFile("[1]") { path in
+            #expect(usageError(ScenarioRun.self, [path]) == "scenario file \(path): must hold a JSON object, not array")
+        }
+    }
+
+    /// A failure as `scenario.explore` reports it, from a swarm exploration.
+    private let failure: JSONValue = [
+        "message": "challenge X was verified by Communication use", "invariant": "challengeVerifiedByTexting",
+        "step": "steps[10]", "scheduleIndex": 2, "seed": 2, "strategy": "pct", "depth": 3, "expectedDecisions": 151,
+        "schedule": [0, 0, 1, 2], "preemptions": 2, "originalPreemptions": 5, "originalLength": 9,
+        "quirks": ["batchedThresholds": true, "lateIntervalEnd": true],
+        "build": ["configuration": "debug", "compiler": "swift-6.3", "version": "0.1.0"],
+    ]
+
+    @Test func replayCommandsNameTheSwarmsQuirksButNotTheScenariosOwn() throws {
+        try withScenarioFile(scenario) { path in
+            var none = Arguments([])
+            let lines = ScenarioReplay.commandLines(
+                for: failure, file: try ScenarioFile(path: path), daemon: ScenarioDaemon(arguments: &none))
+            #expect(
+                lines == [
+                    "clarityctl replay \(path) --schedule 0,0,1,2 --quirk lateIntervalEnd",
+                    "clarityctl replay \(path) --seed 2 --strategy pct --depth 3 --expected-decisions 151 --quirk lateIntervalEnd",
+                ])
+            var words = Arguments(Array(lines[1].split(separator: " ").dropFirst(2).map(String.init)))
+            let replay = try ScenarioReplay(arguments: &words, options: GlobalOptions.extract(from: &words, environment: [:]))
+            #expect(replay.params["seed"] == 2)
+            #expect(replay.params["expectedDecisions"] == 151)
+            #expect(replay.params["quirks"] == ["lateIntervalEnd": true])
+        }
+    }
+
+    @Test func standaloneReplayCommandsStayStandaloneAndAnEmptyScheduleIsQuoted() throws {
+        try withScenarioFile(scenario) { path in
+            var words = Arguments(["--standalone"])
+            let lines = ScenarioReplay.commandLines(
+                for: ["seed": 0, "strategy": "random", "schedule": []], file: try ScenarioFile(path: path),
+                daemon: ScenarioDaemon(arguments: &words))
+            #expect(
+                lines == [
+                    "clarityctl replay \(path) --standalone --schedule ''",
+                    "clarityctl replay \(path) --standalone --seed 0 --strategy random",
+                ])
+        }
+    }
+
+    @Test func shellWordsAreQuotedOnlyWhenTheShellWouldSplitThem() {
+        #expect(ShellWords.line(["clarityctl", "replay", "a b.json", "--schedule", "0,1"]) == "clarityctl replay 'a b.json' --schedule 0,1")
+        #expect(ShellWords.quoted("") == "''")
+        #expect(ShellWords.quoted("it's") == #"'it'\''s'"#)
+        #expect(ShellWords.quoted("$HOME") == "'$HOME'")
+    }
+
+    @Test func anExplorationShowsItsSummaryThenEachFailureWithItsReplayCommands() {
+        let report: JSONValue = [
+            "schedules": 3, "failed": 2, "failures": [failure], "schedulesPerSecond": 45.18, "stepsPerSecond": 31515.1,
+            "seconds": 0.0885, "stoppedBy": "failure", "jobs": 2,
+        ]
+        let lines = ScenarioView.explorationLines(report) { _ in ["clarityctl replay s.json --schedule 0,0,1,2"] }
+        #expect(
+            lines == [
+                "schedules:   3",
+                "failed:      2",
+                "schedules/s: 45.2",
+                "steps/s:     31515",
+                "seconds:     0.09",
+                "stoppedBy:   failure",
+                "",
+                "failure 1: challenge X was verified by Communication use",
+                "  invariant:   challengeVerifiedByTexting",
+                "  step:        steps[10]",
+                "  seed:        2",
+                "  strategy:    pct",
+                "  depth:       3",
+                "  preemptions: 2 (5 as found)",
+                "  schedule:    4 choices (9 as found)",
+                "  quirks:      batchedThresholds, lateIntervalEnd",
+                "  build:       debug, swift-6.3, 0.1.0",
+                "  replay:",
+                "    clarityctl replay s.json --schedule 0,0,1,2",
+                "",
+                "(1 more failing schedule: the daemon keeps those with the lowest indexes)",
+            ])
+    }
+
+    @Test func aScheduleShowsItsVerdictAndWithTraceItsTraceFirst() {
+        let result: JSONValue = [
+            "passed": false, "failures": [["message": "expected frictionLevel 2", "step": "steps[4]"]], "strategy": "fifo",
+            "seed": 0, "schedule": [0, 0, 0], "divergences": 0, "quirks": ["batchedThresholds": true, "x": false],
+            "trace": [["seq": 1, "t": 0, "kind": "store.write", "actor": "clarity.app", "key": "k"]],
+        ]
+        #expect(
+            ScenarioView.scheduleLines(result, trace: true) == [
+                "1  0  store.write  clarity.app  key=k",
+                "",
+                "result:    failed",
+                "failure:   expected frictionLevel 2",
+                "invariant: -",
+                "step:      steps[4]",
+                "strategy:  fifo",
+                "quirks:    batchedThresholds",
+                "trace:     1 event",
+                "schedule:  3 choices",
+            ])
+    }
+
+    @Test func aFailedScenarioExitsOneAndWithJSONAddsNothingToTheResult() {
+        let report = FailureReport(ScenarioFailed(message: "explore: 1 of 3 schedules failed"), command: "explore")
+        #expect(report.status == .daemonError)
+        #expect(report.text == "clarityctl: explore: 1 of 3 schedules failed")
+        #expect(report.json == nil)
+    }
+}
