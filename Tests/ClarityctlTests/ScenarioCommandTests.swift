@@ -9,7 +9,7 @@ import Testing
 @Suite struct ScenarioCommandTests {
     /// A scenario file of its own for each test, removed by `body`'s end.
     private func withScenarioFile(_ contents: String, _ body: (String) throws -> Void) throws {
-        let path = "/tmp/clarityctl-test-\(UUID().uuidString).json"
+        let path = "/tmp/scenario-test-\(UUID().uuidString).json"
         try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         try body(path)

@@ -1,0 +1,153 @@
+import ControlProtocol
+import DaemonTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `clarityctl explore`, `replay` and `run` on the repository's scenarios against a real daemon:
+/// Clarity's stale verification is found, its printed replay commands reproduce it, the fixed
+/// scenario passes, and a scenario or an argument that is wrong is named.
+@Suite struct CommandLineScenarioTests {
+    /// The repository's scenario `name` (config/scenarios/).
+    static func scenario(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("config/scenarios/\(name).json").path
+    }
+
+    static let race = scenario("clarity-stale-verification")
+    static let fixed = scenario("clarity-stale-verification-fixed")
+
+    /// The `clarityctl replay …` commands an exploration printed, each as its words after `clarityctl`.
+    static func replayCommands(_ stdout: String) -> [[String]] {
+        stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("clarityctl replay ") }
+            .map { $0.split(separator: " ").dropFirst().map(String.init) }
+    }
+
+    @Test func exploreFindsTheStaleVerificationAndBothReplayCommandsReproduceIt() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+
+        let explore = daemon.runCtl(["explore", Self.race, "--schedules", "50", "--jobs", "1"])
+        #expect(explore.status == 1, "stderr: \(explore.stderr)")
+        #expect(explore.stdout.hasPrefix("schedules:   3\nfailed:      1\n"))
+        #expect(explore.stdout.contains("\n  invariant:   challengeVerifiedByTexting\n  step:        steps[10]\n  seed:        2\n"))
+        #expect(explore.stderr == "clarityctl: explore: 1 of 3 schedules failed\n")
+        let replays = Self.replayCommands(explore.stdout)
+        #expect(replays.count == 2)
+        #expect(replays.first?.contains("--schedule") == true)
+        #expect(replays.last?.suffix(8) == ["--seed", "2", "--strategy", "pct", "--depth", "3", "--expected-decisions", "151"])
+        for words in replays {
+            let replay = daemon.runCtl(words)
+            #expect(replay.status == 1, "\(words): \(replay.stderr)")
+            #expect(replay.stdout.contains("result:    failed\n"))
+            #expect(replay.stdout.contains("invariant: challengeVerifiedByTexting\nstep:      steps[10]\n"))
+            #expect(replay.stderr == "clarityctl: replay: the schedule failed (steps[10], challengeVerifiedByTexting)\n")
+        }
+    }
+
+    @Test func exploreOnTheFixedScenarioFindsNothingAndExitsZero() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+
+        let explore = daemon.runCtl(["explore", Self.fixed, "--schedules", "30"])
+        #expect(explore.status == 0, "stderr: \(explore.stderr)")
+        #expect(explore.stdout.hasPrefix("schedules:   30\nfailed:      0\n"))
+        #expect(explore.stdout.hasSuffix("stoppedBy:   -\n"))
+        #expect(explore.stderr == "")
+
+        let json = daemon.runCtl(["--json", "explore", Self.fixed, "--schedules", "5", "--strategy", "random"])
+        #expect(json.status == 0, "stderr: \(json.stderr)")
+        let report = try JSONWire.decode(JSONValue.self, from: Data(json.stdout.utf8))
+        #expect(report["schedules"] == 5)
+        #expect(report["failures"] == [])
+    }
+
+    @Test func runAndReplayWithTracePrintTheTraceAsClarityctlTraceDoes() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+
+        let run = daemon.runCtl(["run", Self.race, "--trace"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first?.split(separator: " ").prefix(4) == ["1", "0", "store.write", "clarity.app"])
+        #expect(lines.suffix(5) == ["result:   passed", "strategy: fifo", "trace:    82 events", "schedule: 151 choices", ""])
+
+        let json = daemon.runCtl(["--json", "replay", Self.race, "--seed", "2", "--strategy", "pct"])
+        #expect(json.status == 1)
+        let result = try JSONWire.decode(JSONValue.self, from: Data(json.stdout.utf8))
+        #expect(result["passed"] == false)
+        #expect(result["failures"]?.arrayValue?.first?["invariant"] == "challengeVerifiedByTexting")
+        #expect(json.stderr == "")
+    }
+
+    @Test func aScenarioThatDoesNotValidateIsRefusedNamingTheField() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        guard case .object(var scenario) = try JSONWire.decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: Self.race))),
+            case .array(var steps)? = scenario["steps"]
+        else {
+            Issue.record("the race scenario is not an object with steps")
+            return
+        }
+        steps[2] = ["event": ["type": "teleport"]]
+        scenario["steps"] = .array(steps)
+        let path = daemon.directory.appendingPathComponent("bad.json").path
+        try JSONWire.encode(JSONValue.object(scenario)).write(to: URL(fileURLWithPath: path))
+
+        for command in ["explore", "run"] {
+            let refused = daemon.runCtl([command, path])
+            #expect(refused.status == 1)
+            #expect(refused.stdout == "")
+            #expect(refused.stderr.hasPrefix("error -32005: Scenario invalid: steps[2].event.type: unknown event type teleport"))
+            #expect(refused.stderr.contains("\n  field: steps[2].event.type\n"))
+        }
+    }
+
+    @Test func badArgumentsAndUnreadableFilesAreUsageErrorsNamingThem() {
+        let cases: [([String], String)] = [
+            (["explore", Self.race, "--shard", "3/2"], "--shard must be i/n with 0 ≤ i < n (e.g. 0/4), got '3/2'"),
+            (["explore", Self.race, "--schedules", "0"], "--schedules must be a positive integer, got '0'"),
+            (["replay", Self.race, "--schedule", "1,x"], "--schedule must be choices (integers ≥ 0) separated by commas; 'x' is not one"),
+            (["run", "/nonexistent/s.json"], "scenario file /nonexistent/s.json: no such file"),
+        ]
+        for (words, message) in cases {
+            let result = Clarityctl.run(["--socket", "/nonexistent/x.sock"] + words)
+            #expect(result.status == 2, "\(words)")
+            #expect(result.stderr == "clarityctl: \(message)\nRun 'clarityctl \(words[0]) --help' for usage.\n")
+        }
+    }
+
+    @Test func aGivenTimeoutStillBoundsAScenarioCall() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+
+        daemon.kill(SIGSTOP)
+        let stopped = daemon.runCtl(["--timeout", "0.5", "run", Self.race])
+        daemon.kill(SIGCONT)
+        #expect(stopped.status == 3)
+        #expect(stopped.stderr == CommandLineTests.timeoutMessage)
+    }
+
+    @Test func standaloneExploresAndReplaysWithoutADaemon() {
+        let nowhere = ["--socket", "/nonexistent/x.sock"]
+        let explore = Clarityctl.run(nowhere + ["explore", Self.race, "--standalone", "--schedules", "50", "--jobs", "1"])
+        #expect(explore.status == 1, "stderr: \(explore.stderr)")
+        #expect(explore.stdout.contains("\n  invariant:   challengeVerifiedByTexting\n"))
+        let replays = Self.replayCommands(explore.stdout)
+        #expect(replays.count == 2)
+        #expect(replays.allSatisfy { $0.prefix(3).last == "--standalone" })
+        let replay = Clarityctl.run(nowhere + (replays.first ?? []))
+        #expect(replay.status == 1, "stderr: \(replay.stderr)")
+        #expect(replay.stdout.contains("invariant: challengeVerifiedByTexting\n"))
+
+        let fixed = Clarityctl.run(nowhere + ["run", Self.fixed, "--standalone"])
+        #expect(fixed.status == 0, "stderr: \(fixed.stderr)")
+        #expect(fixed.stdout.hasPrefix("result:   passed\n"))
+    }
+}
