@@ -17,18 +17,10 @@ import Testing
 
     private let scenario = #"{"steps":[{"advance":1}],"config":{"quirks":{"batchedThresholds":true}}}"#
 
-    private func parsed<Command: ClarityCommand>(_ type: Command.Type, _ words: [String]) throws -> Command {
-        var arguments = Arguments(words)
-        let options = try GlobalOptions.extract(from: &arguments, environment: [:])
-        let command = try Command(arguments: &arguments, options: options)
-        try arguments.finish()
-        return command
-    }
-
     /// The usage error's message that parsing `words` gives, nil when they parse.
     private func usageError<Command: ClarityCommand>(_ type: Command.Type, _ words: [String]) -> String? {
         do {
-            _ = try parsed(type, words)
+            _ = try parsedCommand(type, words)
             return nil
         } catch {
             return (error as? UsageError)?.message ?? "\(error)"
@@ -37,9 +29,9 @@ import Testing
 
     @Test func exploreSendsTheScenarioAndWhatWasGiven() throws {
         try withScenarioFile(scenario) { path in
-            let plain = try parsed(ScenarioExplore.self, [path]).params
+            let plain = try parsedCommand(ScenarioExplore.self, [path]).params
             #expect(plain == ["scenario": try JSONWire.decode(JSONValue.self, from: Data(scenario.utf8)), "schedules": 1000])
-            let all = try parsed(
+            let all = try parsedCommand(
                 ScenarioExplore.self,
                 [
                     path, "--strategy", "pct", "--depth", "2", "--schedules", "50", "--seed-start", "7", "--shard", "1/4",
@@ -76,12 +68,12 @@ import Testing
 
     @Test func replayTakesAScheduleOrASeedAndStrategy() throws {
         try withScenarioFile(scenario) { path in
-            let bySchedule = try parsed(ScenarioReplay.self, [path, "--schedule", "0,0,1,2", "--quirk", "a", "--quirk", "b"])
+            let bySchedule = try parsedCommand(ScenarioReplay.self, [path, "--schedule", "0,0,1,2", "--quirk", "a", "--quirk", "b"])
             #expect(bySchedule.params["schedule"] == [0, 0, 1, 2])
             #expect(bySchedule.params["quirks"] == ["a": true, "b": true])
             #expect(bySchedule.params["strategy"] == nil)
-            #expect(try parsed(ScenarioReplay.self, [path, "--schedule", ""]).params["schedule"] == [])
-            let bySeed = try parsed(
+            #expect(try parsedCommand(ScenarioReplay.self, [path, "--schedule", ""]).params["schedule"] == [])
+            let bySeed = try parsedCommand(
                 ScenarioReplay.self, [path, "--seed", "2", "--strategy", "pct", "--depth", "3", "--expected-decisions", "151"])
             #expect(bySeed.params["seed"] == 2)
             #expect(bySeed.params["strategy"] == "pct")
@@ -112,10 +104,10 @@ import Testing
 
     @Test func runSendsOnlyWhatWasGiven() throws {
         try withScenarioFile(scenario) { path in
-            let plain = try parsed(ScenarioRun.self, [path, "--trace"])
+            let plain = try parsedCommand(ScenarioRun.self, [path, "--trace"])
             #expect(plain.options.members.keys.sorted() == ["scenario"])
             #expect(plain.options.showsTrace)
-            let pct = try parsed(ScenarioRun.self, [path, "--strategy", "pct", "--seed", "5", "--depth", "2", "--standalone"])
+            let pct = try parsedCommand(ScenarioRun.self, [path, "--strategy", "pct", "--seed", "5", "--depth", "2", "--standalone"])
             #expect(pct.options.members["strategy"] == "pct")
             #expect(pct.options.members["seed"] == 5)
             #expect(pct.options.members["depth"] == 2)
@@ -155,8 +147,7 @@ import Testing
                     "clarityctl replay \(path) --schedule 0,0,1,2 --quirk lateIntervalEnd",
                     "clarityctl replay \(path) --seed 2 --strategy pct --depth 3 --expected-decisions 151 --quirk lateIntervalEnd",
                 ])
-            var words = Arguments(Array(lines[1].split(separator: " ").dropFirst(2).map(String.init)))
-            let replay = try ScenarioReplay(arguments: &words, options: GlobalOptions.extract(from: &words, environment: [:]))
+            let replay = try parsedCommand(ScenarioReplay.self, lines[1].split(separator: " ").dropFirst(2).map(String.init))
             #expect(replay.params["seed"] == 2)
             #expect(replay.params["expectedDecisions"] == 151)
             #expect(replay.params["quirks"] == ["lateIntervalEnd": true])

@@ -5,11 +5,7 @@ import Testing
 
 @Suite struct TraceTests {
     private func trace(_ words: [String]) throws -> TraceGet {
-        var arguments = Arguments(words)
-        let options = try GlobalOptions.extract(from: &arguments, environment: [:])
-        let command = try TraceGet(arguments: &arguments, options: options)
-        try arguments.finish()
-        return command
+        try parsedCommand(TraceGet.self, words)
     }
 
     private let kinds = ["monitor.intervalStart", "store.write", "app.state", "app", "monitor.threshold"]
