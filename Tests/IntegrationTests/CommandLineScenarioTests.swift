@@ -150,4 +150,26 @@ import Testing
         #expect(fixed.status == 0, "stderr: \(fixed.stderr)")
         #expect(fixed.stdout.hasPrefix("result:   passed\n"))
     }
+
+    /// `--perfetto FILE`: explore writes the first failing schedule's timeline, replay its own.
+    @Test func theFailingSchedulesTimelineIsWrittenForPerfetto() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("perfetto-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let nowhere = ["--socket", "/nonexistent/x.sock"]
+        let explored = directory.appendingPathComponent("explore.json").path
+        let explore = Clarityctl.run(nowhere + ["explore", Self.race, "--standalone", "--perfetto", explored])
+        #expect(explore.status == 1, "stderr: \(explore.stderr)")
+        #expect(explore.stderr.contains("to \(explored); open it at ui.perfetto.dev"))
+        let trace = try JSONWire.decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: explored)))
+        let events = trace["traceEvents"]?.arrayValue ?? []
+        #expect(events.contains { $0["ph"] == "M" && $0["args"]?["name"]?.stringValue?.hasPrefix("clarity.monitor #") == true })
+        #expect(events.contains { $0["ph"] == "s" })
+        let replayed = directory.appendingPathComponent("replay.json").path
+        let replay = Clarityctl.run(
+            nowhere + ["replay", Self.race, "--standalone", "--seed", "2", "--strategy", "pct", "--perfetto", replayed])
+        #expect(replay.status == 1, "stderr: \(replay.stderr)")
+        #expect(FileManager.default.fileExists(atPath: replayed))
+        #expect(!replay.stdout.contains("traceEvents"))
+    }
 }

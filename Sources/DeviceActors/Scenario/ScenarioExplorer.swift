@@ -44,13 +44,17 @@ public enum ScenarioExplorer {
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let failures = state.failures.map { index, outcome in
+        let failures = state.failures.enumerated().map { position, failing in
+            let (index, outcome) = failing
             let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
             let reason = outcome.failure!
+            // Only the first failure is shrunk: each shrink replays the scenario hundreds of times.
+            let shrunk =
+                position == 0
+                ? shrink(outcome.schedule, failing: reason, scenario: scenario, quirks: outcome.quirks) : outcome.schedule
             return ExplorationFailure(
-                reason: reason, index: index, seed: seed,
-                shrunk: shrink(outcome.schedule, failing: reason, scenario: scenario, quirks: outcome.quirks),
-                original: outcome.schedule, quirks: outcome.quirks, build: build)
+                reason: reason, index: index, seed: seed, shrunk: shrunk, original: outcome.schedule,
+                quirks: outcome.quirks, build: build)
         }
         let (schedules, failed) = state.counts
         return ExplorationReport(

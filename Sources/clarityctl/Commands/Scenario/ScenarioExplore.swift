@@ -7,7 +7,7 @@ struct ScenarioExplore: ClarityCommand {
     static let help = CommandHelp(
         words: ["explore"],
         synopsis: "FILE [--strategy random|pct] [--depth D] [--schedules N] [--seed-start S] [--shard i/n] [--jobs N] "
-            + "[--time-limit SECONDS] [--swarm] [--all] [--standalone]",
+            + "[--time-limit SECONDS] [--swarm] [--all] [--perfetto FILE] [--standalone]",
         abstract: "run many schedules of a scenario to find races (scenario.explore)",
         details: [
             "  --strategy S          pct (default: random priorities, D - 1 change points) or random",
@@ -19,6 +19,7 @@ struct ScenarioExplore: ClarityCommand {
             "  --time-limit SECONDS  start no schedule after that long",
             "  --swarm               each schedule switches a seeded random set of platform quirks on",
             "  --all                 run every schedule (default: stop at the first failure)",
+            PerfettoFile.helpLine,
             ScenarioDaemon.helpLine,
             "Prints the summary, then each failure with two clarityctl replay commands that reproduce it.",
             "Exit status 1 when a schedule failed, 0 when none did. Waits as long as the exploration takes",
@@ -33,9 +34,11 @@ struct ScenarioExplore: ClarityCommand {
     let daemon: ScenarioDaemon
     let schedules: Int
     let params: [String: JSONValue]
+    let perfetto: PerfettoFile?
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
         daemon = ScenarioDaemon(arguments: &arguments)
+        perfetto = try PerfettoFile.take(from: &arguments)
         var params: [String: JSONValue] = [:]
         let strategy = try arguments.value(of: "--strategy").map {
             try ArgumentValues.choice($0, for: "--strategy", among: ["random", "pct"])
@@ -91,6 +94,12 @@ struct ScenarioExplore: ClarityCommand {
             ScenarioReplay.commandLines(for: $0, file: file, daemon: daemon)
         }
         session.output.show(report, lines: lines)
+        if let perfetto, let failure = report["failures"]?.arrayValue?.first {
+            var replay: [String: JSONValue] = ["scenario": file.scenario, "traceFormat": "perfetto"]
+            replay["schedule"] = failure["schedule"]
+            replay["quirks"] = failure["quirks"]
+            try perfetto.write(from: try daemon.call(.scenarioReplay, .object(replay), in: session))
+        }
         let failed = report["failed"]?.intValue ?? 0
         if failed > 0 {
             throw ScenarioFailed(message: "explore: \(failed) of \(report["schedules"]?.intValue ?? 0) schedules failed")

@@ -7,7 +7,7 @@ struct ScenarioReplay: ClarityCommand {
     static let help = CommandHelp(
         words: ["replay"],
         synopsis: "FILE (--schedule LIST | --seed S --strategy S [--depth D] [--expected-decisions K]) "
-            + "[--quirk NAME]... [--trace] [--standalone]",
+            + "[--quirk NAME]... [--trace] [--perfetto FILE] [--standalone]",
         abstract: "replay a schedule of a scenario, e.g. a failure explore found (scenario.replay)",
         details: [
             "  --schedule LIST       the choices, comma-separated (0,0,1,2): a failure's schedule; past its end",

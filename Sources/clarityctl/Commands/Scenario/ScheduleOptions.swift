@@ -10,6 +10,7 @@ struct ScheduleOptions {
     static let helpLines = [
         "  --quirk NAME          switch that platform quirk on over the scenario's (repeatable)",
         "  --trace               print the schedule's trace first, as clarityctl trace does",
+        PerfettoFile.helpLine,
         ScenarioDaemon.helpLine,
     ]
 
@@ -20,6 +21,7 @@ struct ScheduleOptions {
     let depth: Int?
     let quirks: [String]
     let showsTrace: Bool
+    let perfetto: PerfettoFile?
 
     /// Takes these options, then FILE: a command takes its own options first.
     init(arguments: inout Arguments) throws {
@@ -33,6 +35,7 @@ struct ScheduleOptions {
         quirks = try arguments.values(of: "--quirk")
         if quirks.contains("") { throw UsageError("option --quirk needs a quirk's name, e.g. batchedThresholds") }
         showsTrace = arguments.flag("--trace")
+        perfetto = try PerfettoFile.take(from: &arguments)
         file = try ScenarioFile(arguments: &arguments)
     }
 
@@ -51,13 +54,19 @@ struct ScheduleOptions {
         members["seed"] = seed.map(JSONValue.int)
         members["depth"] = depth.map(JSONValue.int)
         if !quirks.isEmpty { members["quirks"] = .object(Dictionary(quirks.map { ($0, true) }) { first, _ in first }) }
+        if perfetto != nil { members["traceFormat"] = "perfetto" }
         return members
     }
 
     /// Calls `method` with `params`, shows the result, and throws ``ScenarioFailed`` when the
     /// schedule failed; `command` names it in that message.
     func run(_ method: Method, params: [String: JSONValue], command: String, in session: Session) throws {
-        let result = try daemon.call(method, .object(params), in: session)
+        var result = try daemon.call(method, .object(params), in: session)
+        try perfetto?.write(from: result)
+        if case .object(var members) = result, members["perfetto"] != nil {
+            members["perfetto"] = nil
+            result = .object(members)
+        }
         session.output.show(result, lines: ScenarioView.scheduleLines(result, trace: showsTrace))
         if result["passed"]?.boolValue != true {
             let failure = result["failures"]?.arrayValue?.first
