@@ -35,23 +35,19 @@ trap 'kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; rm -rf "$work"' EX
 for _ in $(seq 100); do [[ -S "$work/clarityd.sock" ]] && break; sleep 0.05; done
 ctl() { "$bin/clarityctl" --socket "$work/clarityd.sock" --timeout 0 "$@"; }
 
-explore() { # FILE STRATEGY SCHEDULES JOBS STOP
-    local params
-    params="{\"scenario\":$(cat "config/scenarios/$1.json"),\"strategy\":\"$2\",\"schedules\":$3,\"jobs\":$4,\"stopAtFirst\":$5}"
-    ctl call scenario.explore "$params" |
-        grep -E '"(schedules|failed|firstFailingSeed|schedulesPerSecond|stepsPerSecond|seconds|decisions|steps|jobs)"' |
-        tr -d ' \n'
-    echo
+explore() { # FILE STRATEGY SCHEDULES JOBS [--all]
+    ctl explore "config/scenarios/$1.json" --strategy "$2" --schedules "$3" --jobs "$4" "${@:5}" |
+        grep -E '^(schedules|failed|schedules/s|steps/s|seconds|stoppedBy|  seed):' | tr -s ' ' | paste -sd ' ' || true
 }
 
 echo "== real platform (Clarity, release clarityd, $cores cores)"
 echo "-- race scenario, pct, until the first failure:"
-explore clarity-stale-verification pct 1000 1 true
+explore clarity-stale-verification pct 1000 1
 echo "-- race scenario, pct, 1000 schedules, collect all, 1 job:"
-explore clarity-stale-verification pct 1000 1 false
+explore clarity-stale-verification pct 1000 1 --all
 echo "-- race scenario, pct, 1000 schedules, collect all, $cores jobs:"
-explore clarity-stale-verification pct 1000 "$cores" false
+explore clarity-stale-verification pct 1000 "$cores" --all
 echo "-- fixed variant, pct, $schedules schedules, 1 job:"
-explore clarity-stale-verification-fixed pct "$schedules" 1 true
+explore clarity-stale-verification-fixed pct "$schedules" 1
 echo "-- fixed variant, pct, $schedules schedules, $cores jobs:"
-explore clarity-stale-verification-fixed pct "$schedules" "$cores" true
+explore clarity-stale-verification-fixed pct "$schedules" "$cores"
