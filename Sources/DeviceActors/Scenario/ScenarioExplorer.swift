@@ -24,6 +24,8 @@ public enum ScenarioExplorer {
         public var isCancelled: Bool { lock.withLock { cancelled } }
     }
 
+    /// Wall time (`DispatchTime`) is read here only, outside every world: to stop starting
+    /// schedules after `timeLimit` and to report the speed. No world ever sees it.
     public static func explore(
         _ scenario: Scenario, plan: ExplorationPlan, build: BuildInfo, control: Control = Control()
     ) -> ExplorationReport {
