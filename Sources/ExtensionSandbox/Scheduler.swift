@@ -51,15 +51,6 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
         self.strategy = strategy
     }
 
-    /// Replaces the strategy and clears the recorded choices: a scenario explorer reuses nothing
-    /// else of a world, but a world built for one schedule takes that schedule's strategy here.
-    public func use(_ strategy: any SchedulingStrategy) {
-        lock.withLock {
-            self.strategy = strategy
-            choices.removeAll()
-        }
-    }
-
     public func enqueue(_ job: consuming ExecutorJob) {
         enqueue(UnownedJob(job), actorExecutor: nil)
     }

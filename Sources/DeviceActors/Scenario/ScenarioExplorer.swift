@@ -3,31 +3,16 @@ import ExtensionSandbox
 import Foundation
 
 /// Runs many schedules of a scenario, each on a fresh world, on `jobs` threads at once, and
-/// reports the failures, each shrunk to the fewest preemptions that still fail the same way.
+/// reports the failures, the first shrunk to fewer preemptions that still fail the same way.
 ///
 /// The outcome does not depend on `jobs` or timing: schedules are claimed in index order, so
 /// when one fails every lower index has already been claimed and runs to the end; the lowest
-/// failing index is the same in every run. (A time limit or a cancellation does depend on time.)
+/// failing index is the same in every run. (A time limit does depend on time.)
 public enum ScenarioExplorer {
-    /// Lets the caller watch and stop an exploration from another thread.
-    public final class Control: @unchecked Sendable {
-        private let lock = NSLock()
-        private var cancelled = false
-        /// Called now and then from a worker thread with (schedules done, failures so far).
-        public let progress: @Sendable (Int, Int) -> Void
-
-        public init(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) {
-            self.progress = progress
-        }
-
-        public func cancel() { lock.withLock { cancelled = true } }
-        public var isCancelled: Bool { lock.withLock { cancelled } }
-    }
-
     /// Wall time (`DispatchTime`) is read here only, outside every world: to stop starting
     /// schedules after `timeLimit` and to report the speed. No world ever sees it.
     public static func explore(
-        _ scenario: Scenario, plan: ExplorationPlan, build: BuildInfo, control: Control = Control()
+        _ scenario: Scenario, plan: ExplorationPlan, build: BuildInfo
     ) -> ExplorationReport {
         let started = DispatchTime.now().uptimeNanoseconds
         let baseline = ScenarioRunner.run(scenario, strategy: FIFOStrategy())
@@ -37,12 +22,10 @@ public enum ScenarioExplorer {
         let jobs = max(1, min(plan.jobs, indexes.count))
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = state.claim(stopAtFirst: plan.stopAtFirst) {
-                if control.isCancelled { return state.stop("cancelled") }
                 if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return state.stop("timeLimit") }
                 let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
                 let outcome = ScenarioRunner.run(scenario, strategy: seed.makeStrategy(), quirks: plan.swarm ? seed.swarmQuirks : [:])
-                let (done, failed) = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
-                if done % 100 == 0 || outcome.failure != nil { control.progress(done, failed) }
+                state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -146,7 +129,7 @@ public enum ScenarioExplorer {
 
         func stop(_ reason: String) { lock.withLock { if stoppedBy == nil { stoppedBy = reason } } }
 
-        func record(index: Int, outcome: ScenarioOutcome, stopAtFirst: Bool) -> (Int, Int) {
+        func record(index: Int, outcome: ScenarioOutcome, stopAtFirst: Bool) {
             lock.withLock {
                 done += 1
                 steps += outcome.steps
@@ -158,7 +141,6 @@ public enum ScenarioExplorer {
                     lowestFailure = min(lowestFailure ?? index, index)
                     if stopAtFirst, next < indexes.count { stoppedBy = stoppedBy ?? "failure" }
                 }
-                return (done, failedTotal)
             }
         }
 
