@@ -43,6 +43,8 @@ public enum ServerNotification: String, Sendable, CaseIterable {
     case traceDropped = "trace.dropped"
     /// The subscription ended (its device is gone): `{"device","reason"}`.
     case traceEnded = "trace.ended"
+    /// How far the caller's `scenario.explore` has got: `{"schedules","done","failed"}`.
+    case scenarioProgress = "scenario.progress"
 }
 
 /// Facts both the daemon and the client need.

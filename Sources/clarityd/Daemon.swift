@@ -108,9 +108,10 @@ final class Daemon: Sendable {
             socketPath: socketPath, stateDirectory: stateDirectory, devices: devices, connections: connections,
             shutdown: shutdown)
 
-        let scenarios = ScenarioMethods()
-        var router = Router { method, params, waits in
-            scenarios.handle(method: method, params: params) ?? devices.handle(method: method, params: params, waits: waits)
+        let scenarios = ScenarioMethods(log: log)
+        var router = Router { method, params, caller in
+            scenarios.handle(method: method, params: params, caller: caller)
+                ?? devices.handle(method: method, params: params, waits: caller.waits)
         }
         router.on(.daemonPing, methods.ping)
         router.on(.daemonStatus, methods.status)

@@ -22,8 +22,9 @@ struct Caller: Sendable {
 struct Router: Sendable {
     typealias Handler = @Sendable (JSONValue?, Caller) throws -> MethodReply
     /// Answers a method it knows; nil when it doesn't know the method.
-    /// Journal lines the answer must wait for are added to `waits`.
-    typealias Fallback = @Sendable (_ method: String, _ params: JSONValue?, _ waits: DurabilityWaits?) -> Result<
+    /// Journal lines the answer must wait for are added to `caller.waits`; a long call may post
+    /// progress to `caller.subscriptions`.
+    typealias Fallback = @Sendable (_ method: String, _ params: JSONValue?, _ caller: Caller) -> Result<
         JSONValue, RPCError
     >?
 
@@ -56,7 +57,7 @@ struct Router: Sendable {
 
     func route(_ method: String, params: JSONValue?, caller: Caller) throws -> MethodReply {
         if let handler = routes[method] { return try handler(params, caller) }
-        switch fallback(method, params, caller.waits) {
+        switch fallback(method, params, caller) {
         case .success(let result)?: return MethodReply(result: result)
         case .failure(let error)?: throw error
         case nil: throw RPCError.methodNotFound(method)

@@ -205,4 +205,46 @@ import Testing
         let applied = (result?["trace"]?.arrayValue ?? []).filter { $0["kind"] == "shield.apply" }
         #expect(applied.contains { $0["applications"] == .array(apps.sorted { $0.stringValue! < $1.stringValue! }) })
     }
+
+    /// An exploration asked for `progress` tells its caller how far it got (`scenario.progress`,
+    /// before the answer; without it the answer is the next line, as the contract has it), and
+    /// stops when its caller goes away; the daemon answers others meanwhile.
+    @Test func anExplorationReportsProgressAndStopsWhenItsCallerGoesAway() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let fixed = try Self.scenario(Self.fixed)
+        let request: JSONValue = [
+            "jsonrpc": "2.0", "id": 1, "method": "scenario.explore",
+            "params": ["scenario": fixed, "strategy": "pct", "schedules": 300, "jobs": 1, "progress": true],
+        ]
+        let connection = try daemon.connect(receiveTimeout: 300)
+        try connection.send(String(decoding: try JSONWire.encode(request), as: UTF8.self) + "\n")
+        var progress: [JSONValue] = []
+        var answer: JSONValue?
+        while answer == nil, let line = try connection.readLine() {
+            let message = try JSONWire.decode(JSONValue.self, from: Data(line.utf8))
+            if message["method"] == "scenario.progress" { progress.append(message["params"] ?? .null) } else { answer = message }
+        }
+        #expect(answer?["result"]?["schedules"] == 300)
+        #expect(!progress.isEmpty)
+        #expect(progress.allSatisfy { $0["schedules"] == 300 && ($0["done"]?.intValue ?? 0) % 100 == 0 })
+
+        let endless: JSONValue = [
+            "jsonrpc": "2.0", "id": 2, "method": "scenario.explore",
+            "params": ["scenario": fixed, "strategy": "random", "schedules": 10_000_000, "jobs": 1, "progress": true],
+        ]
+        do {
+            let leaving = try daemon.connect(receiveTimeout: 300)
+            try leaving.send(String(decoding: try JSONWire.encode(endless), as: UTF8.self) + "\n")
+            let first = try #require(try leaving.readLine())
+            #expect(first.contains("scenario.progress"))
+            #expect(try daemon.call("daemon.ping")["pong"] == true, "others are answered meanwhile")
+        }  // the connection closes here
+        var stopped = false
+        for _ in 0..<3000 where !stopped {
+            stopped = daemon.log.contains("went away: exploration stopped after")
+            if !stopped { _ = try daemon.call("daemon.ping") }
+        }
+        #expect(stopped, "\(daemon.log)")
+    }
 }

@@ -53,7 +53,7 @@ public struct ExplorationReport: Sendable, Encodable {
     public let steps: Int
     public let decisions: Int
     public let seconds: Double
-    /// Why it stopped before running every schedule: `failure` or `timeLimit`.
+    /// Why it stopped before running every schedule: `failure`, `timeLimit` or `cancelled`.
     public let stoppedBy: String?
     public let jobs: Int
     /// The decision count of the scenario's FIFO run (PCT's estimate).

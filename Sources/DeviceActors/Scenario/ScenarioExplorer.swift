@@ -7,12 +7,30 @@ import Foundation
 ///
 /// The outcome does not depend on `jobs` or timing: schedules are claimed in index order, so
 /// when one fails every lower index has already been claimed and runs to the end; the lowest
-/// failing index is the same in every run. (A time limit does depend on time.)
+/// failing index is the same in every run. (A time limit or a cancellation does depend on time.)
 public enum ScenarioExplorer {
+    /// How the caller watches and stops an exploration: `progress` is called from worker
+    /// threads with (schedules done, failed so far), at most every `progressEvery` schedules and
+    /// on each failure; `isCancelled` is asked before each schedule starts.
+    public struct Control: Sendable {
+        public let progressEvery: Int
+        public let progress: @Sendable (_ done: Int, _ failed: Int) -> Void
+        public let isCancelled: @Sendable () -> Bool
+
+        public init(
+            progressEvery: Int = 100, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+            isCancelled: @escaping @Sendable () -> Bool = { false }
+        ) {
+            self.progressEvery = max(1, progressEvery)
+            self.progress = progress
+            self.isCancelled = isCancelled
+        }
+    }
+
     /// Wall time (`DispatchTime`) is read here only, outside every world: to stop starting
     /// schedules after `timeLimit` and to report the speed. No world ever sees it.
     public static func explore(
-        _ scenario: Scenario, plan: ExplorationPlan, build: BuildInfo
+        _ scenario: Scenario, plan: ExplorationPlan, build: BuildInfo, control: Control = Control()
     ) -> ExplorationReport {
         let started = DispatchTime.now().uptimeNanoseconds
         let baseline = ScenarioRunner.run(scenario, strategy: FIFOStrategy())
@@ -22,10 +40,12 @@ public enum ScenarioExplorer {
         let jobs = max(1, min(plan.jobs, indexes.count))
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let index = state.claim(stopAtFirst: plan.stopAtFirst) {
+                if control.isCancelled() { return state.stop("cancelled") }
                 if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return state.stop("timeLimit") }
                 let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
                 let outcome = ScenarioRunner.run(scenario, strategy: seed.makeStrategy(), quirks: plan.swarm ? seed.swarmQuirks : [:])
-                state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
+                let (done, failed) = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
+                if done % control.progressEvery == 0 || outcome.failure != nil { control.progress(done, failed) }
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -129,7 +149,7 @@ public enum ScenarioExplorer {
 
         func stop(_ reason: String) { lock.withLock { if stoppedBy == nil { stoppedBy = reason } } }
 
-        func record(index: Int, outcome: ScenarioOutcome, stopAtFirst: Bool) {
+        func record(index: Int, outcome: ScenarioOutcome, stopAtFirst: Bool) -> (Int, Int) {
             lock.withLock {
                 done += 1
                 steps += outcome.steps
@@ -141,6 +161,7 @@ public enum ScenarioExplorer {
                     lowestFailure = min(lowestFailure ?? index, index)
                     if stopAtFirst, next < indexes.count { stoppedBy = stoppedBy ?? "failure" }
                 }
+                return (done, failedTotal)
             }
         }
 

@@ -7,18 +7,17 @@ import Foundation
 /// a thread of their own, so the daemon keeps answering other clients meanwhile.
 struct ScenarioMethods: Sendable {
     let build = BuildInfo(version: ClarityProtocol.version)
+    let log: Logger
 
     /// The methods this answers; nil for any other method.
-    func handle(method: String, params: JSONValue?) -> Result<JSONValue, RPCError>? {
-        let body: (JSONValue?) throws(RPCError) -> JSONValue
-        switch method {
-        case Method.scenarioRun.rawValue: body = run
-        case Method.scenarioReplay.rawValue: body = replay
-        case Method.scenarioExplore.rawValue: body = explore
-        default: return nil
-        }
+    func handle(method: String, params: JSONValue?, caller: Caller) -> Result<JSONValue, RPCError>? {
         do {
-            return .success(try body(params))
+            switch method {
+            case Method.scenarioRun.rawValue: return .success(try run(params))
+            case Method.scenarioReplay.rawValue: return .success(try replay(params))
+            case Method.scenarioExplore.rawValue: return .success(try explore(params, caller: caller))
+            default: return nil
+            }
         } catch {
             return .failure(error)
         }
@@ -66,12 +65,35 @@ struct ScenarioMethods: Sendable {
                     ? PerfettoTrace(effects: outcome.trace, app: scenario.app, device: scenario.name) : nil))
     }
 
-    /// `scenario.explore`.
-    private func explore(_ params: JSONValue?) throws(RPCError) -> JSONValue {
+    /// `scenario.explore`. With `progress: true`, while it runs the caller gets
+    /// `scenario.progress` notifications (`{"schedules","done","failed"}`, every 100 schedules
+    /// and at each failure, only the latest kept for a slow reader); opt-in, because a client
+    /// of the contract reads the answer as the next line. When the caller's connection closes,
+    /// no new schedule starts.
+    private func explore(_ params: JSONValue?, caller: Caller) throws(RPCError) -> JSONValue {
         let request = try decodeParams(ExploreParams.self, params)
         let plan = try request.plan()
         let scenario = try ScenarioDocument.scenario(from: request.scenario)
-        return try encode(ScenarioExplorer.explore(scenario, plan: plan, build: build))
+        let subscriptions = caller.subscriptions
+        let total = (plan.schedules - plan.shard.index + plan.shard.count - 1) / plan.shard.count
+        let wantsProgress = request.progress ?? false
+        let control = ScenarioExplorer.Control(
+            progress: { done, failed in
+                guard wantsProgress else { return }
+                let note: JSONValue = [
+                    "jsonrpc": "2.0", "method": .string(ServerNotification.scenarioProgress.rawValue),
+                    "params": ["schedules": .int(total), "done": .int(done), "failed": .int(failed)],
+                ]
+                guard var line = try? JSONWire.bytes(note) else { return }
+                line.append(UInt8(ascii: "\n"))
+                subscriptions.post(progress: line)
+            },
+            isCancelled: { subscriptions.isClosed })
+        let report = ScenarioExplorer.explore(scenario, plan: plan, build: build, control: control)
+        if report.stoppedBy == "cancelled" {
+            log.info("connection \(caller.connection) went away: exploration stopped after \(report.schedules) schedules")
+        }
+        return try encode(report)
     }
 
     private func encode(_ value: some Encodable) throws(RPCError) -> JSONValue {
@@ -144,6 +166,8 @@ struct ExploreParams: Decodable, Sendable {
     var shard: String?
     var swarm: Bool?
     var jobs: Int?
+    /// Send `scenario.progress` notifications while exploring.
+    var progress: Bool?
 
     static let maxSchedules = 10_000_000
 

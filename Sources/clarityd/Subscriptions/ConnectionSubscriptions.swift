@@ -13,6 +13,8 @@ final class ConnectionSubscriptions: Sendable {
         var subscriptions: [String: (subscription: TraceSubscription, feed: TraceFeed)] = [:]
         var wake: (@Sendable () -> Void)?
         var closed = false
+        /// The latest progress notification of a long call not yet sent (``post(progress:)``).
+        var progress: [UInt8]?
     }
 
     /// `budget`: the daemon's cap on unsent output, which buffered notifications count against.
@@ -56,11 +58,30 @@ final class ConnectionSubscriptions: Sendable {
         removed.forEach(Self.cancel)
     }
 
-    /// Appends every line the subscriptions buffered to `output`, device by device in name
-    /// order; forgets the subscriptions that ended. True when it appended anything.
+    /// Whether the connection has closed: a long call of its own (an exploration) stops.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Queues `line`, a progress notification of a call this connection is waiting on; a newer
+    /// one replaces it if it was not sent yet, so a slow reader gets the latest, never a backlog.
+    func post(progress line: [UInt8]) {
+        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.closed else { return nil }
+            state.progress = line
+            return state.wake
+        }
+        wake?()
+    }
+
+    /// Appends the pending progress line, then every line the subscriptions buffered, device by
+    /// device in name order, to `output`; forgets the subscriptions that ended. True when it
+    /// appended anything.
     func take(into output: inout [UInt8]) -> Bool {
-        let current = state.withLock { $0.subscriptions.sorted { $0.key < $1.key } }
+        let (current, progress) = state.withLock { state in
+            defer { state.progress = nil }
+            return (state.subscriptions.sorted { $0.key < $1.key }, state.progress)
+        }
         let before = output.count
+        if let progress { output.append(contentsOf: progress) }
         let ended = current.filter { $0.value.subscription.take(into: &output) }
         if !ended.isEmpty {
             state.withLock { state in

@@ -88,7 +88,7 @@ struct TraceWatch: ClarityCommand {
             let to = members["to"]?.intValue ?? 0
             return "… \(count) events dropped (seq \(from)–\(to)): this watch fell behind; "
                 + "clarityctl trace --since \(from - 1) --limit \(to - from + 1) shows them"
-        case .traceEnded?, nil:
+        case .traceEnded?, .scenarioProgress?, nil:
             return nil
         }
     }
