@@ -32,8 +32,12 @@ final class Session {
     /// Calls `method`, which may work long without sending a byte (an exploration), on a
     /// connection of its own that waits for the answer as long as it takes — unless `--timeout`
     /// was given, which it keeps to.
-    func longCall(_ method: String, params: JSONValue?) throws -> JSONValue {
+    /// Notifications it sends meanwhile go to `notified`.
+    func longCall(
+        _ method: String, params: JSONValue?, notified: ((_ method: String, _ params: JSONValue) -> Void)? = nil
+    ) throws -> JSONValue {
         let timeout = options.timeoutWasGiven ? options.timeout : nil
-        return try ClarityClient(socketPath: options.socketPath, idleTimeout: timeout).call(method, params: params)
+        return try ClarityClient(socketPath: options.socketPath, idleTimeout: timeout).call(
+            method, params: params, notified: notified)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// A connection to clarityd that sends one JSON-RPC request at a time and reads its response line.
 ///
-/// Lines without an `id` (server-initiated notifications) are skipped while waiting for a response.
+/// Lines without an `id` (server-initiated notifications) are handed to `notified`, if given,
+/// and otherwise skipped while waiting for a response.
 final class ClarityClient {
     private let socket: UnixSocket
     private var pending: [UInt8] = []
@@ -17,7 +18,10 @@ final class ClarityClient {
     }
 
     /// Calls `method`; returns the `result`, or throws the daemon's ``RPCError`` or a ``ClientError``.
-    func call(_ method: String, params: JSONValue?) throws -> JSONValue {
+    /// Notifications that arrive meanwhile (`scenario.progress`) go to `notified`.
+    func call(_ method: String, params: JSONValue?, notified: ((_ method: String, _ params: JSONValue) -> Void)? = nil)
+        throws -> JSONValue
+    {
         let request = RPCRequest(id: .number(nextID), method: method, params: params)
         nextID += 1
         var line = try JSONWire.encode(request.json)
@@ -28,7 +32,10 @@ final class ClarityClient {
             guard case .object(let members)? = try? JSONWire.decode(JSONValue.self, from: line) else {
                 throw ClientError.invalidResponse(String(decoding: line, as: UTF8.self))
             }
-            if members["id"] == nil, members["method"] != nil { continue }
+            if members["id"] == nil, case .string(let name)? = members["method"] {
+                notified?(name, members["params"] ?? .null)
+                continue
+            }
             if let error = members["error"] {
                 guard let error = try? JSONWire.decode(RPCError.self, from: error) else {
                     throw ClientError.invalidResponse(String(decoding: line, as: UTF8.self))

@@ -13,13 +13,16 @@ struct ScenarioDaemon {
         standalone = arguments.flag("--standalone")
     }
 
-    func call(_ method: Method, _ params: JSONValue, in session: Session) throws -> JSONValue {
-        guard standalone else { return try session.longCall(method.rawValue, params: params) }
+    func call(
+        _ method: Method, _ params: JSONValue, in session: Session,
+        notified: ((_ method: String, _ params: JSONValue) -> Void)? = nil
+    ) throws -> JSONValue {
+        guard standalone else { return try session.longCall(method.rawValue, params: params, notified: notified) }
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }
         var options = session.options
         options.socketPath = daemon.socketPath
-        return try Session(options: options).longCall(method.rawValue, params: params)
+        return try Session(options: options).longCall(method.rawValue, params: params, notified: notified)
     }
 
     /// The words that choose the same daemon in a printed command line.

@@ -23,7 +23,7 @@ struct ScenarioExplore: ClarityCommand {
             ScenarioDaemon.helpLine,
             "Prints the summary, then each failure with two clarityctl replay commands that reproduce it.",
             "Exit status 1 when a schedule failed, 0 when none did. Waits as long as the exploration takes",
-            "(on a terminal, a line on stderr counts the seconds) unless --timeout is given.",
+            "(on a terminal, a progress bar on stderr: schedules done, failed, seconds) unless --timeout is given.",
             "Example:",
             "  clarityctl explore config/scenarios/clarity-stale-verification.json --schedules 200",
         ])
@@ -67,6 +67,14 @@ struct ScenarioExplore: ClarityCommand {
         self.params = params
     }
 
+    /// The progress line's text: `[######··········] 412/1000 schedules, 0 failed`.
+    static func bar(done: Int, of total: Int, failed: Int) -> String {
+        let width = 20
+        let filled = min(width, done * width / max(total, 1))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "·", count: width - filled)
+            + "] \(done)/\(total) schedules, \(failed) failed"
+    }
+
     /// `--shard i/n` as the daemon takes it, once it is whole numbers with 0 ≤ i < n.
     static func shard(_ text: String) throws -> String {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
@@ -87,8 +95,16 @@ struct ScenarioExplore: ClarityCommand {
 
     func run(in session: Session) throws {
         let shard = params["shard"]?.stringValue.map { ", shard \($0)" } ?? ""
-        let report = try ProgressLine.whileRunning("exploring \(schedules) schedules\(shard)…") {
-            try daemon.call(.scenarioExplore, .object(params), in: session)
+        var params = params
+        if ProgressLine.isShown { params["progress"] = true }
+        let request = params
+        let report = try ProgressLine.whileRunning(ProgressLine.Status("exploring \(schedules) schedules\(shard)…")) { status in
+            try daemon.call(.scenarioExplore, .object(request), in: session) { method, progress in
+                guard method == ServerNotification.scenarioProgress.rawValue,
+                    let done = progress["done"]?.intValue, let total = progress["schedules"]?.intValue, total > 0
+                else { return }
+                status.set(Self.bar(done: done, of: total, failed: progress["failed"]?.intValue ?? 0))
+            }
         }
         let lines = ScenarioView.explorationLines(report) {
             ScenarioReplay.commandLines(for: $0, file: file, daemon: daemon)
