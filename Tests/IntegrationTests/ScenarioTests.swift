@@ -174,6 +174,10 @@ import Testing
         #expect(invariant["failures"]?.arrayValue?.first?["invariant"] == "invariants[0]")
         #expect(invariant["failures"]?.arrayValue?.first?["step"] == "steps[2]")
         #expect(invariant["failures"]?.arrayValue?.first?["message"] == "invariant broken: store frictionLevel in [0]: got 1")
+        let objects = try daemon.call(
+            "scenario.run",
+            ["scenario": withSteps([["expect": ["store": ["key": "absentKey", "equals": ["z": 1, "a": 2, "m": 3, "b": 4]]]]])])
+        #expect(objects["failures"]?.arrayValue?.first?["message"] == #"expected store absentKey equals {"a":2,"b":4,"m":3,"z":1}: got absent"#)
         let passing = try daemon.call("scenario.run", ["scenario": withSteps(Array(steps.prefix(7)))])
         #expect(passing["passed"] == true)
         #expect(passing["failures"] == [])

@@ -45,9 +45,10 @@ extension ScenarioCondition {
         return current.storedValue
     }
 
+    /// A value in a failure message: compact JSON with sorted keys, so that a replay's message
+    /// is the same bytes in every process.
     static func show(_ value: StoredValue) -> String {
-        guard let data = try? JSONEncoder().encode(value) else { return "\(value)" }
-        return String(decoding: data, as: UTF8.self)
+        ScenarioOutcome.json(value)
     }
 }
 
