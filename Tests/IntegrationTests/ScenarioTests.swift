@@ -66,6 +66,26 @@ import Testing
         #expect(try daemon.call("device.list").arrayValue?.count == 1)
     }
 
+    /// The methods' own params are -32602 by name, the scenario's quirks checked as a device's are.
+    @Test func badScheduleParamsAreRefusedByName() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let scenario = withSteps([])
+        let cases: [(String, JSONValue, String)] = [
+            ("scenario.replay", ["scenario": scenario, "schedule": [], "quirks": ["fastThresholds": true]], "quirks.fastThresholds"),
+            ("scenario.replay", ["scenario": scenario, "strategy": "pct", "seed": 1, "depth": 11], "depth"),
+            ("scenario.replay", ["scenario": scenario, "schedule": [0, -1]], "schedule[1]"),
+            ("scenario.explore", ["scenario": scenario, "depth": 0], "depth"),
+            ("scenario.explore", ["scenario": scenario, "shard": "2/2"], "shard"),
+            ("scenario.explore", ["scenario": scenario, "strategy": "fifo"], "strategy"),
+        ]
+        for (method, params, field) in cases {
+            let error = failure { try daemon.call(method, params) }
+            #expect(error?.code == -32602, "\(field)")
+            #expect(error?.data?["field"]?.stringValue == field)
+        }
+    }
+
     /// The seed's race (task 2c): PCT finds it within 1,000 schedules; the failure names the
     /// invariant, seed and build; replaying it gives the same trace, byte for byte, every time,
     /// from its schedule and from its seed.

@@ -139,17 +139,28 @@ struct ScheduleParams: Decodable, Sendable {
 
     enum TraceFormat: String, Decodable, Sendable { case perfetto }
 
-    func check() throws(RPCError) {
+    /// PCT's depth, when given: 1 to 10.
+    static func check(depth: Int?) throws(RPCError) {
         if let depth, !(1...10).contains(depth) { throw RPCError.invalidParams(field: "depth", reason: "must be 1 to 10") }
+    }
+
+    func check() throws(RPCError) {
+        try ScheduleParams.check(depth: depth)
         if let expectedDecisions, expectedDecisions < 1 {
             throw RPCError.invalidParams(field: "expectedDecisions", reason: "must be ≥ 1")
         }
         if let index = schedule?.firstIndex(where: { $0 < 0 }) {
             throw RPCError.invalidParams(field: "schedule[\(index)]", reason: "a choice is an index ≥ 0")
         }
-        for name in (quirks ?? [:]).keys.sorted() where !DeviceConfig.knownQuirks.contains(name) {
-            throw RPCError.invalidParams(
-                field: "quirks.\(name)", reason: "unknown quirk (known: \(DeviceConfig.knownQuirks.sorted().joined(separator: ", ")))")
+        if let quirks {
+            // The device config's own check, so the two can never disagree.
+            var overrides = DeviceConfig.Overrides()
+            overrides.quirks = quirks
+            do {
+                _ = try DeviceConfig().applying(overrides)
+            } catch {
+                throw RPCError(error)
+            }
         }
     }
 }
@@ -180,7 +191,7 @@ struct ExploreParams: Decodable, Sendable {
         guard strategy != .fifo else {
             throw RPCError.invalidParams(field: "strategy", reason: "explore with random or pct (fifo has one schedule: scenario.run)")
         }
-        if let depth, !(1...10).contains(depth) { throw RPCError.invalidParams(field: "depth", reason: "must be 1 to 10") }
+        try ScheduleParams.check(depth: depth)
         if let timeLimit, !(timeLimit > 0 && timeLimit <= 86_400) {
             throw RPCError.invalidParams(field: "timeLimit", reason: "seconds, > 0 and at most 86400")
         }
