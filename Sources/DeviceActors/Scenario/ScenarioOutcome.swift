@@ -5,8 +5,10 @@ import Foundation
 public struct ScenarioOutcome: Sendable {
     /// The first thing that went wrong, nil when the schedule passed.
     public let failure: ScenarioFailureReason?
-    /// Everything the device traced, oldest first.
-    public let trace: [TracedEffect]
+    /// Everything the device traced, oldest first (made when asked: an exploration asks only
+    /// of the failures it reports).
+    public var trace: [TracedEffect] { device?.traceEntries(since: nil, limit: nil) ?? [] }
+    private let device: SimulatedDevice?
     /// The index picked at each decision: replays this run under ``ReplayStrategy``.
     public let schedule: [Int]
     /// Scheduler steps (jobs run) and decisions (steps with a choice).
@@ -22,12 +24,12 @@ public struct ScenarioOutcome: Sendable {
     init(failure: ScenarioFailureReason?, device: SimulatedDevice?, quirks: [String: Bool]) {
         self.failure = failure
         self.quirks = quirks
+        self.device = device
         guard let device else {
-            (trace, schedule, steps, decisions, divergences) = ([], [], 0, 0, 0)
+            (schedule, steps, decisions, divergences) = ([], 0, 0, 0)
             return
         }
         let scheduler = device.world.scheduler
-        trace = device.traceEntries(since: nil, limit: nil)
         schedule = scheduler.choices
         steps = scheduler.steps
         decisions = scheduler.decisions

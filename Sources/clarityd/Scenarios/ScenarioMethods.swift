@@ -55,14 +55,15 @@ struct ScenarioMethods: Sendable {
             seed = made
             outcome = ScenarioRunner.run(scenario, seed: made, quirks: quirks)
         }
+        let trace = outcome.trace
         return try encode(
             ScheduleResult(
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
                 seed: seed?.seed, depth: seed?.depth, expectedDecisions: seed?.expectedDecisions, schedule: outcome.schedule,
                 steps: outcome.steps, decisions: outcome.decisions, divergences: outcome.divergences,
-                quirks: outcome.quirks.filter { $0.value }, build: build, trace: outcome.trace,
+                quirks: outcome.quirks.filter { $0.value }, build: build, trace: trace,
                 perfetto: request.traceFormat == .perfetto
-                    ? PerfettoTrace(effects: outcome.trace, app: scenario.app, device: scenario.name) : nil))
+                    ? PerfettoTrace(effects: trace, app: scenario.app, device: scenario.name) : nil))
     }
 
     /// `scenario.explore`. With `progress: true`, while it runs the caller gets
