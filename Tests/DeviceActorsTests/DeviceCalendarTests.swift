@@ -1,4 +1,5 @@
 import Foundation
+import ExtensionSandbox
 import Testing
 
 @testable import DeviceActors
@@ -32,5 +33,53 @@ private struct SeededRandomForTests {
     mutating func next() -> UInt64 {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return state >> 11
+    }
+}
+
+/// The day queries remember the last day they computed; asked in any order, in zones whose days
+/// are not 24 hours (DST at midnight, a skipped day), they answer what `Calendar` answers.
+@Suite struct DeviceCalendarDayTests {
+    @Test(arguments: ["UTC", "America/Sao_Paulo", "Pacific/Apia", "Asia/Kathmandu", "America/St_Johns", "Australia/Lord_Howe"])
+    func dayQueriesMatchCalendar(zone: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        let start = try #require(DeviceCalendar.parseISO("2011-10-01T00:00:00Z"))
+        let device = DeviceCalendar(start: start, timeZone: timeZone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        var random = SeededRandomForTests(state: 7)
+        var instants = (0..<3000).map { VirtualInstant(milliseconds: Int64($0) * 1_800_000) }
+        instants += (0..<3000).map { _ in VirtualInstant(milliseconds: Int64(random.next() % 600_000_000_000)) }
+        for instant in instants {
+            let date = device.date(instant)
+            let dayStart = calendar.startOfDay(for: date)
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            #expect(device.startOfDay(instant) == device.instant(dayStart), "\(zone) \(date)")
+            #expect(device.dayKey(instant) == String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!), "\(zone) \(date)")
+            #expect(
+                device.nextMidnight(after: instant) == device.instant(calendar.date(byAdding: .day, value: 1, to: dayStart)!),
+                "\(zone) \(date)")
+        }
+    }
+}
+
+/// Interval searches are remembered process-wide by schedule, zone and instant: the same
+/// schedule at the same instant in another zone, or from another device start, is its own answer.
+@Suite struct ScheduleIntervalMemoTests {
+    @Test func answersDependOnZoneAndInstantNotOnWhoAskedFirst() throws {
+        let schedule = DeviceActivitySchedule(
+            intervalStart: DateComponentsSpec(hour: 10, minute: 0), intervalEnd: DateComponentsSpec(hour: 11, minute: 0), repeats: true)
+        let start = try #require(DeviceCalendar.parseISO("2026-03-08T09:00:00Z"))
+        let utc = DeviceCalendar(start: start, timeZone: TimeZone(identifier: "UTC")!)
+        let newYork = DeviceCalendar(start: start, timeZone: TimeZone(identifier: "America/New_York")!)
+        let later = DeviceCalendar(start: start.addingTimeInterval(3600), timeZone: TimeZone(identifier: "UTC")!)
+        for _ in 0..<2 {
+            let inUTC = try #require(try schedule.interval(at: .epoch, calendar: utc))
+            #expect(DeviceCalendar.isoString(utc.date(inUTC.start)) == "2026-03-08T10:00:00Z")
+            let inNewYork = try #require(try schedule.interval(at: .epoch, calendar: newYork))
+            #expect(DeviceCalendar.isoString(newYork.date(inNewYork.start)) == "2026-03-08T14:00:00Z")
+            let fromLater = try #require(try schedule.interval(at: VirtualInstant(milliseconds: 7_200_000), calendar: later))
+            #expect(DeviceCalendar.isoString(later.date(fromLater.start)) == "2026-03-09T10:00:00Z")
+            #expect(fromLater.start == VirtualInstant(milliseconds: 86_400_000))
+        }
     }
 }

@@ -111,6 +111,12 @@ extension SimulatedDevice {
         }
     }
 
+    /// The app's part of `device.state` (`app`), read as ``state()`` reads it.
+    func appState() throws(DeviceError) -> any Encodable & Sendable {
+        let app = app
+        return try run { try await app.state() }
+    }
+
     public var summary: DeviceSummary {
         DeviceSummary(
             name: name, app: appName, clock: clockMode.rawValue, seed: seed, timezone: calendar.timeZoneName,

@@ -97,13 +97,56 @@ public struct DeviceCalendar: Sendable {
 
     /// The start of the local day holding `instant`.
     public func startOfDay(_ instant: VirtualInstant) -> VirtualInstant {
-        self.instant(calendar.startOfDay(for: date(instant)))
+        self.instant(localDay(of: date(instant)).start)
     }
 
     /// A stable name of the local day holding `instant` (`2026-01-05`).
     public func dayKey(_ instant: VirtualInstant) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date(instant))
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        localDay(of: date(instant)).key
+    }
+
+    /// One day after the start of the local day holding `instant` (by `Calendar`'s day
+    /// arithmetic: the next midnight, or the hour after it where a zone skips midnight).
+    public func nextMidnight(after instant: VirtualInstant) -> VirtualInstant {
+        self.instant(localDay(of: date(instant)).startPlusOneDay)
+    }
+
+    /// The local day holding `date`, from the last one asked for when it still holds it: the
+    /// platform asks for today's day many times a step, and `Calendar` takes microseconds each.
+    private func localDay(of date: Date) -> LocalDay {
+        if let known = lastDay.value, known.contains(date) { return known }
+        let interval = calendar.dateInterval(of: .day, for: date)
+            ?? DateInterval(start: calendar.startOfDay(for: date), duration: 86_400)
+        let parts = calendar.dateComponents([.year, .month, .day], from: interval.start)
+        let day = LocalDay(
+            start: interval.start, end: interval.end,
+            key: String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0),
+            startPlusOneDay: calendar.date(byAdding: .day, value: 1, to: interval.start) ?? interval.end)
+        lastDay.value = day
+        return day
+    }
+
+    private let lastDay = LastDay()
+}
+
+/// One local day: `[start, end)`, its key and `start` plus one day by `Calendar`.
+private struct LocalDay: Sendable {
+    let start: Date
+    let end: Date
+    let key: String
+    let startPlusOneDay: Date
+
+    func contains(_ date: Date) -> Bool { start <= date && date < end }
+}
+
+/// The day a ``DeviceCalendar`` computed last, shared by its copies.
+private final class LastDay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var day: LocalDay?
+
+    var value: LocalDay? {
+        get { lock.withLock { day } }
+        set { lock.withLock { day = newValue } }
     }
 }
 

@@ -11,7 +11,7 @@ extension ScenarioCondition {
             let shielded = try device.isShielded(app)
             return shielded == wanted ? nil : "\(app) is \(shielded ? "" : "not ")shielded"
         case .state(let path, let match):
-            let value = try Self.value(at: path, in: try device.state())
+            let value = try Self.value(at: path, on: device)
             return match.matches(value) ? nil : "state \(path) \(match.wanted): got \(value.map(Self.show) ?? "absent")"
         case .notification(let title, let body, let count):
             let matching = try device.notifications(since: nil).filter { note in
@@ -28,21 +28,28 @@ extension ScenarioCondition {
 
     /// The value at a dotted path of `device.state` (array items by index), nil when absent
     /// or null.
-    static func value(at path: String, in state: DeviceStateReport) throws(DeviceError) -> StoredValue? {
-        var current: StateNode
+    ///
+    /// Decodes only the path, and for a path under `app` encodes only the app's state: every
+    /// step of an exploration checks its invariants, and encoding the whole of `device.state` and
+    /// decoding it into a tree each time cost a third of the run.
+    static func value(at path: String, on device: SimulatedDevice) throws(DeviceError) -> StoredValue? {
+        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if components.first == "app" {
+            return try value(at: components.dropFirst(), in: try device.appState(), of: path)
+        }
+        return try value(at: components[...], in: try device.state(), of: path)
+    }
+
+    private static func value(
+        at components: ArraySlice<String>, in encodable: any Encodable, of path: String
+    ) throws(DeviceError) -> StoredValue? {
         do {
-            current = try JSONDecoder().decode(StateNode.self, from: try JSONEncoder().encode(state))
+            let decoder = JSONDecoder()
+            decoder.userInfo[StateProbe.pathKey] = Array(components)
+            return try decoder.decode(StateProbe.self, from: try JSONEncoder().encode(encodable)).value
         } catch {
-            throw .internalFailure("device.state could not be read back: \(error)")
+            throw .internalFailure("device.state could not be read at \(path): \(error)")
         }
-        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
-            switch current {
-            case .object(let members): current = members[String(component)] ?? .null
-            case .array(let items): current = Int(component).flatMap { items.indices.contains($0) ? items[$0] : nil } ?? .null
-            default: current = .null
-            }
-        }
-        return current.storedValue
     }
 
     /// A value in a failure message: compact JSON with sorted keys, so that a replay's message
@@ -68,6 +75,49 @@ extension SimulatedDevice {
     func isShielded(_ bundle: String) throws(DeviceError) -> Bool {
         let managedSettings = platform.managedSettings
         return try run { await managedSettings.shieldReason(for: bundle) != nil }
+    }
+}
+
+/// Follows a path (in the decoder's `userInfo`) down `device.state`'s JSON and decodes what
+/// it finds there, nil when the path leads nowhere or to null.
+private struct StateProbe: Decodable {
+    static let pathKey = CodingUserInfoKey(rawValue: "clarityd.statePath")!
+
+    let value: StoredValue?
+
+    init(from decoder: any Decoder) throws {
+        value = try Self.follow(ArraySlice(decoder.userInfo[Self.pathKey] as? [String] ?? []), in: decoder)
+    }
+
+    private static func follow(_ path: ArraySlice<String>, in decoder: any Decoder) throws -> StoredValue? {
+        guard let component = path.first else { return try StateNode(from: decoder).storedValue }
+        if let members = try? decoder.container(keyedBy: MemberKey.self) {
+            let key = MemberKey(component)
+            guard members.contains(key), try !members.decodeNil(forKey: key) else { return nil }
+            return try follow(path.dropFirst(), in: try members.superDecoder(forKey: key))
+        }
+        guard let index = Int(component), index >= 0, var items = try? decoder.unkeyedContainer() else { return nil }
+        while !items.isAtEnd {
+            if items.currentIndex == index {
+                guard try !items.decodeNil() else { return nil }
+                return try follow(path.dropFirst(), in: try items.superDecoder())
+            }
+            _ = try items.decode(Skipped.self)
+        }
+        return nil
+    }
+
+    private struct MemberKey: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    /// An array item before the one wanted: read past, not decoded.
+    private struct Skipped: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 }
 

@@ -14,6 +14,10 @@ struct FamilyActivitySelectionData: Codable, Sendable, Equatable {
     }
 
     static func decode(_ data: Data?) -> FamilyActivitySelectionData? {
-        data.flatMap { try? JSONDecoder().decode(FamilyActivitySelectionData.self, from: $0) }
+        data.flatMap { data in decoded.value(for: data) { try? JSONDecoder().decode(FamilyActivitySelectionData.self, from: $0) } }
     }
+
+    /// Selections already decoded: the shield flow and the invariants decode the same few bytes
+    /// again and again.
+    private static let decoded = SharedMemo<Data, FamilyActivitySelectionData?>(capacity: 256)
 }

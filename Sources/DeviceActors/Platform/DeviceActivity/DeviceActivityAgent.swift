@@ -325,9 +325,7 @@ actor DeviceActivityAgent: WorldActor {
         }
         if let batchFlushAt { deadlines.append(batchFlushAt) }
         if foregroundApp != nil {
-            let midnight = calendar.instant(
-                calendar.calendar.date(byAdding: .day, value: 1, to: calendar.calendar.startOfDay(for: calendar.date(now)))!)
-            deadlines.append(midnight)
+            deadlines.append(calendar.nextMidnight(after: now))
         }
         return deadlines.filter { $0 > now }.min()
     }

@@ -14,6 +14,9 @@ extension DeviceActivitySchedule {
     static let minimumInterval: TimeInterval = 15 * 60
     static let maximumInterval: TimeInterval = 7 * 86_400
 
+    /// Interval searches already made, by any device of the process.
+    private static let searches = SharedMemo<IntervalSearch, Result<(start: Date, end: Date)?, MonitoringError>>()
+
     /// How many candidate starts a search looks at before giving up (components that match
     /// only rarely, such as February 29 on a Monday, could otherwise search for ages).
     static let searchLimit = 1_000
@@ -25,8 +28,16 @@ extension DeviceActivitySchedule {
     /// sub-second instant `Calendar.nextDate` can answer the same date again and never move on.
     /// Each step moves the cursor forward, and the search is bounded (``searchLimit``).
     func interval(at now: VirtualInstant, calendar: DeviceCalendar) throws(MonitoringError) -> ScheduleInterval? {
-        let cal = calendar.calendar
         let nowDate = calendar.date(now)
+        let key = IntervalSearch(intervalStart: intervalStart, intervalEnd: intervalEnd, timeZone: calendar.timeZone, now: nowDate)
+        let found = try Self.searches.value(for: key) { key in
+            Result { () throws(MonitoringError) in try searchInterval(at: key.now, calendar: calendar.calendar) }
+        }.get()
+        return found.map { ScheduleInterval(start: calendar.instant($0.start), end: calendar.instant($0.end)) }
+    }
+
+    /// The search behind ``interval(at:calendar:)``, in dates.
+    private func searchInterval(at nowDate: Date, calendar cal: Calendar) throws(MonitoringError) -> (start: Date, end: Date)? {
         let startComponents = intervalStart.dateComponents
         let endComponents = intervalEnd.dateComponents
         guard !intervalStart.isEmpty, !intervalEnd.isEmpty else { throw .invalidDateComponents }
@@ -47,9 +58,7 @@ extension DeviceActivitySchedule {
             let length = end.timeIntervalSince(start)
             if length < Self.minimumInterval { throw .intervalTooShort }
             if length > Self.maximumInterval { throw .intervalTooLong }
-            if end > nowDate {
-                return ScheduleInterval(start: calendar.instant(start), end: calendar.instant(end))
-            }
+            if end > nowDate { return (start, end) }
             cursor = start
         }
         throw .invalidDateComponents
@@ -59,4 +68,14 @@ extension DeviceActivitySchedule {
     private static func wholeSecond(_ date: Date) -> Date {
         Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down))
     }
+}
+
+/// What an interval search depends on: the search is a pure function of these, and an
+/// expensive one (a dozen `Calendar.nextDate` calls); an exploration starts the same monitoring
+/// at the same instants in every schedule it runs, and spent a third of its time here.
+struct IntervalSearch: Hashable, Sendable {
+    var intervalStart: DateComponentsSpec
+    var intervalEnd: DateComponentsSpec
+    var timeZone: TimeZone
+    var now: Date
 }
