@@ -185,7 +185,7 @@ import Testing
         let run = try daemon.call("scenario.run", ["scenario": withSteps(steps)])
         #expect(run["passed"] == false)
         #expect(run["failures"]?.arrayValue?.first?["step"] == "steps[8]")
-        #expect(run["failures"]?.arrayValue?.first?["message"] == "expected com.burbn.instagram is shielded")
+        #expect(run["failures"]?.arrayValue?.first?["message"] == "expected com.burbn.instagram not shielded: it is")
         #expect(run["strategy"] == "fifo")
 
         let invariant = try daemon.call(

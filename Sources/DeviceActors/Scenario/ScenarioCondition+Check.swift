@@ -9,7 +9,7 @@ extension ScenarioCondition {
             return match.matches(value) ? nil : "store \(key) \(match.wanted): got \(value.map(Self.show) ?? "absent")"
         case .shielded(let app, let wanted):
             let shielded = try device.isShielded(app)
-            return shielded == wanted ? nil : "\(app) is \(shielded ? "" : "not ")shielded"
+            return shielded == wanted ? nil : "\(app) \(wanted ? "" : "not ")shielded: it is\(shielded ? "" : " not")"
         case .state(let path, let match):
             let value = try Self.value(at: path, on: device)
             return match.matches(value) ? nil : "state \(path) \(match.wanted): got \(value.map(Self.show) ?? "absent")"
