@@ -13,14 +13,22 @@ let package = Package(
     ],
     targets: [
         .target(name: "ExtensionSandbox"),
-        .target(name: "DeviceActors", dependencies: ["ExtensionSandbox"]),
+        /// The simulated iOS that apps are written against: Apple-named handles over the kernel.
+        .target(name: "SimulatediOS", dependencies: ["ExtensionSandbox"], path: "Sources/DeviceActors/SimulatediOS"),
+        /// One target per app, each seeing only the simulated iOS (and the kernel's actor types).
+        .target(name: "Clarity", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/Clarity"),
+        /// The device that hosts an app: wiring, persistence, scenarios, trace export.
+        .target(
+            name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity"], path: "Sources/DeviceActors",
+            exclude: ["SimulatediOS", "Apps"]),
         .target(name: "ControlProtocol"),
-        .executableTarget(name: "clarityd", dependencies: ["ControlProtocol", "DeviceActors"]),
+        .executableTarget(name: "clarityd", dependencies: ["ControlProtocol", "DeviceActors", "SimulatediOS"]),
         .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
-        .testTarget(name: "DeviceActorsTests", dependencies: ["DeviceActors", "ControlProtocol", "ExtensionSandbox"]),
+        .testTarget(
+            name: "DeviceActorsTests", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ControlProtocol", "ExtensionSandbox"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
-        .testTarget(name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors"]),
+        .testTarget(name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),
         /// Starts the built clarityd and clarityctl and talks to them: shared by the two targets below.
         .target(name: "DaemonTestSupport", dependencies: ["ControlProtocol"], path: "Tests/DaemonTestSupport"),

@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// The config in force: clarityd.json (or the built-in defaults), then the environment and the
 /// command-line flags.

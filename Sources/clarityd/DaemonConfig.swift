@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// The daemon's own settings in clarityd.json. A missing field takes its default; a present one
 /// must be valid. The same file holds the devices' defaults (``DeviceConfig/Overrides``), and a

@@ -1,8 +1,10 @@
 import ControlProtocol
-@testable import DeviceActors
 import Foundation
 import Testing
 
+@testable import Clarity
+@testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 @testable import clarityd
 
 /// Device state on disk: journals that start at creation or at a snapshot, torn and corrupt

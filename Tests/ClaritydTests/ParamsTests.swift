@@ -3,6 +3,7 @@ import DeviceActors
 import Foundation
 import Testing
 
+@_spi(Host) @testable import SimulatediOS
 @testable import clarityd
 
 /// Every device method decodes its params strictly: a wrong type, a missing field or a member

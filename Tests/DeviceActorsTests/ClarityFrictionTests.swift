@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 @Suite struct ClarityFrictionTests {
     private func selectInstagram(_ device: SimulatedDevice) throws {

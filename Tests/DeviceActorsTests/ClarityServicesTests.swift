@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 /// The pure state machines of seed 000's services.
 @Suite struct CallVerificationServiceTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 /// DeviceActivity's platform rules (docs/platform.md), seen through the `monitor.*`
 /// effects the platform delivers. The device starts Monday 2026-01-05 09:00 UTC, unlocked.

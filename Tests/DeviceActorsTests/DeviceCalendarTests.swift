@@ -1,8 +1,10 @@
-import Foundation
 import ExtensionSandbox
+import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 @Suite struct DeviceCalendarTests {
     private func formatter(_ date: Date) -> String {

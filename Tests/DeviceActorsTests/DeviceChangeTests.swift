@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 /// What a request changed (``SimulatedDevice/changes(since:)``): the daemon journals every
 /// change, and waits for the disk only for durable ones — a property of each effect kind.

@@ -2,7 +2,9 @@ import ExtensionSandbox
 import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 /// A device that is let go of is freed, world and all: a daemon that creates and removes devices
 /// all day must not grow.

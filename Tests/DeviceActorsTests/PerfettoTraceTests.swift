@@ -2,7 +2,9 @@ import ControlProtocol
 import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 /// An exported trace read the way Perfetto reads it: tracks by name, slices by name, and each
 /// flow arrow bound to the innermost slice of its track that encloses its point.

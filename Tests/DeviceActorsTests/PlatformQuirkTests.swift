@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 /// The platform quirks of docs/platform.md, each off by default and visible when switched on.
 @Suite struct PlatformQuirkTests {

@@ -2,7 +2,9 @@ import ExtensionSandbox
 import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 /// The App Group race detector (config `raceDetector`, docs/platform.md): a process that read a
 /// key, then wrote it after another process's write it never read, is traced as `race`.

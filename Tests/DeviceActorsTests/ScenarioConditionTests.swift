@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 /// `expect {state: {path}}` reads `device.state` by a dotted path: objects by key, arrays by
 /// index, nil for null, absent, out-of-range and paths through a scalar.

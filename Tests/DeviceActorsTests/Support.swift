@@ -1,7 +1,9 @@
 import ControlProtocol
 import Foundation
 
+@testable import Clarity
 @testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
 
 /// Intent arguments for tests, written as a JSON literal and decoded as the daemon decodes them.
 struct TestArguments: IntentArguments {

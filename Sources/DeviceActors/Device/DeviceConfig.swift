@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// Per-device settings (docs/protocol.md, per-device `config`): defaults here, overridden by
 /// clarityd.json for all devices, then by `device.create`'s `config` or `device.config`.

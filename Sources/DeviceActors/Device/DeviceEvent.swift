@@ -1,3 +1,5 @@
+@_spi(Host) import SimulatediOS
+
 /// An input from the outside world (docs/protocol.md, Event types). Decoded from the `event`
 /// method's params: `type` plus the type's fields.
 public enum DeviceEvent: Sendable, Equatable {
@@ -92,15 +94,3 @@ extension DeviceEvent: Decodable {
     }
 }
 
-/// A person in the device's address book (`contacts.set`).
-public struct Contact: Sendable, Hashable, Codable {
-    public var id: String
-    public var name: String
-    public var phone: String?
-
-    public init(id: String, name: String, phone: String? = nil) {
-        self.id = id
-        self.name = name
-        self.phone = phone
-    }
-}

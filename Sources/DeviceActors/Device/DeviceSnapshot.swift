@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// A device's data at one moment: what the daemon writes when it compacts a long journal (and
 /// what state files of format 1 held), read back with ``SimulatedDevice/init(restoring:)``.

@@ -1,4 +1,5 @@
 import ExtensionSandbox
+@_spi(Host) import SimulatediOS
 
 /// What an input caused: the time after it and its effects, in order (`event`, `clock.advance`,
 /// `store.set`, `activity.*`).

@@ -1,5 +1,6 @@
 import ExtensionSandbox
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// What a device shows: the read-only methods (`store.get`, `shields.get`, `device.state`, …).
 extension SimulatedDevice {

@@ -1,5 +1,6 @@
 import ExtensionSandbox
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// One simulated iPhone running one app: a world (scheduler, virtual clock, seeded randomness),
 /// the platform actors, the app's main app and its three sandboxed extensions.

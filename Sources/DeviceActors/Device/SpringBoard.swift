@@ -1,4 +1,5 @@
 import ExtensionSandbox
+@_spi(Host) import SimulatediOS
 
 /// The device's system shell: lock state, the frontmost app, the shield flow and the radios.
 ///

@@ -1,5 +1,6 @@
 import ExtensionSandbox
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// One effect as it appears in `effects` and `trace.get`: `seq`, `t`, `time`, `kind`, `actor`,
 /// `sandbox` (when an extension caused it) and the effect's own fields, flat.
@@ -108,37 +109,5 @@ public struct TracedEffect: Sendable, Encodable {
                 try c.encode(value, forKey: Key(name))
             }
         }
-    }
-}
-
-/// The device's trace: records each effect with the current virtual time and the running
-/// actor and sandbox (from ``CallbackContext/current``). World-confined.
-public final class DeviceTrace: @unchecked Sendable {
-    let recorder: TraceRecorder<Effect>
-    let clock: VirtualClock
-
-    init(clock: VirtualClock, capacity: Int = 100_000, lastSequence: Int = 0) {
-        self.clock = clock
-        self.recorder = TraceRecorder(capacity: capacity, lastSequence: lastSequence)
-    }
-
-    /// Records `effect` under the running context (the app or extension whose platform call
-    /// caused it), or under `system` when none is running; returns its sequence number.
-    @discardableResult
-    func record(_ effect: Effect) -> Int {
-        let context = CallbackContext.current
-        return recorder.record(
-            time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect
-        ).sequence
-    }
-
-    /// Records an effect of the platform itself (`springBoard`, `deviceActivity`), whoever is running.
-    func record(_ effect: Effect, by actor: String) {
-        recorder.record(time: clock.now, actor: actor, sandbox: nil, payload: effect)
-    }
-
-    /// Records a sandbox's own event under that sandbox.
-    func record(_ event: SandboxEvent, actor: String, sandbox: String) {
-        recorder.record(time: clock.now, actor: actor, sandbox: sandbox, payload: Effect(event))
     }
 }

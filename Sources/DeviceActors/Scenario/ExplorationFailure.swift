@@ -1,3 +1,5 @@
+@_spi(Host) import SimulatediOS
+
 /// A failing schedule as `scenario.explore` reports it: what broke, and everything needed to
 /// replay it (docs/scenarios.md, "Failures").
 public struct ExplorationFailure: Sendable, Encodable {

@@ -1,4 +1,5 @@
 import ExtensionSandbox
+@_spi(Host) import SimulatediOS
 
 /// How to explore a scenario (`scenario.explore`, docs/scenarios.md).
 public struct ExplorationPlan: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// Why a scenario cannot run: `field` is the JSON path of the bad part (`steps[3].event.type`).
 public struct ScenarioInvalid: Error, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// A situation written down to be run, explored under many interleavings and replayed
 /// (docs/scenarios.md): a fresh device built from `app`, `start`, `timezone`, `seed` and
@@ -82,19 +83,6 @@ public enum ValueMatch: Sendable {
         case .absent: value == nil
         case .equals(let wanted): value.map { $0.sameValue(as: wanted) } ?? false
         case .oneOf(let wanted): value.map { value in wanted.contains { value.sameValue(as: $0) } } ?? false
-        }
-    }
-}
-
-extension StoredValue {
-    /// Equality with numbers compared by value, recursively.
-    func sameValue(as other: StoredValue) -> Bool {
-        switch (self, other) {
-        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Double(a) == b
-        case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.sameValue(as: $1) }
-        case (.dictionary(let a), .dictionary(let b)):
-            a.count == b.count && a.allSatisfy { key, value in b[key].map { value.sameValue(as: $0) } ?? false }
-        default: self == other
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Host) import SimulatediOS
 
 extension ScenarioCondition {
     /// Checks the condition on `device`; returns why it does not hold (nil when it does).

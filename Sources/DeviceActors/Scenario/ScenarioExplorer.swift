@@ -1,6 +1,7 @@
 import Dispatch
 import ExtensionSandbox
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// Runs many schedules of a scenario, each on a fresh world, on `jobs` threads at once, and
 /// reports the failures, the first shrunk to fewer preemptions that still fail the same way.

@@ -1,5 +1,6 @@
 import ExtensionSandbox
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// What one schedule of a scenario did.
 public struct ScenarioOutcome: Sendable {

@@ -1,4 +1,5 @@
 import ExtensionSandbox
+@_spi(Host) import SimulatediOS
 
 /// Runs one schedule of a scenario: a fresh device built from the scenario, never a user's,
 /// driven step by step under the given strategy, with every expectation and invariant checked.

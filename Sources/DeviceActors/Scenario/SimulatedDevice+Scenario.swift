@@ -1,4 +1,5 @@
 import ExtensionSandbox
+@_spi(Host) import SimulatediOS
 
 extension SimulatedDevice {
     /// A `parallel` step: each branch is a world task of its own, and the world runs with time

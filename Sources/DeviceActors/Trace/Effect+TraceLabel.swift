@@ -1,3 +1,5 @@
+@_spi(Host) import SimulatediOS
+
 /// How an effect is named on an exported trace's timeline (``PerfettoTrace``): short enough to
 /// read on a slice, with the one field that tells it from its neighbours. Every field is in the
 /// event's `args`.

@@ -1,3 +1,5 @@
+@_spi(Host) import SimulatediOS
+
 /// One event of the Chrome trace-event format (the JSON that Perfetto and `chrome://tracing`
 /// load): a slice, an instant, a flow arrow's end or a track's name. Times are microseconds.
 ///

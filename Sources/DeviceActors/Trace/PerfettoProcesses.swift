@@ -1,3 +1,5 @@
+@_spi(Host) import SimulatediOS
+
 /// The processes of an exported trace: which track (pid) each trace event is drawn on.
 ///
 /// - The main app (`<app>.app`) is one process, and so is each system actor that appears

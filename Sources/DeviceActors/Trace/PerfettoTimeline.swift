@@ -1,3 +1,5 @@
+@_spi(Host) import SimulatediOS
+
 /// Where each trace event sits on an exported trace's timeline, in microseconds.
 ///
 /// An event is placed at its virtual time `t` (the timeline reads in virtual seconds), plus

@@ -1,3 +1,5 @@
+@_spi(Host) import SimulatediOS
+
 /// A device's trace as a Chrome trace-event JSON object, for Perfetto (ui.perfetto.dev) and
 /// `chrome://tracing`: `{"traceEvents":[…],"displayTimeUnit":"ms","otherData":{…}}`.
 ///

@@ -1,3 +1,5 @@
+@_spi(Host) import SimulatediOS
+
 /// Which trace event caused which, for an exported trace's flow arrows. The trace records no
 /// causes, so they are derived from its order and actors, by these rules (each names its
 /// arrows):

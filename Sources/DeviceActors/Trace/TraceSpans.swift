@@ -1,4 +1,5 @@
 import ExtensionSandbox
+@_spi(Host) import SimulatediOS
 
 /// The slices of an exported trace: each extension callback and each main-app intent, and the
 /// events each one holds. The trace records when a callback or an intent begins, not when it

@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+@_spi(Host) import SimulatediOS
 
 /// The `params` of the device methods (docs/protocol.md, Methods), one type each, decoded
 /// strictly (``JSONValueDecoder``): a member a method doesn't take is refused by name.

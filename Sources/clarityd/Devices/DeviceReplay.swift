@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// Rebuilds a device from what its files hold: from its creation (or its compaction snapshot),
 /// then every journalled request through the same route that first served it, each at the

@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+@_spi(Host) import SimulatediOS
 
 /// One device method: its params decoded strictly, then its work on the device (or on the
 /// registry of devices), its result turned into JSON.

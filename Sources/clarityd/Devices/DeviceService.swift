@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// Serves every device method (everything but `daemon.*`): the registry of hosted devices, each
 /// on its own queue (``DeviceSlot``) with its journal in the state directory.

@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// One hosted device and the serial queue that owns it: every request for the device runs on
 /// that queue, one at a time, while different devices run in parallel.

@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+@_spi(Host) import SimulatediOS
 
 /// How a device was made: what `device.create` resolved (the daemon's defaults applied, a wall
 /// device's start fixed), so that replaying its journal makes the same device whatever the

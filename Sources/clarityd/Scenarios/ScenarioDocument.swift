@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// A scenario as JSON (docs/scenarios.md), decoded strictly: an unknown member, a step with
 /// none or two of its kinds, a bad event or condition is refused by its path (`steps[3].event.type`)

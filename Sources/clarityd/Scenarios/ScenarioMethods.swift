@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
+@_spi(Host) import SimulatediOS
 
 /// `scenario.run`, `scenario.replay` and `scenario.explore` (docs/scenarios.md). Each schedule
 /// runs on a fresh world built from the scenario, never on a user's device; the methods run on

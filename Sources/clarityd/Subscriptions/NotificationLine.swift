@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+@_spi(Host) import SimulatediOS
 
 /// The lines of the notifications the daemon sends of its own accord (``ServerNotification``):
 /// `{"jsonrpc":"2.0","method":…,"params":{…}}` and a `\n`, keys sorted as in every answer.

@@ -1,4 +1,5 @@
 import DeviceActors
+@_spi(Host) import SimulatediOS
 
 /// One device's trace as it grows, for the connections subscribed to it: after each piece of
 /// work on the device's queue that may have traced something (a request, a wall-clock tick, a

@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// Clarity's user actions (`intent`, docs/apps/clarity.md): each one's arguments as a type,
 /// decoded strictly and validated before anything runs, and what it does in the main app.
 struct ClarityIntent: Sendable {
@@ -80,9 +82,9 @@ struct ClarityIntent: Sendable {
             for (index, category) in (categories ?? []).enumerated() where category.isEmpty {
                 throw .invalidArgument(field: "args.categories[\(index)]", reason: "must not be empty")
             }
-            guard Set(apps).count <= ManagedSettingsAgent.maxApplications else {
+            guard Set(apps).count <= ManagedSettingsStore.maxApplications else {
                 throw .invalidArgument(
-                    field: "args.apps", reason: "at most \(ManagedSettingsAgent.maxApplications) apps can be shielded")
+                    field: "args.apps", reason: "at most \(ManagedSettingsStore.maxApplications) apps can be shielded")
             }
         }
     }

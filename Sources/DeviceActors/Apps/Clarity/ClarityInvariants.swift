@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import SimulatediOS
 
 /// Clarity's built-in scenario invariants (docs/apps/clarity.md, "Invariants"):
 /// - `challengeVerifiedByTexting`: a challenge verified by Communication use
@@ -9,14 +10,14 @@ import ExtensionSandbox
 ///   written higher, except back to 0 by the monitor (the day's reset, tasks 3–4);
 /// - `onlySelectedAppsShielded`: every store but Focus mode's shields only the user's selection
 ///   (`shieldedAppsSelection`).
-enum ClarityInvariants {
-    static let all = [challengeVerifiedByTexting, frictionNeverDecreasesWithinADay, onlySelectedAppsShielded]
+public enum ClarityInvariants {
+    public static let all = [challengeVerifiedByTexting, frictionNeverDecreasesWithinADay, onlySelectedAppsShielded]
 
     static let challengeVerifiedByTexting = AppInvariant(
         name: "challengeVerifiedByTexting",
         rule: "a challenge verified by Communication use had \(ProsocialLimits.textMinSeconds) s of it after it was issued"
     ) { device throws(DeviceError) in
-        var usage = CommunicationUsage(catalog: device.platform.catalog)
+        var usage = CommunicationUsage(catalog: device.catalog)
         var atIssue: [String: Int64] = [:]
         for entry in device.traceSoFar {
             switch entry.payload {
@@ -65,13 +66,13 @@ enum ClarityInvariants {
         name: "onlySelectedAppsShielded",
         rule: "every store but Focus mode's shields only the apps and categories in shieldedAppsSelection"
     ) { device throws(DeviceError) in
-        let shielding = try device.shields().stores.filter { store, shield in
+        let shielding = try device.shieldStores().filter { store, shield in
             store != ClarityKeys.focusStore && !shield.isEmpty
         }
         // Decoding the selection is most of this check's cost: skip it while nothing is shielded.
         guard !shielding.isEmpty else { return nil }
         let selection = FamilyActivitySelectionData.decode(
-            try device.storeGet(suite: ClarityKeys.appGroup, key: ClarityKeys.shieldedAppsSelection)?.dataValue)
+            try device.storeValue(suite: ClarityKeys.appGroup, key: ClarityKeys.shieldedAppsSelection)?.dataValue)
         let apps = Set(selection?.applicationTokens ?? [])
         let categories = Set(selection?.categoryTokens ?? [])
         for (store, shield) in shielding.sorted(by: { $0.key < $1.key }) {

@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// Clarity's names, as seed 000 gives them (docs/apps/clarity.md). Project choices are marked.
 enum ClarityKeys {
     static let bundleIdentifier = "com.clarity.focus"

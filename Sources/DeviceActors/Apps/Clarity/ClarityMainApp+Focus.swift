@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import SimulatediOS
 
 /// Focus sessions (seed 000 "Enhanced Focus Sessions"): every app shielded except the whitelist
 /// through the `focus` store, iOS Focus mode on, until the session ends. The free tier has one

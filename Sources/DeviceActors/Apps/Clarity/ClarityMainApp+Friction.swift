@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import SimulatediOS
 
 /// Progressive friction setup (docs/apps/clarity.md): the user's shielded selection and the
 /// daily `clarity_friction` activity whose events are the five layers.

@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import SimulatediOS
 
 /// 30-day auto-cleanup and daily snapshots (seed 000 task 8 `DataCleanupService`): focus
 /// sessions, mood entries, challenges and connection logs go after 30 days, daily snapshots

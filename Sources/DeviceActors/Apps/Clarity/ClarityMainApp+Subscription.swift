@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import SimulatediOS
 
 /// Subscription (seed 000 task 9): StoreKit 2 products `com.clarity.focus.monthly` ($4.99) and
 /// `com.clarity.focus.yearly` ($39.99), a 7-day free trial from install (the seed recommends it),

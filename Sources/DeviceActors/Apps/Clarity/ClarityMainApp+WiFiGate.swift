@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import SimulatediOS
 
 /// The WiFi gate (seed 000 task 2d `WiFiGateService`): the selection is shielded through the
 /// `wifiGate` store everywhere except on a home network. Checked when the network changes and

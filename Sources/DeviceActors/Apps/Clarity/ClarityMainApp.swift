@@ -1,5 +1,6 @@
 import ExtensionSandbox
 import Foundation
+import SimulatediOS
 
 /// Clarity's main app (seed 000): its SwiftData store (``ClarityStore``) and the services of
 /// tasks 2, 8 and 9, as one actor: in the real app they all run on the main thread.
@@ -37,13 +38,7 @@ actor ClarityMainApp: WorldActor {
     func changed() { dataRevision.bump() }
 
     /// A fresh UUID from the world's seeded generator (`UUID()` would break replay).
-    func newID() -> String {
-        let high = platform.world.random.next()
-        let low = platform.world.random.next()
-        let hex = String(format: "%016llX%016llX", high, low)
-        let chars = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
-    }
+    func newID() -> String { platform.uuid() }
 
     /// Replaces the timer named `name` (one of each kind at a time).
     func setTimer(_ name: String, after seconds: Double, _ action: @escaping @Sendable () async -> Void) {
@@ -79,11 +74,9 @@ actor ClarityMainApp: WorldActor {
     /// subscription, clean up old data, schedule the daily cleanup, start WiFi monitoring; and
     /// re-arm what was pending (a focus session's end, a call watch).
     func launch() async throws {
-        await platform.storeKit.configure(products: Self.products)
-        let system = platform.system
+        await platform.storeKitServices.configure(products: Self.products)
         await platform.storeKitServices.listenForTransactions { [weak self] _ in
-            guard let app = self else { return }
-            await system.runAsMainApp { try? await app.updateSubscriptionStatus() }
+            try? await self?.updateSubscriptionStatus()
         }
         try await updateSubscriptionStatus()
         try cleanupOnLaunch()

@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import SimulatediOS
 
 /// Clarity's ShieldAction extension.
 ///

@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// The main app's SwiftData store, as one Codable value persisted with the device: every model
 /// of seed 000 task 1 plus the user's profile. Mutated only by ``ClarityMainApp``.
 struct ClarityStore: Codable, Sendable {

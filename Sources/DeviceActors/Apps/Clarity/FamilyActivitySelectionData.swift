@@ -1,4 +1,5 @@
 import Foundation
+import SimulatediOS
 
 /// The Codable wrapper seed 000 stores under `shieldedAppsSelection` (task 2d note:
 /// "FamilyActivitySelectionData is a Codable wrapper for FamilyActivitySelection tokens"):

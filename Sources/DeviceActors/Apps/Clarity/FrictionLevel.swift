@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// The five friction layers (seed 000, task 11a `FrictionLevel`).
 enum FrictionLevel: Int, CaseIterable, Sendable {
     case awareness = 1

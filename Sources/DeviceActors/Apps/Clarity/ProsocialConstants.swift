@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// Seed 000, task 3a `ProsocialConstants.swift`: XP values, retention, limits and Clarity's voice,
 /// ported as written.
 enum ProsocialXP {

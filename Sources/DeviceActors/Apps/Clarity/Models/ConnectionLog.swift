@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// Seed 000, task 1b `ConnectionLog`: one real connection (times are virtual `t` seconds).
 struct ConnectionLog: Codable, Sendable, Equatable {
     enum Kind: String, Codable, Sendable {

@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// One day's trend data (kept 90 days): the day's stats as last recorded.
 struct DailySnapshot: Codable, Sendable, Equatable {
     /// The local day, `2026-01-05`.

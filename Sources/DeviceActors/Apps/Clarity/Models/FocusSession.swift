@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// A focus session: every app shielded but the whitelist, Focus mode on, until it ends.
 struct FocusSession: Codable, Sendable, Equatable {
     var id: String

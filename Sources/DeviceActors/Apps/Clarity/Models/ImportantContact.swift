@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// Seed 000, task 1c `ImportantContact`: one of the user's important people (at most 5).
 struct ImportantContact: Codable, Sendable, Equatable {
     var id: String

@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// A mood check-in (free tier feature; kept 30 days).
 struct MoodEntry: Codable, Sendable, Equatable {
     var id: String

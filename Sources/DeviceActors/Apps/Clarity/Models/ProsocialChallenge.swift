@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// Seed 000, task 1a: the kinds of prosocial challenge.
 enum ChallengeType: String, Codable, Sendable {
     case textSomeone

@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// Seed 000, task 2a `CallVerificationService`, as a pure state machine: the main app feeds it
 /// CXCallObserver transitions and the 2-minute timeout, and performs what it returns.
 ///

@@ -1,3 +1,5 @@
+import SimulatediOS
+
 /// Seed 000, task 2e `ProsocialChallengeEngine`: contact choice, challenge generation and the
 /// bookkeeping of each verification result, as pure functions on the store. The main app
 /// (``ClarityMainApp``) performs the I/O: deep links, verification services, App Group writes.

@@ -1,0 +1,68 @@
+import Clarity
+import ExtensionSandbox
+import Foundation
+@_spi(Host) import SimulatediOS
+
+/// The apps this build simulates, by wire name (`device.create`'s `app`): one registration line
+/// per app. An app is a target of its own under `Apps/<App>/` that sees only the simulated iOS
+/// (docs/architecture.md); this table is the one place the host names it.
+public enum AppCatalog {
+    /// The apps this build runs.
+    static let registrations: [String: AppRegistration] = [
+        "clarity": AppRegistration(description: ClarityApp.description, invariants: ClarityInvariants.all) {
+            platform, config, world in
+            ClarityApp(
+                platform: platform, world: world,
+                config: ClarityConfig(
+                    frictionThresholdsMinutes: config.frictionThresholdsMinutes,
+                    verificationNamesChallenge: config.verificationNamesChallenge))
+        }
+    ]
+
+    /// Every app name the protocol knows.
+    public static let protocolNames = ["clarity", "scrollkitty", "spendless", "makehay", "thephone"]
+    /// The apps this build can run.
+    public static var available: [String] { protocolNames.filter { registrations[$0] != nil } }
+
+    /// What each app the protocol names is, in that order: the ones this build runs with their
+    /// intents, the others marked not available yet (`daemon.catalog`, help and error messages).
+    public static var descriptions: [AppDescription] {
+        protocolNames.map { name in
+            registrations[name]?.description
+                ?? AppDescription(name: name, bundleIdentifier: nil, appGroup: nil, available: false, intents: [])
+        }
+    }
+
+    static func make(_ name: String, platform: Platform, config: DeviceConfig, world: World) throws(DeviceError)
+        -> any SimulatedApp
+    {
+        guard let registration = registrations[name] else { throw .unknownApp(name) }
+        return registration.make(platform, config, world)
+    }
+
+    /// The built-in invariants of `app`.
+    static func invariants(of app: String) -> [AppInvariant] {
+        registrations[app]?.invariants ?? []
+    }
+}
+
+/// How the host makes one app: its description, its built-in invariants and its constructor.
+struct AppRegistration: Sendable {
+    let description: AppDescription
+    let invariants: [AppInvariant]
+    let make: @Sendable (Platform, DeviceConfig, World) -> any SimulatedApp
+}
+
+extension SimulatedDevice: InvariantContext {
+    public var catalog: CategoryCatalog { platform.catalog }
+
+    public var traceSoFar: ArraySlice<TraceEntry<Effect>> { trace.recorder.entries(after: 0) }
+
+    public func storeValue(suite: String, key: String) throws(DeviceError) -> StoredValue? {
+        try storeGet(suite: suite, key: key)
+    }
+
+    public func shieldStores() throws(DeviceError) -> [String: ShieldSettings] {
+        try shields().stores
+    }
+}

@@ -1,0 +1,202 @@
+import ExtensionSandbox
+import Foundation
+
+/// The App Group containers of the device: one `UserDefaults` suite per app group, shared by
+/// the main app and its three extensions (docs/platform.md). An actor, so every read and
+/// write is a scheduling point where cross-extension races can happen. Writes are traced; reads
+/// are traced when an extension makes them (they are charged to its memory ledger).
+///
+/// Two platform quirks live here (off by default, docs/decisions.md):
+/// - `lateDefaultsPropagation`: an extension's write is seen by its own process at once and by
+///   the others only after ``propagationDelay``; if that process has ended by then (the monitor
+///   ends after every callback; jetsam), the write is lost (`store.writeLost`), unless the
+///   extension called `synchronize()`.
+/// - `emptyDefaultsBeforeFirstUnlock`: after a reboot and before the first unlock, extensions
+///   read every key as absent (data protection); writes still land.
+///
+/// With the race detector on (config `raceDetector`), main-app reads are traced too, so every
+/// read a lost update names is in the trace, and each write that reaches the store is checked
+/// by ``LostUpdateDetector``; a lost update is traced as `race` under the writer.
+@_spi(Host) public actor AppGroupContainer: WorldActor {
+    @_spi(Host) public nonisolated let executor: WorldActorExecutor
+    private let trace: DeviceTrace
+    private let clock: VirtualClock
+    @_spi(Host) public private(set) var suites: [String: [String: StoredValue]]
+    private var staged: [StagedWrite] = []
+    /// Set when `lateDefaultsPropagation` is on.
+    private var propagationDelay: VirtualDuration?
+    private var emptyBeforeFirstUnlock = false
+    private var unlockedSinceBoot = true
+    /// Set when the race detector is on.
+    private var raceDetector: LostUpdateDetector?
+
+    /// An extension's write that other processes don't see yet.
+    private struct StagedWrite {
+        let suite: String
+        let key: String
+        let value: StoredValue?
+        let writer: CallbackContext
+        /// The trace seq of its `store.write` or `store.remove`.
+        let seq: Int
+        let visibleAt: VirtualInstant
+
+        func isFrom(_ context: CallbackContext?) -> Bool {
+            guard let context, let sandbox = context.sandbox, let mine = writer.sandbox else { return false }
+            return sandbox === mine && context.generation == writer.generation
+        }
+    }
+
+    @_spi(Host) public init(executor: WorldActorExecutor, trace: DeviceTrace, clock: VirtualClock) {
+        self.executor = executor
+        self.trace = trace
+        self.clock = clock
+        self.suites = [:]
+    }
+
+    /// Switching the race detector off forgets what it knew; switching it on starts afresh.
+    @_spi(Host) public func configure(propagationDelay: VirtualDuration?, emptyBeforeFirstUnlock: Bool, detectRaces: Bool) {
+        self.propagationDelay = propagationDelay
+        self.emptyBeforeFirstUnlock = emptyBeforeFirstUnlock
+        if !detectRaces {
+            raceDetector = nil
+        } else if raceDetector == nil {
+            raceDetector = LostUpdateDetector()
+        }
+    }
+
+    /// The device rebooted (false) or was unlocked (true).
+    @_spi(Host) public func setUnlockedSinceBoot(_ unlocked: Bool) {
+        unlockedSinceBoot = unlocked
+    }
+
+    @_spi(Host) public func value(suite: String, key: String) -> StoredValue? {
+        let context = CallbackContext.current
+        let stored = suites[suite]?[key]
+        let value: StoredValue?
+        let view: LostUpdateDetector.ReadView
+        if emptyBeforeFirstUnlock, !unlockedSinceBoot, context?.sandbox != nil {
+            value = nil
+            view = stored == nil ? .store : .blanked
+        } else if let own = staged.last(where: { $0.suite == suite && $0.key == key && $0.isFrom(context) }) {
+            value = own.value
+            view = .ownPendingWrite
+        } else {
+            value = stored
+            view = .store
+        }
+        if let context, context.sandbox != nil || raceDetector != nil {
+            let seq = trace.record(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0))
+            raceDetector?.read(by: .init(context), suite: suite, key: key, seq: seq, view: view)
+        }
+        return value
+    }
+
+    @_spi(Host) public func set(_ value: StoredValue?, suite: String, key: String) {
+        let context = CallbackContext.current
+        let seq =
+            if let value {
+                trace.record(.storeWrite(suite: suite, key: key, value: value))
+            } else {
+                trace.record(.storeRemove(suite: suite, key: key))
+            }
+        if let propagationDelay, let context, context.sandbox != nil {
+            let visibleAt = clock.now + propagationDelay
+            staged.append(StagedWrite(suite: suite, key: key, value: value, writer: context, seq: seq, visibleAt: visibleAt))
+            clock.schedule(at: visibleAt, label: "defaultsPropagation") { [self] in await self.propagate() }
+        } else {
+            commit(value, suite: suite, key: key, writer: context, seq: seq)
+        }
+    }
+
+    /// `synchronize()`: the calling process's pending writes reach the store now.
+    @_spi(Host) public func synchronize() {
+        let context = CallbackContext.current
+        let mine = staged.filter { $0.isFrom(context) }
+        staged.removeAll { $0.isFrom(context) }
+        for write in mine { commit(write) }
+    }
+
+    /// Writes whose delay has passed reach the store, or are lost if their process has ended.
+    private func propagate() {
+        let now = clock.now
+        let due = staged.filter { $0.visibleAt <= now }
+        staged.removeAll { $0.visibleAt <= now }
+        for write in due {
+            if let sandbox = write.writer.sandbox, !sandbox.isRunning(generation: write.writer.generation) {
+                trace.record(.storeWriteLost(suite: write.suite, key: write.key), by: write.writer.actor)
+            } else {
+                commit(write)
+            }
+        }
+    }
+
+    private func commit(_ write: StagedWrite) {
+        commit(write.value, suite: write.suite, key: write.key, writer: write.writer, seq: write.seq)
+    }
+
+    /// A write reaches the store; the race detector checks it and traces the lost update it
+    /// caused under the writer (after its `store.write`, which may be earlier when it propagated late).
+    private func commit(_ value: StoredValue?, suite: String, key: String, writer: CallbackContext?, seq: Int) {
+        suites[suite, default: [:]][key] = value
+        guard let lost = raceDetector?.commit(by: .init(writer), suite: suite, key: key, writeSeq: seq) else { return }
+        CallbackContext.$current.withValue(writer) { trace.record(.race(lost)) }
+    }
+
+    @_spi(Host) public func dump(suite: String) -> [String: StoredValue] { suites[suite] ?? [:] }
+
+    @_spi(Host) public func restore(suite: String, values: [String: StoredValue]) {
+        suites[suite] = values
+    }
+}
+
+/// `UserDefaults(suiteName:)` for simulated code: a handle on one App Group suite.
+///
+/// Every call is a platform call: it checks that the calling extension is still alive (a
+/// jetsammed callback is cut here) and, for reads, charges the value's encoded size to the
+/// callback's memory ledger for the rest of the callback.
+public struct AppGroupDefaults: Sendable {
+    public let suiteName: String
+    @_spi(Host) public let container: AppGroupContainer
+
+    public func object(forKey key: String) async throws -> StoredValue? {
+        try CallbackContext.current?.checkpoint()
+        let value = await container.value(suite: suiteName, key: key)
+        try CallbackContext.current?.charge(bytes: value?.encodedSize ?? 0)
+        return value
+    }
+
+    /// `bool(forKey:)`: false when absent, as `UserDefaults`.
+    public func bool(forKey key: String) async throws -> Bool {
+        try await object(forKey: key)?.boolValue ?? false
+    }
+
+    /// `integer(forKey:)`: 0 when absent.
+    public func integer(forKey key: String) async throws -> Int {
+        try await object(forKey: key)?.intValue ?? 0
+    }
+
+    public func string(forKey key: String) async throws -> String? {
+        try await object(forKey: key)?.stringValue
+    }
+
+    public func data(forKey key: String) async throws -> Data? {
+        try await object(forKey: key)?.dataValue
+    }
+
+    public func set(_ value: StoredValue, forKey key: String) async throws {
+        try CallbackContext.current?.checkpoint()
+        await container.set(value, suite: suiteName, key: key)
+    }
+
+    public func removeObject(forKey key: String) async throws {
+        try CallbackContext.current?.checkpoint()
+        await container.set(nil, suite: suiteName, key: key)
+    }
+
+    /// `synchronize()`: pushes this process's pending writes to the store now (matters only
+    /// under the `lateDefaultsPropagation` quirk).
+    public func synchronize() async throws {
+        try CallbackContext.current?.checkpoint()
+        await container.synchronize()
+    }
+}

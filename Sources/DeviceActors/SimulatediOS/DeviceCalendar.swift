@@ -1,0 +1,159 @@
+import ExtensionSandbox
+import Foundation
+
+/// Maps virtual time to calendar dates for one device: the device's epoch (`start`) and time
+/// zone. `t` = 0 is `start`. Uses Foundation's Calendar on computed dates only, never the wall
+/// clock.
+public struct DeviceCalendar: Sendable {
+    public let start: Date
+    public let timeZone: TimeZone
+    /// The zone's name as the user gave it (Foundation on Linux reports `UTC` as `GMT`).
+    public let timeZoneName: String
+    public let calendar: Calendar
+
+    public init(start: Date, timeZone: TimeZone, name: String? = nil) {
+        self.start = start
+        self.timeZone = timeZone
+        self.timeZoneName = name ?? timeZone.identifier
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+    }
+
+    /// The date of `instant`, on a whole millisecond: `start + t` in floating point can land a
+    /// hair before the millisecond it stands for (11:00:00 as 10:59:59.99999988 when `start` has
+    /// a fraction), and a schedule's interval end would then fall inside its own interval.
+    public func date(_ instant: VirtualInstant) -> Date {
+        let milliseconds = ((start.timeIntervalSinceReferenceDate + instant.seconds) * 1000).rounded()
+        return Date(timeIntervalSinceReferenceDate: milliseconds / 1000)
+    }
+
+    public func instant(_ date: Date) -> VirtualInstant {
+        VirtualInstant(seconds: date.timeIntervalSince(start))
+    }
+
+    /// ISO-8601 UTC, as results report times (`2026-01-05T09:00:00Z`).
+    public func isoString(_ instant: VirtualInstant) -> String {
+        Self.isoString(date(instant))
+    }
+
+    /// ISO-8601 UTC of `date`, `.SSS` milliseconds only when not a whole second. Computed by
+    /// arithmetic (days → civil date, Hinnant's algorithm) and written digit by digit: a
+    /// formatter, or `String(format:)`, per effect costs more than the rest of a request.
+    public static func isoString(_ date: Date) -> String {
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = totalMilliseconds.floorDivided(by: 1000)
+        let milliseconds = totalMilliseconds - seconds * 1000
+        let days = seconds.floorDivided(by: 86_400)
+        seconds -= days * 86_400
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        if year < 0 { text.append(UInt8(ascii: "-")) }
+        appendDigits(abs(year), width: 4, to: &text)
+        for (separator, value) in [("-", month), ("-", day), ("T", seconds / 3600), (":", seconds / 60 % 60), (":", seconds % 60)] {
+            text.append(UInt8(ascii: separator.unicodeScalars.first!))
+            appendDigits(value, width: 2, to: &text)
+        }
+        if milliseconds != 0 {
+            text.append(UInt8(ascii: "."))
+            appendDigits(milliseconds, width: 3, to: &text)
+        }
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the decimal digits of `value` (≥ 0), zero-padded to at least `width`.
+    private static func appendDigits(_ value: Int64, width: Int, to text: inout [UInt8]) {
+        var digits: [UInt8] = []
+        var rest = value
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
+        text.append(contentsOf: digits.reversed())
+    }
+
+    /// Year, month, day of the proleptic Gregorian calendar for days since 1970-01-01.
+    @_spi(Host) public static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+        let z = daysSinceEpoch + 719_468
+        let era = z.floorDivided(by: 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    public static func parseISO(_ string: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: string) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: string)
+    }
+
+    /// The start of the local day holding `instant`.
+    public func startOfDay(_ instant: VirtualInstant) -> VirtualInstant {
+        self.instant(localDay(of: date(instant)).start)
+    }
+
+    /// A stable name of the local day holding `instant` (`2026-01-05`).
+    public func dayKey(_ instant: VirtualInstant) -> String {
+        localDay(of: date(instant)).key
+    }
+
+    /// One day after the start of the local day holding `instant` (by `Calendar`'s day
+    /// arithmetic: the next midnight, or the hour after it where a zone skips midnight).
+    public func nextMidnight(after instant: VirtualInstant) -> VirtualInstant {
+        self.instant(localDay(of: date(instant)).startPlusOneDay)
+    }
+
+    /// The local day holding `date`, from the last one asked for when it still holds it: the
+    /// platform asks for today's day many times a step, and `Calendar` takes microseconds each.
+    private func localDay(of date: Date) -> LocalDay {
+        if let known = lastDay.value, known.contains(date) { return known }
+        let interval = calendar.dateInterval(of: .day, for: date)
+            ?? DateInterval(start: calendar.startOfDay(for: date), duration: 86_400)
+        let parts = calendar.dateComponents([.year, .month, .day], from: interval.start)
+        let day = LocalDay(
+            start: interval.start, end: interval.end,
+            key: String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0),
+            startPlusOneDay: calendar.date(byAdding: .day, value: 1, to: interval.start) ?? interval.end)
+        lastDay.value = day
+        return day
+    }
+
+    private let lastDay = LastDay()
+}
+
+/// One local day: `[start, end)`, its key and `start` plus one day by `Calendar`.
+private struct LocalDay: Sendable {
+    let start: Date
+    let end: Date
+    let key: String
+    let startPlusOneDay: Date
+
+    func contains(_ date: Date) -> Bool { start <= date && date < end }
+}
+
+/// The day a ``DeviceCalendar`` computed last, shared by its copies.
+private final class LastDay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var day: LocalDay?
+
+    var value: LocalDay? {
+        get { lock.withLock { day } }
+        set { lock.withLock { day = newValue } }
+    }
+}
+
+extension Int64 {
+    /// Division rounding toward negative infinity.
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

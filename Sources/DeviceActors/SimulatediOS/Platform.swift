@@ -1,0 +1,117 @@
+import ExtensionSandbox
+
+/// The simulated iOS that app code sees: the handles Apple's frameworks would give it.
+/// The main app and every extension of the device get the same platform; who is calling is
+/// known from the running ``CallbackContext``.
+public struct Platform: Sendable {
+    @_spi(Host) public let appGroups: AppGroupContainer
+    @_spi(Host) public let managedSettings: ManagedSettingsAgent
+    @_spi(Host) public let deviceActivity: DeviceActivityAgent
+    @_spi(Host) public let notifications: NotificationAgent
+    @_spi(Host) public let system: SystemAgent
+    @_spi(Host) public let storeKit: StoreKitAgent
+    @_spi(Host) public let world: World
+    @_spi(Host) public let trace: DeviceTrace
+    /// The device's calendar (epoch and time zone).
+    public let calendar: DeviceCalendar
+    /// The device's app catalog (names and categories).
+    public let catalog: CategoryCatalog
+
+    /// The device wires its platform once, from its agents (`SimulatedDevice`).
+    @_spi(Host) public init(
+        appGroups: AppGroupContainer, managedSettings: ManagedSettingsAgent, deviceActivity: DeviceActivityAgent,
+        notifications: NotificationAgent, system: SystemAgent, storeKit: StoreKitAgent, world: World, trace: DeviceTrace,
+        calendar: DeviceCalendar, catalog: CategoryCatalog
+    ) {
+        self.appGroups = appGroups
+        self.managedSettings = managedSettings
+        self.deviceActivity = deviceActivity
+        self.notifications = notifications
+        self.system = system
+        self.storeKit = storeKit
+        self.world = world
+        self.trace = trace
+        self.calendar = calendar
+        self.catalog = catalog
+    }
+
+    /// `UserDefaults(suiteName:)`.
+    public func userDefaults(suiteName: String) -> AppGroupDefaults {
+        AppGroupDefaults(suiteName: suiteName, container: appGroups)
+    }
+
+    /// `ManagedSettingsStore(named:)`.
+    public func managedSettingsStore(named name: String = ManagedSettingsStore.defaultName) -> ManagedSettingsStore {
+        ManagedSettingsStore(name: name, agent: managedSettings)
+    }
+
+    /// `DeviceActivityCenter()`.
+    public var deviceActivityCenter: DeviceActivityCenter { DeviceActivityCenter(agent: deviceActivity) }
+
+    /// `UNUserNotificationCenter.current()`.
+    public var notificationCenter: UserNotificationCenter { UserNotificationCenter(agent: notifications, system: system) }
+
+    /// Device-wide services: WiFi, contacts, Focus mode, opening URLs.
+    public var systemServices: SystemServices { SystemServices(agent: system) }
+
+    /// StoreKit 2.
+    public var storeKitServices: StoreKitServices { StoreKitServices(agent: storeKit, system: system) }
+
+    /// `OSSignposter`: the app's own events in the device's trace (kind `app`).
+    public var signposter: Signposter { Signposter(trace: trace) }
+
+    /// Today's usage per app in seconds, as a `DeviceActivityReport` would show the main app.
+    public func usageToday() async throws -> [String: Double] {
+        try CallbackContext.current?.checkpoint()
+        return await deviceActivity.usageToday()
+    }
+
+    /// A timer of the main app on the virtual clock (`Timer`, `asyncAfter`, a `BGTask`'s
+    /// earliest date): `action` runs as the main app, after which shields are re-checked.
+    @discardableResult
+    public func scheduleAppTimer(after seconds: Double, label: String, action: @escaping @Sendable () async -> Void)
+        -> VirtualClock.TimerID
+    {
+        let system = system
+        return world.clock.schedule(at: world.clock.now + .seconds(seconds), label: label) {
+            await system.runAsMainApp(action)
+        }
+    }
+
+    public func cancelAppTimer(_ id: VirtualClock.TimerID) {
+        world.clock.cancel(id)
+    }
+
+    /// The device's current virtual time.
+    public var now: VirtualInstant { world.clock.now }
+
+    /// `UUID().uuidString`, from the world's seeded generator: `UUID()` itself would break replay.
+    public func uuid() -> String {
+        let high = world.random.next()
+        let low = world.random.next()
+        let chars = Array(String(format: "%016llX%016llX", high, low))
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+    }
+
+    /// Picks an element with the world's seeded generator (the only randomness allowed).
+    public func randomElement<T>(of items: [T]) -> T? {
+        items.randomElement(using: &world.random)
+    }
+}
+
+/// `OSSignposter` for simulated code: an app marks its own decisions (a challenge issued, XP
+/// awarded) in the device's trace as `app` effects, under the process that made them, so that
+/// `trace` and the effects of a request show what the app did, not only what it wrote.
+public struct Signposter: Sendable {
+    @_spi(Host) public let trace: DeviceTrace
+
+    /// Names the trace uses for every effect: an event's fields may not take them (a field so
+    /// named is left out of the trace; debug builds stop on it).
+    @_spi(Host) public static let reservedNames: Set<String> = ["seq", "t", "time", "kind", "actor", "sandbox", "event"]
+
+    /// `emitEvent(_:)`: records `name` with `fields` (flat in the trace: `xp=15 totalXP=30`).
+    public func emitEvent(_ name: String, _ fields: [String: StoredValue] = [:]) {
+        assert(Self.reservedNames.isDisjoint(with: fields.keys), "app event fields may not be named \(Self.reservedNames.sorted())")
+        trace.record(.app(event: name, fields: fields.filter { !Self.reservedNames.contains($0.key) }))
+    }
+}

@@ -1,0 +1,33 @@
+import ExtensionSandbox
+
+/// The device's trace: records each effect with the current virtual time and the running
+/// actor and sandbox (from ``CallbackContext/current``). World-confined.
+public final class DeviceTrace: @unchecked Sendable {
+    @_spi(Host) public let recorder: TraceRecorder<Effect>
+    @_spi(Host) public let clock: VirtualClock
+
+    @_spi(Host) public init(clock: VirtualClock, capacity: Int = 100_000, lastSequence: Int = 0) {
+        self.clock = clock
+        self.recorder = TraceRecorder(capacity: capacity, lastSequence: lastSequence)
+    }
+
+    /// Records `effect` under the running context (the app or extension whose platform call
+    /// caused it), or under `system` when none is running; returns its sequence number.
+    @discardableResult
+    @_spi(Host) public func record(_ effect: Effect) -> Int {
+        let context = CallbackContext.current
+        return recorder.record(
+            time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect
+        ).sequence
+    }
+
+    /// Records an effect of the platform itself (`springBoard`, `deviceActivity`), whoever is running.
+    @_spi(Host) public func record(_ effect: Effect, by actor: String) {
+        recorder.record(time: clock.now, actor: actor, sandbox: nil, payload: effect)
+    }
+
+    /// Records a sandbox's own event under that sandbox.
+    @_spi(Host) public func record(_ event: SandboxEvent, actor: String, sandbox: String) {
+        recorder.record(time: clock.now, actor: actor, sandbox: sandbox, payload: Effect(event))
+    }
+}

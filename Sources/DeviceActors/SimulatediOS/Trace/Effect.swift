@@ -1,0 +1,123 @@
+import ExtensionSandbox
+
+/// Everything a device can do that a user or test would notice. Each effect is traced with its
+/// virtual time, actor and sandbox, and returned by the request that caused it.
+///
+/// On the wire an effect is a flat object: `kind` (e.g. `store.write`) plus the case's fields.
+public enum Effect: Sendable, Equatable {
+    case extensionLaunch(baselineBytes: Int)
+    case extensionCallback(name: String)
+    case extensionJetsam(usedBytes: Int, budgetBytes: Int)
+    case extensionTerminate
+    case storeRead(suite: String, key: String, bytes: Int)
+    case storeWrite(suite: String, key: String, value: StoredValue)
+    case storeRemove(suite: String, key: String)
+    /// A write lost to `lateDefaultsPropagation`: its process ended before it reached the store.
+    case storeWriteLost(suite: String, key: String)
+    /// A lost update the race detector found (config `raceDetector`): traced under the process
+    /// whose write overwrote another process's value unseen.
+    case race(LostUpdate)
+    case shieldApply(store: String, applications: [String], categories: CategoryPolicy)
+    case shieldClear(store: String)
+    case shieldShown(app: String, configuration: ShieldConfiguration, source: ShieldConfigurationSource)
+    case shieldAction(app: String, button: ShieldButton, response: ShieldActionResponse)
+    case notification(title: String, body: String)
+    case monitorIntervalStart(activity: String)
+    case monitorIntervalEnd(activity: String)
+    case monitorThreshold(activity: String, event: String)
+    case monitorWarning(activity: String, warning: MonitorWarning, event: String?)
+    case activityStart(activity: String)
+    case activityStop(activity: String)
+    case appState(locked: Bool, foregroundApp: String?, shieldShown: Bool)
+    case intent(name: String)
+    case clockAdvance(seconds: Double)
+    case wifi(ssid: String?)
+    case call(CallState?)
+    case contacts(count: Int)
+    case reboot
+    case focusMode(on: Bool)
+    case openURL(url: String)
+    case storeKit(transaction: String, product: String)
+    /// A decision of the app's own, named as its seed names it (`challengeIssued`, `xpAwarded`),
+    /// with the facts that go with it (``Signposter``).
+    case app(event: String, fields: [String: StoredValue])
+
+    /// The wire name of the effect (`kind`).
+    public var kind: String {
+        switch self {
+        case .extensionLaunch: "extension.launch"
+        case .extensionCallback: "extension.callback"
+        case .extensionJetsam: "extension.jetsam"
+        case .extensionTerminate: "extension.terminate"
+        case .storeRead: "store.read"
+        case .storeWrite: "store.write"
+        case .storeRemove: "store.remove"
+        case .storeWriteLost: "store.writeLost"
+        case .race: "race"
+        case .shieldApply: "shield.apply"
+        case .shieldClear: "shield.clear"
+        case .shieldShown: "shield.shown"
+        case .shieldAction: "shield.action"
+        case .notification: "notification"
+        case .monitorIntervalStart: "monitor.intervalStart"
+        case .monitorIntervalEnd: "monitor.intervalEnd"
+        case .monitorThreshold: "monitor.threshold"
+        case .monitorWarning: "monitor.warning"
+        case .activityStart: "activity.start"
+        case .activityStop: "activity.stop"
+        case .appState: "app.state"
+        case .intent: "intent"
+        case .clockAdvance: "clock.advance"
+        case .wifi: "wifi"
+        case .call: "call"
+        case .contacts: "contacts"
+        case .reboot: "device.reboot"
+        case .focusMode: "focusMode"
+        case .openURL: "openURL"
+        case .storeKit: "storekit"
+        case .app: "app"
+        }
+    }
+}
+
+extension Effect {
+    /// Whether the change this effect records must be on disk before the request that caused it
+    /// is answered (the daemon then waits for its journal record to be synced).
+    ///
+    /// Durable: what a user set or an app stored, and time: App Group values, shields,
+    /// activities and their callbacks, radios, calls, contacts, purchases, notifications, lock
+    /// state and the frontmost app, the clock, an intent and the app's own decisions (its data
+    /// changed).
+    /// Volatile: what only a process's life shows (extensions launching, running, ending, being
+    /// jetsammed; reads; a race found, a finding about a write that is traced, durable, on its
+    /// own; a shield being drawn or pressed; a URL opened, whose consequences are effects of their
+    /// own). A power cut that loses the last volatile changes loses nothing a user set; every
+    /// change, volatile or not, is written before the reply, so `kill -9` loses none.
+    public var isDurable: Bool {
+        switch self {
+        case .storeWrite, .storeRemove, .shieldApply, .shieldClear, .notification, .monitorIntervalStart,
+            .monitorIntervalEnd, .monitorThreshold, .monitorWarning, .activityStart, .activityStop, .appState, .intent,
+            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app:
+            true
+        case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
+            .race, .shieldShown, .shieldAction, .openURL:
+            false
+        }
+    }
+
+    @_spi(Host) public init(_ event: SandboxEvent) {
+        switch event {
+        case .launch(let baselineBytes): self = .extensionLaunch(baselineBytes: baselineBytes)
+        case .callback(let name): self = .extensionCallback(name: name)
+        case .jetsam(let usedBytes, let budgetBytes): self = .extensionJetsam(usedBytes: usedBytes, budgetBytes: budgetBytes)
+        case .terminate: self = .extensionTerminate
+        }
+    }
+}
+
+/// Which warning callback of `DeviceActivityMonitor` fired.
+public enum MonitorWarning: String, Sendable, Codable {
+    case intervalWillStart
+    case intervalWillEnd
+    case eventWillReachThreshold
+}
