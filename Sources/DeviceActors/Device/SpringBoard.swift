@@ -143,20 +143,25 @@ actor SpringBoard: WorldActor {
         await refreshForeground()
     }
 
-    /// CXCallObserver: every transition reaches the main app's call observer.
+    /// CXCallObserver: every transition reaches the call observers the app registered.
     private func setCall(_ state: CallState) async {
         var state = state
         state.since = platform.now.seconds
         call = state
         trace.record(.call(state), by: "springBoard")
         let reported = state
-        _ = try? await runMainApp { try await self.app.callChanged(reported) }
+        for callChanged in platform.system.observers.call {
+            _ = try? await runMainApp { try await callChanged(reported) }
+        }
     }
 
     private func setNetwork(_ ssid: String?) async {
         await platform.system.setSSID(ssid)
         trace.record(.wifi(ssid: ssid), by: "springBoard")
-        _ = try? await runMainApp { try await self.app.networkChanged(ssid: ssid) }
+        let path = NetworkPath(ssid: ssid)
+        for pathUpdateHandler in platform.system.observers.path {
+            _ = try? await runMainApp { try await pathUpdateHandler(path) }
+        }
     }
 
     /// Makes `bundle` the frontmost app; the main app becomes active when it is Clarity's.

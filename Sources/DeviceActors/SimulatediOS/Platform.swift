@@ -54,6 +54,12 @@ public struct Platform: Sendable {
     /// Device-wide services: WiFi, contacts, Focus mode, opening URLs.
     public var systemServices: SystemServices { SystemServices(agent: system) }
 
+    /// `CXCallObserver()`.
+    public var callObserver: CallObserver { CallObserver(observers: system.observers) }
+
+    /// `NWPathMonitor()`.
+    public var pathMonitor: PathMonitor { PathMonitor(observers: system.observers) }
+
     /// StoreKit 2.
     public var storeKitServices: StoreKitServices { StoreKitServices(agent: storeKit, system: system) }
 

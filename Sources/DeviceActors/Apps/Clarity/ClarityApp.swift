@@ -33,24 +33,15 @@ public struct ClarityApp: SimulatedApp {
         ClarityShieldAction(executor: executor, platform: platform)
     }
 
-    public var intentNames: [String] { ClarityIntent.all.map(\.name) }
+    public var intents: IntentTable { IntentTable(ClarityIntent.all, on: mainApp) }
 
     public static let description = AppDescription(
         name: "clarity", bundleIdentifier: ClarityKeys.bundleIdentifier, appGroup: ClarityKeys.appGroup, available: true,
-        intents: ClarityIntent.all.map { IntentDescription(name: $0.name, arguments: $0.arguments) })
-
-    public func prepare(intent: String, arguments: any IntentArguments) throws(DeviceError) -> PreparedIntent {
-        guard let known = ClarityIntent.byName[intent] else { throw .unknownIntent(intent, known: intentNames) }
-        return try known.prepare(arguments, for: mainApp)
-    }
+        intents: ClarityIntent.all.map(\.description))
 
     public func launch() async throws { try await mainApp.launch() }
 
     public func didBecomeActive() async throws { try await mainApp.didBecomeActive() }
-
-    public func callChanged(_ call: CallState) async throws { try await mainApp.callChanged(call) }
-
-    public func networkChanged(ssid: String?) async throws { try await mainApp.networkChanged(ssid: ssid) }
 
     public var dataRevision: DataRevision { mainApp.dataRevision }
 

@@ -2,28 +2,9 @@ import SimulatediOS
 
 /// Clarity's user actions (`intent`, docs/apps/clarity.md): each one's arguments as a type,
 /// decoded strictly and validated before anything runs, and what it does in the main app.
-struct ClarityIntent: Sendable {
-    let name: String
-    /// The arguments as `clarityctl intent` takes them, for help.
-    let arguments: String
-    private let prepare: @Sendable (any IntentArguments, ClarityMainApp) throws(DeviceError) -> PreparedIntent
+typealias ClarityIntent = AppIntent<ClarityMainApp>
 
-    /// An intent taking `Input` as its `args`, written `arguments` on a command line.
-    static func named<Input: IntentInput>(
-        _ name: String, _ input: Input.Type, _ arguments: String = "",
-        _ run: @escaping @Sendable (ClarityMainApp, Input) async throws -> any Encodable & Sendable
-    ) -> ClarityIntent {
-        ClarityIntent(name: name, arguments: arguments) { arguments, app throws(DeviceError) in
-            let input = try arguments.decode(Input.self)
-            try input.validate()
-            return { try await run(app, input) }
-        }
-    }
-
-    func prepare(_ arguments: any IntentArguments, for app: ClarityMainApp) throws(DeviceError) -> PreparedIntent {
-        try prepare(arguments, app)
-    }
-
+extension ClarityIntent {
     /// Every intent, in the order the docs list them.
     static let all: [ClarityIntent] = [
         .named("selectApps", SelectApps.self, "apps=[bundle ids] [categories=[names]]") { app, input in
@@ -65,8 +46,6 @@ struct ClarityIntent: Sendable {
         },
         .named("logMood", Mood.self, "mood=1…5") { app, input in try await app.logMood(input.mood) },
     ]
-
-    static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
     // MARK: - Arguments
 

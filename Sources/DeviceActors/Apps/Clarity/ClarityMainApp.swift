@@ -70,10 +70,13 @@ actor ClarityMainApp: WorldActor {
         callWatchStartedAt = persisted.callWatchStartedAt
     }
 
-    /// App launch (seed 000 task 12b `onAppear`): listen for transactions, refresh the
+    /// App launch (seed 000 task 12b `onAppear`): observe calls (`CXCallObserver`, task 2a) and
+    /// networks (`NWPathMonitor`, the WiFi gate), listen for transactions, refresh the
     /// subscription, clean up old data, schedule the daily cleanup, start WiFi monitoring; and
     /// re-arm what was pending (a focus session's end, a call watch).
     func launch() async throws {
+        platform.callObserver.setDelegate { [weak self] call in try await self?.callChanged(call) }
+        platform.pathMonitor.start { [weak self] path in try await self?.networkChanged(ssid: path.ssid) }
         await platform.storeKitServices.configure(products: Self.products)
         await platform.storeKitServices.listenForTransactions { [weak self] _ in
             try? await self?.updateSubscriptionStatus()

@@ -1,8 +1,14 @@
 import ExtensionSandbox
 import Foundation
 
-/// An app the device can run: a main app plus its three extensions, ported from a seed.
-/// One folder per app under `Apps/<App>/`.
+/// An app the device can run: a main app plus its three extensions, ported from a seed. One
+/// target per app under `Apps/<App>/`, seeing only this module's public API (docs/sdk.md).
+///
+/// Only the names are required; everything else has a default an app overrides when it needs
+/// it: no extension code (a monitor that ignores callbacks, the system's shield, `.close`), no
+/// intents, nothing at launch, no state and no persistent data. System signals (calls, networks)
+/// are not methods here: the app registers observers at launch (`platform.callObserver`,
+/// `platform.pathMonitor`), as on iOS.
 public protocol SimulatedApp: Sendable {
     /// The main app's bundle id; opening it (`app.open`) makes the main app active.
     var bundleIdentifier: String { get }
@@ -14,20 +20,13 @@ public protocol SimulatedApp: Sendable {
     func makeShieldConfiguration(executor: WorldActorExecutor) -> any ShieldConfigurationDataSource
     /// A fresh ShieldAction extension instance.
     func makeShieldAction(executor: WorldActorExecutor) -> any ShieldActionDelegate
-    /// Every intent the app answers, in the order its docs list them (for errors and help).
-    var intentNames: [String] { get }
-    /// Decodes `arguments` for the user action `intent` and returns the work to run inside the
-    /// main app. Throws before anything runs: ``DeviceError/unknownIntent(_:known:)``, or
-    /// ``DeviceError/invalidArgument(field:reason:)`` naming the bad argument.
-    func prepare(intent: String, arguments: any IntentArguments) throws(DeviceError) -> PreparedIntent
-    /// The main app launched (device created or daemon restarted): launch-time work and timers.
+    /// The user actions the app answers (`intent`), in the order its docs list them.
+    var intents: IntentTable { get }
+    /// The main app launched (device created or daemon restarted): launch-time work, timers,
+    /// observers.
     func launch() async throws
     /// The main app became active (its bundle id was opened).
     func didBecomeActive() async throws
-    /// CXCallObserver reported a change of the outgoing call.
-    func callChanged(_ call: CallState) async throws
-    /// The device joined (`ssid`) or left (nil) a WiFi network.
-    func networkChanged(ssid: String?) async throws
     /// App-specific state for `device.state.app`.
     func state() async throws -> any Encodable & Sendable
     /// Bumped whenever the app's own persistent data changes (its SwiftData store).
@@ -36,6 +35,53 @@ public protocol SimulatedApp: Sendable {
     func persistentData() async throws -> Data?
     /// Restores data saved by ``persistentData()`` (before ``launch()``).
     func restore(from data: Data) async throws
+}
+
+extension SimulatedApp {
+    public func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor { IgnoringMonitor() }
+    public func makeShieldConfiguration(executor: WorldActorExecutor) -> any ShieldConfigurationDataSource {
+        NoShieldConfiguration()
+    }
+    public func makeShieldAction(executor: WorldActorExecutor) -> any ShieldActionDelegate { ClosingShieldAction() }
+    public var intents: IntentTable { .none }
+    public func launch() async throws {}
+    public func didBecomeActive() async throws {}
+    public func state() async throws -> any Encodable & Sendable { [String: String]() }
+    public var dataRevision: DataRevision { DataRevision.unchanging }
+    public func persistentData() async throws -> Data? { nil }
+    public func restore(from data: Data) async throws {}
+
+    /// Every intent the app answers, in order (for errors and help).
+    public var intentNames: [String] { intents.names }
+
+    /// Decodes `arguments` for the user action `intent` and returns the work to run inside the
+    /// main app. Throws before anything runs: ``DeviceError/unknownIntent(_:known:)``, or
+    /// ``DeviceError/invalidArgument(field:reason:)`` naming the bad argument.
+    public func prepare(intent: String, arguments: any IntentArguments) throws(DeviceError) -> PreparedIntent {
+        try intents.prepare(intent, arguments)
+    }
+}
+
+/// The default monitor: an app without a DeviceActivityMonitor extension.
+private struct IgnoringMonitor: DeviceActivityMonitor {}
+
+/// The default ShieldConfiguration: none, so the system's shield shows (as when iOS finds no
+/// extension answering).
+private struct NoShieldConfiguration: ShieldConfigurationDataSource {
+    func configuration(shielding application: String) async throws -> ShieldConfiguration {
+        throw NoShieldConfigurationExtension()
+    }
+
+    func configuration(shielding application: String, in category: String) async throws -> ShieldConfiguration {
+        throw NoShieldConfigurationExtension()
+    }
+}
+
+private struct NoShieldConfigurationExtension: Error {}
+
+/// The default ShieldAction: every button closes the app.
+private struct ClosingShieldAction: ShieldActionDelegate {
+    func handle(action: ShieldButton, for application: String) async throws -> ShieldActionResponse { .close }
 }
 
 /// An app as clients see it: its names and the user actions it answers.
@@ -109,4 +155,7 @@ public final class DataRevision: @unchecked Sendable {
     public init() {}
 
     public func bump() { value += 1 }
+
+    /// The revision of an app without persistent data: never bumped.
+    static let unchanging = DataRevision()
 }

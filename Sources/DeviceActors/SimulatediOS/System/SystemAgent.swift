@@ -5,6 +5,8 @@ import ExtensionSandbox
 /// device's ``SpringBoard`` performs.
 @_spi(Host) public actor SystemAgent: WorldActor {
     @_spi(Host) public nonisolated let executor: WorldActorExecutor
+    /// Who listens for calls and network changes (`CXCallObserver`, `NWPathMonitor`).
+    @_spi(Host) public nonisolated let observers = SystemObservers()
     private let trace: DeviceTrace
     @_spi(Host) public private(set) var ssid: String?
     @_spi(Host) public private(set) var contacts: [Contact] = []

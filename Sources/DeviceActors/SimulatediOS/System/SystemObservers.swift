@@ -1,0 +1,63 @@
+import Foundation
+
+/// `CXCallObserver`: tells the app about every transition of the device's calls. The handler
+/// runs in the main app, as the delegate's queue would; register it at launch.
+public struct CallObserver: Sendable {
+    let observers: SystemObservers
+
+    /// `setDelegate(_:queue:)` with `callObserver(_:callChanged:)` as `callChanged`.
+    public func setDelegate(_ callChanged: @escaping @Sendable (CallState) async throws -> Void) {
+        observers.register(call: callChanged)
+    }
+}
+
+/// A network path as `NWPathMonitor` reports it. `ssid` is what `NEHotspotNetwork.fetchCurrent`
+/// would give on that path (nil off WiFi): the simulation hands it over with the path.
+public struct NetworkPath: Sendable, Hashable {
+    public var ssid: String?
+
+    public init(ssid: String?) {
+        self.ssid = ssid
+    }
+
+    /// `status == .satisfied` over WiFi.
+    public var usesWiFi: Bool { ssid != nil }
+}
+
+/// `NWPathMonitor`: `pathUpdateHandler` runs in the main app whenever the device joins or
+/// leaves a WiFi network.
+public struct PathMonitor: Sendable {
+    let observers: SystemObservers
+
+    /// `start(queue:)` with `pathUpdateHandler` set.
+    public func start(pathUpdateHandler: @escaping @Sendable (NetworkPath) async throws -> Void) {
+        observers.register(path: pathUpdateHandler)
+    }
+}
+
+/// The observers apps registered for system signals, read by the device when a signal comes.
+/// Registration is synchronous (no actor hop), so registering changes no schedule.
+@_spi(Host) public final class SystemObservers: @unchecked Sendable {
+    public typealias CallHandler = @Sendable (CallState) async throws -> Void
+    public typealias PathHandler = @Sendable (NetworkPath) async throws -> Void
+
+    private let lock = NSLock()
+    private var callHandlers: [CallHandler] = []
+    private var pathHandlers: [PathHandler] = []
+
+    public init() {}
+
+    func register(call handler: @escaping CallHandler) {
+        lock.withLock { callHandlers.append(handler) }
+    }
+
+    func register(path handler: @escaping PathHandler) {
+        lock.withLock { pathHandlers.append(handler) }
+    }
+
+    /// The call observers, in the order they were registered.
+    public var call: [CallHandler] { lock.withLock { callHandlers } }
+
+    /// The path monitors, in the order they were started.
+    public var path: [PathHandler] { lock.withLock { pathHandlers } }
+}
