@@ -33,13 +33,6 @@ public enum AppCatalog {
         }
     }
 
-    static func make(_ name: String, platform: Platform, config: DeviceConfig, world: World) throws(DeviceError)
-        -> any SimulatedApp
-    {
-        guard let registration = registrations[name] else { throw .unknownApp(name) }
-        return registration.make(platform, config, world)
-    }
-
     /// The built-in invariants of `app`.
     static func invariants(of app: String) -> [AppInvariant] {
         registrations[app]?.invariants ?? []

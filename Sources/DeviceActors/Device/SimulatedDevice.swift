@@ -30,10 +30,27 @@ public final class SimulatedDevice: @unchecked Sendable {
     ///   restored from a snapshot goes on numbering where it stopped).
     /// - Parameter strategy: how the world picks among ready jobs: FIFO for a device, an
     ///   exploring strategy for a scenario's schedule; `recordsSchedule` keeps every pick.
-    public init(
+    public convenience init(
         name: String, app appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
         strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false
+    ) throws(DeviceError) {
+        guard let registration = AppCatalog.registrations[appName] else { throw .unknownApp(appName) }
+        try self.init(
+            name: name, appName: appName, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
+            clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
+            recordsSchedule: recordsSchedule
+        ) { platform, world in registration.make(platform, config, world) }
+    }
+
+    /// A device running an app that is not in ``AppCatalog`` (an app author's own, in a test):
+    /// `makeApp` builds it on the device's platform. `appName` prefixes its processes' names in
+    /// the trace (`<appName>.app`, `<appName>.monitor`…).
+    public init(
+        name: String, appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
+        clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
+        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false,
+        makeApp: (Platform, World) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         self.name = name
         self.appName = appName
@@ -62,7 +79,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             storeKit: StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock),
             world: world, trace: trace, calendar: calendar, catalog: catalog)
         self.platform = platform
-        let app = try AppCatalog.make(appName, platform: platform, config: config, world: world)
+        let app = try makeApp(platform, world)
         self.app = app
         let prefix = appName
         let monitor = Sandbox<any DeviceActivityMonitor>(
