@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// clarityd: a simulated iPhone running a Screen Time app, driven over a Unix socket.
-/// Foundation and Dispatch only; dependency direction is
-/// clarityd → DeviceActors → ExtensionSandbox, and clarityd, clarityctl → ControlProtocol.
+/// Foundation and Dispatch only. Layers (docs/architecture.md): ExtensionSandbox (the kernel) ←
+/// SimulatediOS (the SDK apps are written against) ← one target per app (Clarity) ← DeviceActors
+/// (the device hosting them) ← clarityd (the only JSON-RPC layer); clarityd, clarityctl → ControlProtocol.
 let package = Package(
     name: "clarityd",
     platforms: [.macOS(.v15)],
