@@ -266,6 +266,34 @@ import Testing
         #expect(unchanged["apps"] == [:])
     }
 
+    /// Issue 9: an app's own settings come in `config.app`, decoded by the app's type: an unknown
+    /// member or a bad value is refused by its path, the setting takes effect (Clarity's first
+    /// friction layer after 1 minute instead of 5), it wins over the older top-level spelling,
+    /// and it is fixed once the device is made.
+    @Test func appSettingsComeInConfigApp() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        #expect(field { try daemon.call("device.create", ["device": "a", "config": ["app": ["frictionThresholdMinutes": [1]]]]) }
+            == "config.app.frictionThresholdMinutes")
+        #expect(field { try daemon.call("device.create", ["device": "a", "config": ["app": ["frictionThresholdsMinutes": [3, 2, 1, 4, 5]]]]) }
+            == "config.app.frictionThresholdsMinutes")
+        #expect(field { try daemon.call("device.create", ["device": "a", "config": ["app": ["verificationNamesChallenge": "yes"]]]) }
+            == "config.app.verificationNamesChallenge")
+        #expect(try daemon.call("device.list").arrayValue?.count == 1, "a refused device.create made nothing")
+        _ = try daemon.call("device.create", [
+            "device": "a", "config": ["frictionThresholdsMinutes": [10, 20, 30, 40, 50], "app": ["frictionThresholdsMinutes": [1, 2, 3, 4, 5]]],
+        ])
+        _ = try daemon.call("intent", ["device": "a", "name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]])
+        _ = try daemon.call("event", ["device": "a", "type": "app.open", "app": "com.burbn.instagram"])
+        let minute = try daemon.call("clock.advance", ["device": "a", "seconds": 60])
+        let writes = minute["effects"]?.arrayValue?.filter { $0["kind"] == "store.write" && $0["key"] == "frictionLevel" }
+        #expect(writes?.map { $0["value"] } == [1], "\(minute)")
+        #expect(try daemon.call("device.config", ["device": "a"])["app"] == ["frictionThresholdsMinutes": [1, 2, 3, 4, 5]])
+        #expect(field { try daemon.call("device.config", ["device": "a", "config": ["app": ["verificationNamesChallenge": true]]]) }
+            == "config.app")
+        #expect(try daemon.call("device.config", ["device": "default"])["app"] == nil, "a config without app settings reads as before")
+    }
+
     /// Issue 7 #15: `trace.get` on a long trace answers at most 10 000 events; the rest is read
     /// page by page with `since`, `last` gives the newest, `kinds` selects.
     @Test func aLongTraceIsAnsweredAtMostTenThousandEventsAtATime() throws {

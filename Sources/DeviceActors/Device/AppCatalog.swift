@@ -10,12 +10,14 @@ public enum AppCatalog {
     /// The apps this build runs.
     static let registrations: [String: AppRegistration] = [
         "clarity": AppRegistration(description: ClarityApp.description, invariants: ClarityInvariants.all) {
-            platform, config, world in
-            ClarityApp(
-                platform: platform, world: world,
-                config: ClarityConfig(
-                    frictionThresholdsMinutes: config.frictionThresholdsMinutes,
-                    verificationNamesChallenge: config.verificationNamesChallenge))
+            platform, config, world throws(DeviceError) in
+            // The top-level spellings first, `config.app` over them.
+            let legacy: [String: StoredValue] = [
+                "frictionThresholdsMinutes": .array(config.frictionThresholdsMinutes.map(StoredValue.int)),
+                "verificationNamesChallenge": .bool(config.verificationNamesChallenge),
+            ]
+            let settings = try ClarityConfig.settings(legacy.merging(config.app ?? [:]) { _, app in app })
+            return ClarityApp(platform: platform, world: world, config: settings)
         }
     ]
 
@@ -43,7 +45,19 @@ public enum AppCatalog {
 struct AppRegistration: Sendable {
     let description: AppDescription
     let invariants: [AppInvariant]
-    let make: @Sendable (Platform, DeviceConfig, World) -> any SimulatedApp
+    let make: @Sendable (Platform, DeviceConfig, World) throws(DeviceError) -> any SimulatedApp
+}
+
+extension AppConfiguration {
+    /// The app's settings from the device's `config.app`, errors named as the request names them
+    /// (`config.app.frictionThresholdsMinutes`).
+    static func settings(_ values: [String: StoredValue]) throws(DeviceError) -> Self {
+        do {
+            return try decode(values)
+        } catch {
+            throw error.inside("config.app")
+        }
+    }
 }
 
 extension SimulatedDevice: InvariantContext {

@@ -1,3 +1,4 @@
+import Clarity
 import Foundation
 @_spi(Host) import SimulatediOS
 
@@ -17,8 +18,8 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var baselineBytes = 2 << 20
     /// Platform quirks, each off by default (docs/platform.md).
     public var quirks: [String: Bool] = [:]
-    /// Clarity: minutes of the day's usage at which friction layers 1…5 are reached (project choice).
-    public var frictionThresholdsMinutes = [5, 10, 15, 20, 25]
+    /// Clarity's `frictionThresholdsMinutes`, in its older top-level spelling (``ClarityConfig``).
+    public var frictionThresholdsMinutes = ClarityConfig.defaultThresholdsMinutes
     /// Apps added to the built-in catalog: bundle id → name and category.
     public var apps: [String: CategoryCatalog.Entry] = [:]
     /// `batchedThresholds` quirk: threshold callbacks are held and delivered together at the next
@@ -28,11 +29,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var defaultsPropagationDelaySeconds = 1
     /// Whether FamilyControls authorization is granted (DeviceActivity throws `unauthorized` if not).
     public var familyControlsAuthorized = true
-    /// Clarity: the fix for seed 000 task 2c's race (docs/apps/clarity.md, "Stale verification").
-    /// Off, the monitor sets `prosocialChallengeVerified` for whichever challenge is current, as
-    /// the seed does; on, the verification event names its challenge and the main app accepts a
-    /// verification only for the challenge it is waiting on. Fixed when the device is created.
+    /// Clarity's `verificationNamesChallenge`, in its older top-level spelling (``ClarityConfig``).
     public var verificationNamesChallenge = false
+    /// The app's own settings (`config.app`), decoded by the app's ``AppConfiguration`` type when
+    /// the device is created; nil when none were given (so configs without them encode as before).
+    public var app: [String: StoredValue]?
     /// The App Group race detector: lost updates across processes are traced as `race`, and
     /// main-app reads as `store.read` (docs/platform.md). Off by default, so traces stay as they were.
     public var raceDetector = false
@@ -69,13 +70,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
             config.quirks.merge(quirks) { _, new in new }
         }
         if let thresholds = overrides.frictionThresholdsMinutes {
-            guard thresholds.count == 5, thresholds.allSatisfy({ (1...1440).contains($0) }), thresholds == thresholds.sorted(),
-                Set(thresholds).count == 5
-            else {
-                throw DeviceError.invalidArgument(
-                    field: "frictionThresholdsMinutes", reason: "five increasing minute counts, each 1 to 1440")
-            }
+            try ClarityConfig.check(thresholdsMinutes: thresholds)
             config.frictionThresholdsMinutes = thresholds
+        }
+        if let app = overrides.app {
+            config.app = (config.app ?? [:]).merging(app) { _, new in new }
         }
         config.apps.merge(overrides.apps ?? [:]) { _, new in new }
         config.familyControlsAuthorized = overrides.familyControlsAuthorized ?? config.familyControlsAuthorized
@@ -119,6 +118,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var defaultsPropagationDelaySeconds: Int?
         public var verificationNamesChallenge: Bool?
         public var raceDetector: Bool?
+        public var app: [String: StoredValue]?
 
         public init() {}
     }

@@ -40,7 +40,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             name: name, appName: appName, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
             recordsSchedule: recordsSchedule
-        ) { platform, world in registration.make(platform, config, world) }
+        ) { platform, world throws(DeviceError) in try registration.make(platform, config, world) }
     }
 
     /// A device running an app that is not in ``AppCatalog`` (an app author's own, in a test):
@@ -292,6 +292,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             ("config.apps", updated.apps != config.apps),
             ("config.frictionThresholdsMinutes", updated.frictionThresholdsMinutes != config.frictionThresholdsMinutes),
             ("config.verificationNamesChallenge", updated.verificationNamesChallenge != config.verificationNamesChallenge),
+            ("config.app", updated.app != config.app),
         ] where changed {
             throw .invalidArgument(field: field, reason: "fixed when the device is created: give it in device.create's config")
         }

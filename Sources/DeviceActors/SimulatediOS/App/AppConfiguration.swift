@@ -1,0 +1,43 @@
+import Foundation
+
+/// An app's own settings (`config.app` of its device, docs/protocol.md): a `Decodable` type of
+/// the app's, every member optional on the wire (a missing one keeps its default), decoded when
+/// the device is created and fixed from then on.
+public protocol AppConfiguration: Decodable, Sendable {
+    /// The members the type reads: any other in `config.app` is refused by name.
+    static var members: [String] { get }
+    /// Checks what decoding cannot (ranges, orders); throws
+    /// ``DeviceError/invalidArgument(field:reason:)`` naming the member.
+    func validate() throws(DeviceError)
+}
+
+extension AppConfiguration {
+    public func validate() throws(DeviceError) {}
+
+    /// Decodes `values` strictly: an unknown member, or one of the wrong type, is refused with
+    /// its name as the field (`frictionThresholdsMinutes`, `thresholds[2]`).
+    public static func decode(_ values: [String: StoredValue]) throws(DeviceError) -> Self {
+        if let unknown = values.keys.sorted().first(where: { !members.contains($0) }) {
+            throw .invalidArgument(field: unknown, reason: "unknown setting (known: \(members.joined(separator: ", ")))")
+        }
+        let decoded: Self
+        do {
+            decoded = try JSONDecoder().decode(Self.self, from: JSONEncoder().encode(values))
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw .invalidArgument(field: field(context.codingPath), reason: "expected \(type)")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw .invalidArgument(field: field(context.codingPath), reason: context.debugDescription)
+        } catch {
+            throw .invalidArgument(field: "", reason: "\(error)")
+        }
+        try decoded.validate()
+        return decoded
+    }
+
+    private static func field(_ path: [any CodingKey]) -> String {
+        path.reduce("") { field, key in
+            if let index = key.intValue { return "\(field)[\(index)]" }
+            return field.isEmpty ? key.stringValue : "\(field).\(key.stringValue)"
+        }
+    }
+}
