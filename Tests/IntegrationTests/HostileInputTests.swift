@@ -279,6 +279,8 @@ import Testing
             == "config.app.frictionThresholdsMinutes")
         #expect(field { try daemon.call("device.create", ["device": "a", "config": ["app": ["verificationNamesChallenge": "yes"]]]) }
             == "config.app.verificationNamesChallenge")
+        #expect(field { try daemon.call("device.create", ["device": "a", "config": ["app": ["frictionThresholdsMinutes": [1.5, 2, 3, 4, 5]]]]) }
+            == "config.app.frictionThresholdsMinutes[0]")
         #expect(try daemon.call("device.list").arrayValue?.count == 1, "a refused device.create made nothing")
         _ = try daemon.call("device.create", [
             "device": "a", "config": ["frictionThresholdsMinutes": [10, 20, 30, 40, 50], "app": ["frictionThresholdsMinutes": [1, 2, 3, 4, 5]]],

@@ -1,5 +1,3 @@
-import Foundation
-
 /// An app's own settings (`config.app` of its device, docs/protocol.md): a `Decodable` type of
 /// the app's, every member optional on the wire (a missing one keeps its default), decoded when
 /// the device is created and fixed from then on.
@@ -22,11 +20,15 @@ extension AppConfiguration {
         }
         let decoded: Self
         do {
-            decoded = try JSONDecoder().decode(Self.self, from: JSONEncoder().encode(values))
-        } catch let DecodingError.typeMismatch(type, context) {
-            throw .invalidArgument(field: field(context.codingPath), reason: "expected \(type)")
+            decoded = try StoredValueDecoder().decode(Self.self, from: .dictionary(values))
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .invalidArgument(field: field(context.codingPath), reason: context.debugDescription)
         } catch let DecodingError.dataCorrupted(context) {
             throw .invalidArgument(field: field(context.codingPath), reason: context.debugDescription)
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw .invalidArgument(field: field(context.codingPath), reason: context.debugDescription)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .invalidArgument(field: field(context.codingPath + [key]), reason: "missing")
         } catch {
             throw .invalidArgument(field: "", reason: "\(error)")
         }
