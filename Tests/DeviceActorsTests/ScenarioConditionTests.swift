@@ -37,4 +37,36 @@ import Testing
         #expect(try stateValue("app.noSuchField") == nil)
         #expect(try stateValue("app.frictionLevel.x") == nil)
     }
+
+    /// Following a path while encoding finds what encoding the whole state to JSON and reading
+    /// the path back finds, for every path into a state with a challenge, contacts and history.
+    @Test func encodingAlongThePathFindsWhatTheJSONHolds() throws {
+        let device = try makeClarityDevice()
+        _ = try device.apply(.contactsSet([Contact(id: "mom", name: "Mom", phone: "+15550000")]))
+        _ = try device.perform(intent: "setImportantContacts", arguments: TestArguments(values: ["contacts": [["id": "mom"]]]))
+        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+        _ = try device.apply(.appOpen(app: instagram))
+        _ = try device.advance(seconds: 600)
+        _ = try device.apply(.appOpen(app: "com.clarity.focus"))
+        _ = try device.perform(intent: "challenge.open", arguments: TestArguments(values: [:]))
+        let state = try device.appState()
+        var paths = ["", "xp", "frictionLevel", "challenge", "challenge.status", "challenge.contactName", "challenge.prompt",
+            "importantContacts", "importantContacts.0", "importantContacts.0.name", "importantContacts.1", "today",
+            "history", "history.0", "subscription", "products", "products.0.id", "wifiGate", "wifiGate.homeNetworks",
+            "focusSession", "focusSession.x", "xp.0", "nothing", "challenge.status.x"]
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(AnyEncodable(state))) as? [String: Any] ?? [:]
+        paths += json.keys.sorted()
+        for path in paths {
+            let components = path.isEmpty ? [] : path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let expected = try ScenarioCondition.decoded(at: components[...], in: state, of: path)
+            #expect(try ScenarioCondition.value(at: "app" + (path.isEmpty ? "" : ".\(path)"), on: device) == expected, "\(path)")
+        }
+        #expect(try ScenarioCondition.value(at: "app.challenge.status", on: device) != nil, "the state has a challenge")
+    }
+}
+
+private struct AnyEncodable: Encodable {
+    let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }

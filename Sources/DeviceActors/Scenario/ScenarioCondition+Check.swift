@@ -30,9 +30,9 @@ extension ScenarioCondition {
     /// The value at a dotted path of `device.state` (array items by index), nil when absent
     /// or null.
     ///
-    /// Decodes only the path, and for a path under `app` encodes only the app's state: every
-    /// step of an exploration checks its invariants, and encoding the whole of `device.state` and
-    /// decoding it into a tree each time cost a third of the run.
+    /// Encodes only along the path (``StatePathEncoder``), and for a path under `app` asks only
+    /// for the app's state: every step of an exploration checks its invariants, and encoding the
+    /// whole of `device.state` and decoding it into a tree each time cost a third of the run.
     static func value(at path: String, on device: SimulatedDevice) throws(DeviceError) -> StoredValue? {
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if components.first == "app" {
@@ -42,6 +42,18 @@ extension ScenarioCondition {
     }
 
     private static func value(
+        at components: ArraySlice<String>, in encodable: any Encodable, of path: String
+    ) throws(DeviceError) -> StoredValue? {
+        switch StatePathEncoder.find(components, in: encodable) {
+        case .nothing: return nil
+        case .value(let value): return value
+        case .subtree(let found): return try decoded(at: [], in: found, of: path)
+        case .unsupported: return try decoded(at: components, in: encodable, of: path)
+        }
+    }
+
+    /// The value at `components` of `encodable`'s JSON, read back from the text.
+    static func decoded(
         at components: ArraySlice<String>, in encodable: any Encodable, of path: String
     ) throws(DeviceError) -> StoredValue? {
         do {

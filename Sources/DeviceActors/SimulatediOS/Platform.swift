@@ -92,11 +92,18 @@ public struct Platform: Sendable {
     public var now: VirtualInstant { world.clock.now }
 
     /// `UUID().uuidString`, from the world's seeded generator: `UUID()` itself would break replay.
+    /// Written digit by digit: `String(format:)` cost more than the rest of an intent.
     public func uuid() -> String {
-        let high = world.random.next()
-        let low = world.random.next()
-        let chars = Array(String(format: "%016llX%016llX", high, low))
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+        let digits = Array("0123456789ABCDEF".utf8)
+        let words = [world.random.next(), world.random.next()]
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for index in 0..<32 {
+            if [8, 12, 16, 20].contains(index) { text.append(UInt8(ascii: "-")) }
+            let nibble = (words[index / 16] >> UInt64(60 - 4 * (index % 16))) & 0xF
+            text.append(digits[Int(nibble)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Picks an element with the world's seeded generator (the only randomness allowed).
