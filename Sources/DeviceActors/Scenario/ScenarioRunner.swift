@@ -43,7 +43,8 @@ public enum ScenarioRunner {
     }
 
     private static func run(_ scenario: Scenario, on device: SimulatedDevice) -> ScenarioFailureReason? {
-        let invariants = scenario.builtInInvariants ? AppCatalog.invariants(of: scenario.app) : []
+        var checks = Checks(
+            scenario: scenario, invariants: scenario.builtInInvariants ? AppCatalog.invariants(of: scenario.app) : [])
         for (index, step) in scenario.steps.enumerated() {
             let path = "steps[\(index)]"
             do {
@@ -51,9 +52,9 @@ public enum ScenarioRunner {
             } catch {
                 return ScenarioFailureReason(message: "\(error)", step: path, invariant: nil)
             }
-            if let failure = check(scenario, invariants, on: device, after: path) { return failure }
+            if let failure = checks.failure(on: device, after: path) { return failure }
         }
-        return check(scenario, invariants, on: device, after: nil)
+        return checks.failure(on: device, after: nil)
     }
 
     /// Runs one step; a failed expectation or a refused input is returned as the failure.
@@ -82,31 +83,43 @@ public enum ScenarioRunner {
     }
 
     /// The scenario's invariants, the app's built-in ones and (when asked) the race detector's
-    /// verdict, after `step` (nil: at the end).
-    private static func check(
-        _ scenario: Scenario, _ invariants: [AppInvariant], on device: SimulatedDevice, after step: String?
-    ) -> ScenarioFailureReason? {
-        do {
-            for (index, condition) in scenario.invariants.enumerated() {
-                if let violation = try condition.violation(on: device) {
-                    return ScenarioFailureReason(
-                        message: "invariant broken: \(violation)", step: step, invariant: "invariants[\(index)]")
-                }
-            }
-            for invariant in invariants {
-                if let violation = try invariant.violation(device) {
-                    return ScenarioFailureReason(message: violation, step: step, invariant: invariant.name)
-                }
-            }
-        } catch {
-            return ScenarioFailureReason(message: "checking invariants failed: \(error)", step: step, invariant: nil)
+    /// verdict, over one run: each look is shown the trace entries recorded since the last.
+    private struct Checks {
+        let scenario: Scenario
+        var builtIn: [(name: String, check: any InvariantCheck)]
+        var seen = 0
+
+        init(scenario: Scenario, invariants: [AppInvariant]) {
+            self.scenario = scenario
+            builtIn = invariants.map { ($0.name, $0.start()) }
         }
-        if scenario.failOnRace, let race = device.traceSoFar.first(where: { if case .race = $0.payload { true } else { false } }) {
-            let shown = TracedEffect(entry: race, calendar: device.calendar)
-            return ScenarioFailureReason(
-                message: "lost update on the App Group: \(ScenarioOutcome.json(shown))", step: step, invariant: "race")
+
+        /// Why the device breaks a rule after `step` (nil: at the end), or nil.
+        mutating func failure(on device: SimulatedDevice, after step: String?) -> ScenarioFailureReason? {
+            let newEntries = device.trace.recorder.entries(after: seen)
+            seen = newEntries.last?.sequence ?? seen
+            do {
+                for (index, condition) in scenario.invariants.enumerated() {
+                    if let violation = try condition.violation(on: device) {
+                        return ScenarioFailureReason(
+                            message: "invariant broken: \(violation)", step: step, invariant: "invariants[\(index)]")
+                    }
+                }
+                for index in builtIn.indices {
+                    if let violation = try builtIn[index].check.violation(in: device, newEntries: newEntries) {
+                        return ScenarioFailureReason(message: violation, step: step, invariant: builtIn[index].name)
+                    }
+                }
+            } catch {
+                return ScenarioFailureReason(message: "checking invariants failed: \(error)", step: step, invariant: nil)
+            }
+            if scenario.failOnRace, let race = newEntries.first(where: { if case .race = $0.payload { true } else { false } }) {
+                let shown = TracedEffect(entry: race, calendar: device.calendar)
+                return ScenarioFailureReason(
+                    message: "lost update on the App Group: \(ScenarioOutcome.json(shown))", step: step, invariant: "race")
+            }
+            return nil
         }
-        return nil
     }
 }
 

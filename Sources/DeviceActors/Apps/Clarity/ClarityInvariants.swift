@@ -16,10 +16,30 @@ public enum ClarityInvariants {
     static let challengeVerifiedByTexting = AppInvariant(
         name: "challengeVerifiedByTexting",
         rule: "a challenge verified by Communication use had \(ProsocialLimits.textMinSeconds) s of it after it was issued"
-    ) { device throws(DeviceError) in
-        var usage = CommunicationUsage(catalog: device.catalog)
-        var atIssue: [String: Int64] = [:]
-        for entry in device.traceSoFar {
+    ) { ChallengeVerifiedByTexting() }
+
+    static let frictionNeverDecreasesWithinADay = AppInvariant(
+        name: "frictionNeverDecreasesWithinADay",
+        rule: "frictionLevel never goes down within a local day, except back to 0 by the monitor"
+    ) { FrictionNeverDecreasesWithinADay() }
+
+    static let onlySelectedAppsShielded = AppInvariant(
+        name: "onlySelectedAppsShielded",
+        rule: "every store but Focus mode's shields only the apps and categories in shieldedAppsSelection"
+    ) { OnlySelectedAppsShielded() }
+}
+
+/// Communication use since each challenge was issued, from the trace's `app.state` events.
+private struct ChallengeVerifiedByTexting: InvariantCheck {
+    private var usage: CommunicationUsage?
+    private var atIssue: [String: Int64] = [:]
+
+    mutating func violation(
+        in device: any InvariantContext, newEntries: ArraySlice<TraceEntry<Effect>>
+    ) throws(DeviceError) -> String? {
+        var usage = self.usage ?? CommunicationUsage(catalog: device.catalog)
+        defer { self.usage = usage }
+        for entry in newEntries {
             switch entry.payload {
             case .appState(let locked, let foregroundApp, let shieldShown):
                 usage.change(at: entry.time, counting: !locked && !shieldShown ? foregroundApp : nil)
@@ -40,20 +60,27 @@ public enum ClarityInvariants {
         }
         return nil
     }
+}
 
-    static let frictionNeverDecreasesWithinADay = AppInvariant(
-        name: "frictionNeverDecreasesWithinADay",
-        rule: "frictionLevel never goes down within a local day, except back to 0 by the monitor"
-    ) { device throws(DeviceError) in
-        var highest: (day: String, level: Int)?
-        for entry in device.traceSoFar {
+/// The highest `frictionLevel` written today, from the trace's store writes.
+private struct FrictionNeverDecreasesWithinADay: InvariantCheck {
+    private var highest: (day: String, level: Int)?
+
+    mutating func violation(
+        in device: any InvariantContext, newEntries: ArraySlice<TraceEntry<Effect>>
+    ) throws(DeviceError) -> String? {
+        for entry in newEntries {
             guard case .storeWrite(ClarityKeys.appGroup, ClarityKeys.frictionLevel, .int(let level)) = entry.payload,
                 entry.actor != "outside"
             else { continue }
             let day = device.calendar.dayKey(entry.time)
-            if let highest, highest.day == day, level < highest.level,
-                !(level == 0 && entry.actor == "\(device.appName).monitor")
-            {
+            // The monitor's reset (the interval ending: a new day, or monitoring restarted for a
+            // new selection) starts the count again from 0.
+            if level == 0 && entry.actor == "\(device.appName).monitor" {
+                highest = (day, 0)
+                continue
+            }
+            if let highest, highest.day == day, level < highest.level {
                 return "frictionLevel went from \(highest.level) down to \(level) on \(day) "
                     + "(written by \(entry.actor), trace seq \(entry.sequence))"
             }
@@ -61,15 +88,36 @@ public enum ClarityInvariants {
         }
         return nil
     }
+}
 
-    static let onlySelectedAppsShielded = AppInvariant(
-        name: "onlySelectedAppsShielded",
-        rule: "every store but Focus mode's shields only the apps and categories in shieldedAppsSelection"
-    ) { device throws(DeviceError) in
-        let shielding = try device.shieldStores().filter { store, shield in
-            store != ClarityKeys.focusStore && !shield.isEmpty
+/// The shields against the selection. The shields are followed in the trace (every change of a
+/// store is traced), so a step that shields nothing costs no look at the device; the selection
+/// is read from the App Group whenever something is shielded (a write may reach other processes
+/// late, so its trace entry does not say when it is seen).
+private struct OnlySelectedAppsShielded: InvariantCheck {
+    private var stores: [String: ShieldSettings]?
+
+    mutating func violation(
+        in device: any InvariantContext, newEntries: ArraySlice<TraceEntry<Effect>>
+    ) throws(DeviceError) -> String? {
+        var stores: [String: ShieldSettings]
+        if let known = self.stores {
+            stores = known
+            for entry in newEntries {
+                switch entry.payload {
+                case .shieldApply(let store, let applications, let categories):
+                    stores[store] = ShieldSettings(applications: Set(applications), applicationCategories: categories)
+                case .shieldClear(let store):
+                    stores[store] = nil
+                default:
+                    continue
+                }
+            }
+        } else {
+            stores = try device.shieldStores()
         }
-        // Decoding the selection is most of this check's cost: skip it while nothing is shielded.
+        self.stores = stores
+        let shielding = stores.filter { store, shield in store != ClarityKeys.focusStore && !shield.isEmpty }
         guard !shielding.isEmpty else { return nil }
         let selection = FamilyActivitySelectionData.decode(
             try device.storeValue(suite: ClarityKeys.appGroup, key: ClarityKeys.shieldedAppsSelection)?.dataValue)
