@@ -22,6 +22,29 @@ import Testing
         #expect(lookupError(["xyz"])?.message == "unknown command 'xyz'")
     }
 
+    private func command(_ words: [String]) throws -> String? {
+        var arguments = Arguments(words)
+        guard case .command(let command)? = try CommandRegistry.lookup(&arguments) else { return nil }
+        return command.help.name
+    }
+
+    /// The protocol's own method names work as commands, as two words or dotted.
+    @Test func aMethodsNameNamesItsCommand() throws {
+        #expect(try command(["clock", "now"]) == "now")
+        #expect(try command(["clock.now"]) == "now")
+        #expect(try command(["clock.advance", "60"]) == "advance")
+        #expect(try command(["shields", "get"]) == "shields")
+        #expect(try command(["shields"]) == "shields")
+        #expect(try command(["trace", "export"]) == "trace export")
+        #expect(try command(["trace.get"]) == "trace")
+        #expect(try command(["device", "config"]) == "config")
+        #expect(try command(["device", "list"]) == "device list")
+        #expect(try command(["scenario.explore", "x.json"]) == "explore")
+        #expect(lookupError(["clock", "nwo"])?.message == "unknown command 'clock nwo'; did you mean 'clock now'?")
+        #expect(lookupError(["clock.nwo"])?.message == "unknown command 'clock nwo'; did you mean 'clock now'?")
+        #expect(lookupError(["nope.now"])?.message == "unknown command 'nope now'")
+    }
+
     @Test func anUnknownVerbSuggestsTheNearestOfItsGroupAndPointsAtTheGroup() {
         let error = lookupError(["store", "gte"])
         #expect(error?.message == "unknown command 'store gte'; did you mean 'store get'?")

@@ -10,6 +10,12 @@ struct CommandHelp: Sendable {
     var abstract: String
     /// Further lines for the command's own page: options, value formats, examples.
     var details: [String] = []
+    /// Other words that name the command, such as the protocol method's own (`clock now` for
+    /// `now`); `clarityctl clock.now` is read as `clarityctl clock now`.
+    var aliases: [[String]] = []
+
+    /// Whether `words` name this command.
+    func isNamed(_ words: [String]) -> Bool { self.words == words || aliases.contains(words) }
 
     var name: String { words.joined(separator: " ") }
     /// The name and the synopsis: `store get KEY [--suite S]`.

@@ -26,10 +26,16 @@ enum CommandRegistry {
     /// Resolves the leading command words of `arguments`, consuming them. An unknown command is a
     /// usage error suggesting the nearest one: `unknown command 'stauts'; did you mean 'status'?`.
     static func lookup(_ arguments: inout Arguments) throws -> Lookup? {
-        guard let first = arguments.commandWord() else { return nil }
-        if let command = commands.first(where: { $0.help.words == [first] }) {
+        guard let word = arguments.commandWord() else { return nil }
+        // A protocol method's name (`clock.now`, `device.state`) reads as its two words.
+        let dotted = word.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        if dotted.count == 2, !dotted[0].isEmpty, !dotted[1].isEmpty {
+            return try lookup(group: dotted[0], verb: dotted[1])
+        }
+        let first = word
+        if let command = commands.first(where: { $0.help.isNamed([first]) }) {
             // A command that is also a group (`trace`, `trace export`) takes no positionals of its own.
-            if let verb = arguments.nextCommandWord, let member = commands.first(where: { $0.help.words == [first, verb] }) {
+            if let verb = arguments.nextCommandWord, let member = commands.first(where: { $0.help.isNamed([first, verb]) }) {
                 _ = arguments.commandWord()
                 return .command(member)
             }
@@ -39,17 +45,29 @@ enum CommandRegistry {
             throw unknownCommand(first, suggestion: suggestion(for: first, then: arguments.commandWord()), page: .overview)
         }
         guard let verb = arguments.commandWord() else { return .group(first) }
-        if let command = commands.first(where: { $0.help.words == [first, verb] }) {
+        return try lookup(group: first, verb: verb)
+    }
+
+    /// The command `first verb` names, or a usage error suggesting the nearest.
+    private static func lookup(group first: String, verb: String) throws -> Lookup {
+        if let command = commands.first(where: { $0.help.isNamed([first, verb]) }) {
             return .command(command)
         }
-        let verbs = members(of: first).map { $0.help.words[1] }
+        guard !members(of: first).isEmpty else {
+            throw unknownCommand("\(first) \(verb)", suggestion: suggestion(for: first, then: verb), page: .overview)
+        }
+        let verbs = members(of: first).compactMap { command in
+            ([command.help.words] + command.help.aliases).first { $0.count == 2 && $0[0] == first }?[1]
+        }
         let suggestion = Spelling.nearest(to: verb, among: verbs).map { "\(first) \($0)" }
         throw unknownCommand("\(first) \(verb)", suggestion: suggestion, page: .command(first))
     }
 
-    /// The commands of a group: those of two words whose first is `group`.
+    /// The commands of a group: those of two words whose first is `group`, by name or alias.
     static func members(of group: String) -> [any ClarityCommand.Type] {
-        commands.filter { $0.help.words.count == 2 && $0.help.words.first == group }
+        commands.filter { command in
+            ([command.help.words] + command.help.aliases).contains { $0.count == 2 && $0.first == group }
+        }
     }
 
     /// The command nearest an unknown first word, with the group's verb when `next` is one of

@@ -5,7 +5,8 @@ struct ClockAdvance: RequestCommand {
     static let help = CommandHelp(
         words: ["advance"], synopsis: "DURATION",
         abstract: "advance the virtual clock and show the effects (clock.advance)",
-        details: ["DURATION: seconds (90, 1.5) or parts with units d, h, m, s: 90s, 10m, 1h30m, 2d, 1.5h"])
+        details: ["DURATION: seconds (90, 1.5) or parts with units d, h, m, s: 90s, 10m, 1h30m, 2d, 1.5h"],
+        aliases: [["clock", "advance"]])
 
     let params: JSONValue?
 

@@ -2,7 +2,8 @@ import ControlProtocol
 
 /// `clarityctl now`: the device's virtual time.
 struct ClockNow: RequestCommand {
-    static let help = CommandHelp(words: ["now"], synopsis: "", abstract: "show the device's virtual time (clock.now)")
+    static let help = CommandHelp(words: ["now"], synopsis: "", abstract: "show the device's virtual time (clock.now)",
+        aliases: [["clock", "now"]])
 
     let params: JSONValue?
 

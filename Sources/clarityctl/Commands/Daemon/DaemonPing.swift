@@ -2,7 +2,8 @@ import ControlProtocol
 
 /// `clarityctl ping`: is the daemon there, and which version is it.
 struct DaemonPing: RequestCommand {
-    static let help = CommandHelp(words: ["ping"], synopsis: "", abstract: "check that clarityd answers (daemon.ping)")
+    static let help = CommandHelp(words: ["ping"], synopsis: "", abstract: "check that clarityd answers (daemon.ping)",
+        aliases: [["daemon", "ping"]])
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {}
 

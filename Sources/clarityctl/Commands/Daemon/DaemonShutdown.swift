@@ -3,7 +3,8 @@ import ControlProtocol
 /// `clarityctl shutdown`: the daemon flushes its state and exits 0.
 struct DaemonShutdown: RequestCommand {
     static let help = CommandHelp(
-        words: ["shutdown"], synopsis: "", abstract: "flush state and stop the daemon (daemon.shutdown)")
+        words: ["shutdown"], synopsis: "", abstract: "flush state and stop the daemon (daemon.shutdown)",
+        aliases: [["daemon", "shutdown"]])
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {}
 

@@ -2,7 +2,8 @@ import ControlProtocol
 
 /// `clarityctl status`: the daemon's version, pid, uptime, socket, state directory, devices and connections.
 struct DaemonStatus: RequestCommand {
-    static let help = CommandHelp(words: ["status"], synopsis: "", abstract: "show the daemon's status (daemon.status)")
+    static let help = CommandHelp(words: ["status"], synopsis: "", abstract: "show the daemon's status (daemon.status)",
+        aliases: [["daemon", "status"]])
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {}
 

@@ -5,7 +5,8 @@ struct DeviceConfig: RequestCommand {
     static let help = CommandHelp(
         words: ["config"], synopsis: "[JSON]",
         abstract: "show the device's config, or set overrides from a JSON object (device.config)",
-        details: ["Example: clarityctl config '{\"memoryBudgets\":{\"monitor\":6291456},\"baselineBytes\":1048576}'"])
+        details: ["Example: clarityctl config '{\"memoryBudgets\":{\"monitor\":6291456},\"baselineBytes\":1048576}'"],
+        aliases: [["device", "config"]])
 
     let params: JSONValue?
 

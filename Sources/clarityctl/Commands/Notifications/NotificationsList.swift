@@ -5,7 +5,8 @@ struct NotificationsList: RequestCommand {
     static let help = CommandHelp(
         words: ["notifications"], synopsis: "[--since T]",
         abstract: "list delivered notifications (notifications.list)",
-        details: ["  --since T   only those at or after t = T seconds since the device's epoch"])
+        details: ["  --since T   only those at or after t = T seconds since the device's epoch"],
+        aliases: [["notifications", "list"]])
 
     let params: JSONValue?
 

@@ -3,7 +3,8 @@ import ControlProtocol
 /// `clarityctl sandboxes`: each extension's sandbox: state, memory budget and peak, launches, jetsams.
 struct SandboxList: RequestCommand {
     static let help = CommandHelp(
-        words: ["sandboxes"], synopsis: "", abstract: "show the extension sandboxes (sandbox.list)")
+        words: ["sandboxes"], synopsis: "", abstract: "show the extension sandboxes (sandbox.list)",
+        aliases: [["sandbox", "list"]])
 
     let params: JSONValue?
 

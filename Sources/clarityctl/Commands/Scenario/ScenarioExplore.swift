@@ -26,7 +26,7 @@ struct ScenarioExplore: ClarityCommand {
             "(on a terminal, a progress bar on stderr: schedules done, failed, seconds) unless --timeout is given.",
             "Example:",
             "  clarityctl explore config/scenarios/clarity-stale-verification.json --schedules 200",
-        ])
+        ], aliases: [["scenario", "explore"]])
 
     static let defaultSchedules = 1000
 

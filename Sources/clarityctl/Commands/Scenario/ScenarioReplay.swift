@@ -21,7 +21,7 @@ struct ScenarioReplay: ClarityCommand {
             "Exit status 1 when the schedule failed (the failure reproduced), 0 when it passed.",
             "Example:",
             "  clarityctl replay config/scenarios/clarity-stale-verification.json --seed 2 --strategy pct",
-        ])
+        ], aliases: [["scenario", "replay"]])
 
     let options: ScheduleOptions
     /// `scenario.replay`'s params.

@@ -16,7 +16,7 @@ struct ScenarioRun: ClarityCommand {
             "exit status 1 when it failed.",
             "Example:",
             "  clarityctl run config/scenarios/clarity-stale-verification.json --strategy pct --seed 2 --trace",
-        ])
+        ], aliases: [["scenario", "run"]])
 
     let options: ScheduleOptions
 

@@ -4,7 +4,7 @@ import ControlProtocol
 struct ShieldConfigGet: RequestCommand {
     static let help = CommandHelp(
         words: ["shield-config"], synopsis: "APP",
-        abstract: "show the ShieldConfiguration for an app (shield.config)")
+        abstract: "show the ShieldConfiguration for an app (shield.config)", aliases: [["shield", "config"]])
 
     let params: JSONValue?
 

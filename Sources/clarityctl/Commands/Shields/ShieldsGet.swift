@@ -3,7 +3,8 @@ import ControlProtocol
 /// `clarityctl shields`: the effective shield and each named ManagedSettingsStore's.
 struct ShieldsGet: RequestCommand {
     static let help = CommandHelp(
-        words: ["shields"], synopsis: "", abstract: "show shielded apps and categories per store (shields.get)")
+        words: ["shields"], synopsis: "", abstract: "show shielded apps and categories per store (shields.get)",
+        aliases: [["shields", "get"]])
 
     let params: JSONValue?
 

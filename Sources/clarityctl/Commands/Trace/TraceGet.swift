@@ -19,7 +19,7 @@ struct TraceGet: ClarityCommand {
             "  clarityctl trace --last 5",
             "  clarityctl trace --kind store.write --kind app",
             "See also: trace export (the trace for Perfetto), watch (events as they happen).",
-        ])
+        ], aliases: [["trace", "get"]])
 
     /// Which end of the trace to keep, and how many events.
     enum Window: Equatable {
