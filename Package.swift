@@ -11,6 +11,9 @@ let package = Package(
     products: [
         .executable(name: "clarityd", targets: ["clarityd"]),
         .executable(name: "clarityctl", targets: ["clarityctl"]),
+        /// What an app is written against, and the harness its tests use (Examples/, docs/sdk.md).
+        .library(name: "SimulatediOS", targets: ["SimulatediOS", "ExtensionSandbox"]),
+        .library(name: "DeviceTesting", targets: ["DeviceTesting"]),
     ],
     targets: [
         .target(name: "ExtensionSandbox"),
@@ -21,13 +24,20 @@ let package = Package(
         /// The device that hosts an app: wiring, persistence, scenarios, trace export.
         .target(
             name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity"], path: "Sources/DeviceActors",
-            exclude: ["SimulatediOS", "Apps"]),
+            exclude: ["SimulatediOS", "Apps", "Testing"]),
+        /// In-process harness for an app's tests: a device, its steps and their exact effects.
+        .target(
+            name: "DeviceTesting", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"],
+            path: "Sources/DeviceActors/Testing"),
         .target(name: "ControlProtocol"),
         .executableTarget(name: "clarityd", dependencies: ["ControlProtocol", "DeviceActors", "SimulatediOS"]),
         .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
         .testTarget(
-            name: "DeviceActorsTests", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ControlProtocol", "ExtensionSandbox"]),
+            name: "DeviceActorsTests",
+            dependencies: ["DeviceActors", "DeviceTesting", "SimulatediOS", "Clarity", "ControlProtocol", "ExtensionSandbox"]),
+        /// Clarity's behaviour, in process, through the harness apps' authors use.
+        .testTarget(name: "ClarityTests", dependencies: ["DeviceTesting", "SimulatediOS", "Clarity", "ExtensionSandbox"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),

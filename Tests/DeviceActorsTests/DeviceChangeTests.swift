@@ -1,3 +1,4 @@
+import DeviceTesting
 import Foundation
 import Testing
 
@@ -28,14 +29,14 @@ import Testing
         #expect(try change(device) { _ = try device.apply(.lock) } == .durable)
         #expect(try change(device) { _ = try device.advance(seconds: 1) } == .durable)
         #expect(try change(device) { _ = try device.updateConfig(DeviceConfig.Overrides()) } == .durable)
-        #expect(try change(device) { _ = try device.perform(intent: "logMood", arguments: TestArguments(values: ["mood": 3])) } == .durable)
+        #expect(try change(device) { _ = try device.perform(intent: "logMood", arguments: JSONArguments(["mood": 3])) } == .durable)
     }
 
     /// Asking the ShieldConfiguration extension for a shield runs it and reads the App Group:
     /// the trace moves, but nothing a user set changes.
     @Test func whatOnlyAProcessesLifeShowsIsVolatile() throws {
         let device = try makeClarityDevice()
-        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+        _ = try device.perform(intent: "selectApps", arguments: JSONArguments(["apps": [.string(instagram)]]))
         _ = try device.apply(.appOpen(app: instagram))
         _ = try device.advance(seconds: 600)
         let before = device.mark

@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import DeviceTesting
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
         weak var world: World?
         try {
             let made = try makeClarityDevice()
-            _ = try made.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+            _ = try made.perform(intent: "selectApps", arguments: JSONArguments(["apps": [.string(instagram)]]))
             _ = try made.apply(.appOpen(app: instagram))
             _ = try made.advance(seconds: 700)
             _ = try made.shieldConfig(app: instagram)

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DeviceTesting
 import Foundation
 import Testing
 
@@ -82,7 +83,7 @@ private struct ExportedTrace {
     /// and 600 s, its third callback shields Instagram and the shield shows.
     private func frictionRun() throws -> SimulatedDevice {
         let device = try makeClarityDevice()
-        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+        _ = try device.perform(intent: "selectApps", arguments: JSONArguments(["apps": [.string(instagram)]]))
         _ = try device.apply(.appOpen(app: instagram))
         _ = try device.advance(seconds: 600)
         return device
@@ -168,7 +169,7 @@ private struct ExportedTrace {
         var config = DeviceConfig()
         config.memoryBudgets.monitor = config.baselineBytes + 16
         let device = try makeClarityDevice(config: config)
-        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+        _ = try device.perform(intent: "selectApps", arguments: JSONArguments(["apps": [.string(instagram)]]))
         _ = try device.apply(.appOpen(app: instagram))
         _ = try device.advance(seconds: 300)
         let trace = ExportedTrace(trace: device.perfettoTrace())

@@ -1,3 +1,4 @@
+import DeviceTesting
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
         var config = DeviceConfig()
         if let quirk { config.quirks[quirk] = true }
         let device = try makeClarityDevice(config: config)
-        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+        _ = try device.perform(intent: "selectApps", arguments: JSONArguments(["apps": [.string(instagram)]]))
         return device
     }
 

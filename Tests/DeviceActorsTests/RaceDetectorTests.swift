@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import DeviceTesting
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
     }
 
     private func setWiFiGate(_ device: SimulatedDevice, enabled: Bool) throws -> [TracedEffect] {
-        try device.perform(intent: "setWiFiGate", arguments: TestArguments(values: ["enabled": .bool(enabled)])).effects
+        try device.perform(intent: "setWiFiGate", arguments: JSONArguments(["enabled": .bool(enabled)])).effects
     }
 
     // MARK: - The rule, with the main app's real reads and writes
@@ -233,12 +234,12 @@ import Testing
     @Test func clarityLosesAVerifiedTextWhenTheChallengeIsOpenedAgain() throws {
         let device = try device(quirks: ["batchedThresholds"])
         _ = try device.apply(.contactsSet([Contact(id: "m", name: "Mom", phone: "+15550100")]))
-        _ = try device.perform(intent: "setImportantContacts", arguments: TestArguments(values: ["contacts": [["id": "m"]]]))
-        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+        _ = try device.perform(intent: "setImportantContacts", arguments: JSONArguments(["contacts": [["id": "m"]]]))
+        _ = try device.perform(intent: "selectApps", arguments: JSONArguments(["apps": [.string(instagram)]]))
         _ = try device.apply(.appOpen(app: instagram))
         _ = try device.advance(seconds: 660)  // layer 2 at 600 s, delivered with the batch at 660 s
         _ = try device.apply(.appOpen(app: "com.clarity.focus"))
-        _ = try device.perform(intent: "challenge.open", arguments: TestArguments())
+        _ = try device.perform(intent: "challenge.open", arguments: JSONArguments())
         _ = try device.advance(seconds: 40)  // 40 s in Messages: the 30-second threshold waits for the batch at 720 s
         let back = try device.apply(.appOpen(app: "com.clarity.focus")).effects
         let read = try #require(back.first { $0.isRead(of: "prosocialChallengeVerified", by: "clarity.app") })
@@ -246,7 +247,7 @@ import Testing
         let verified = try #require(batch.first { $0.isWrite(of: "prosocialChallengeVerified") })
         #expect(verified.entry.actor == "clarity.monitor")
 
-        let reopened = try device.perform(intent: "challenge.open", arguments: TestArguments()).effects
+        let reopened = try device.perform(intent: "challenge.open", arguments: JSONArguments()).effects
         let reset = try #require(reopened.first { $0.isWrite(of: "prosocialChallengeVerified") })
         #expect(
             reopened.races.map(\.payload) == [

@@ -1,3 +1,4 @@
+import DeviceTesting
 import Foundation
 import Testing
 
@@ -43,12 +44,12 @@ import Testing
     @Test func encodingAlongThePathFindsWhatTheJSONHolds() throws {
         let device = try makeClarityDevice()
         _ = try device.apply(.contactsSet([Contact(id: "mom", name: "Mom", phone: "+15550000")]))
-        _ = try device.perform(intent: "setImportantContacts", arguments: TestArguments(values: ["contacts": [["id": "mom"]]]))
-        _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
+        _ = try device.perform(intent: "setImportantContacts", arguments: JSONArguments(["contacts": [["id": "mom"]]]))
+        _ = try device.perform(intent: "selectApps", arguments: JSONArguments(["apps": [.string(instagram)]]))
         _ = try device.apply(.appOpen(app: instagram))
         _ = try device.advance(seconds: 600)
         _ = try device.apply(.appOpen(app: "com.clarity.focus"))
-        _ = try device.perform(intent: "challenge.open", arguments: TestArguments(values: [:]))
+        _ = try device.perform(intent: "challenge.open", arguments: JSONArguments([:]))
         let state = try device.appState()
         var paths = ["", "xp", "frictionLevel", "challenge", "challenge.status", "challenge.contactName", "challenge.prompt",
             "importantContacts", "importantContacts.0", "importantContacts.0.name", "importantContacts.1", "today",

@@ -5,21 +5,6 @@ import Foundation
 @testable import DeviceActors
 @_spi(Host) @testable import SimulatediOS
 
-/// Intent arguments for tests, written as a JSON literal and decoded as the daemon decodes them.
-struct TestArguments: IntentArguments {
-    var values: JSONValue = [:]
-
-    func decode<T: Decodable>(_ type: T.Type) throws(DeviceError) -> T {
-        do {
-            return try JSONValueDecoder().decode(type, from: values, root: "args")
-        } catch let error as FieldError {
-            throw .invalidArgument(field: error.field, reason: error.reason)
-        } catch {
-            throw .invalidArgument(field: "args", reason: "\(error)")
-        }
-    }
-}
-
 /// A Clarity device starting Monday 2026-01-05 09:00 UTC.
 func makeClarityDevice(seed: UInt64 = 1, config: DeviceConfig = DeviceConfig()) throws -> SimulatedDevice {
     try SimulatedDevice(

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
+import DeviceTesting
+
 @testable import Clarity
-@testable import DeviceActors
 @_spi(Host) @testable import SimulatediOS
 
 /// The pure state machines of seed 000's services.
@@ -51,26 +52,25 @@ import Testing
 @Suite struct ClarityProsocialDeterminismTests {
     @Test func challengesWithRandomChoicesReplayByteForByte() throws {
         func run(seed: UInt64) throws -> Data {
-            let device = try makeClarityDevice(seed: seed)
-            _ = try device.apply(
+            let device = try TestDevice(app: "clarity", seed: seed, exhaustivity: .off)
+            let instagram = "com.burbn.instagram"
+            try device.send(
                 .contactsSet([Contact(id: "m", name: "Mom", phone: "+1"), Contact(id: "d", name: "Dad", phone: "+2")]))
-            _ = try device.perform(
-                intent: "setImportantContacts",
-                arguments: TestArguments(values: ["contacts": [["id": "m"], ["id": "d"]]]))
-            _ = try device.perform(intent: "selectApps", arguments: TestArguments(values: ["apps": [.string(instagram)]]))
-            _ = try device.apply(.appOpen(app: instagram))
-            _ = try device.advance(seconds: 600)
-            _ = try device.apply(.appOpen(app: "com.clarity.focus"))
-            _ = try device.perform(intent: "challenge.open", arguments: TestArguments())
-            _ = try device.advance(seconds: 10)
-            _ = try device.apply(.appOpen(app: "com.clarity.focus"))
-            _ = try device.perform(intent: "challenge.skip", arguments: TestArguments())
-            _ = try device.perform(intent: "challenge.open", arguments: TestArguments())
-            _ = try device.advance(seconds: 45)
-            _ = try device.apply(.appOpen(app: "com.clarity.focus"))
+            try device.intent("setImportantContacts", ["contacts": [["id": "m"], ["id": "d"]]])
+            try device.intent("selectApps", ["apps": [.string(instagram)]])
+            try device.send(.appOpen(app: instagram))
+            try device.advance(seconds: 600)
+            try device.send(.appOpen(app: "com.clarity.focus"))
+            try device.intent("challenge.open")
+            try device.advance(seconds: 10)
+            try device.send(.appOpen(app: "com.clarity.focus"))
+            try device.intent("challenge.skip")
+            try device.intent("challenge.open")
+            try device.advance(seconds: 45)
+            try device.send(.appOpen(app: "com.clarity.focus"))
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            var data = try encoder.encode(device.traceEntries(since: nil, limit: nil))
+            var data = try encoder.encode(device.device.traceEntries(since: nil, limit: nil))
             data.append(try encoder.encode(device.state()))
             return data
         }
