@@ -21,15 +21,18 @@ public enum AppCatalog {
         }
     ]
 
-    /// Every app name the protocol knows.
-    public static let protocolNames = ["clarity", "scrollkitty", "spendless", "makehay", "thephone"]
+    /// The apps PROTOCOL.md names, in its order.
+    static let protocolApps = ["clarity", "scrollkitty", "spendless", "makehay", "thephone"]
+    /// Every app name the daemon answers to: the protocol's, then any other app registered above
+    /// (an app author's own, docs/sdk.md), by name.
+    public static let knownNames = protocolApps + registrations.keys.filter { !protocolApps.contains($0) }.sorted()
     /// The apps this build can run.
-    public static var available: [String] { protocolNames.filter { registrations[$0] != nil } }
+    public static var available: [String] { knownNames.filter { registrations[$0] != nil } }
 
-    /// What each app the protocol names is, in that order: the ones this build runs with their
-    /// intents, the others marked not available yet (`daemon.catalog`, help and error messages).
+    /// What each known app is, in that order: the ones this build runs with their intents, the
+    /// others marked not available yet (`daemon.catalog`, help and error messages).
     public static var descriptions: [AppDescription] {
-        protocolNames.map { name in
+        knownNames.map { name in
             registrations[name]?.description
                 ?? AppDescription(name: name, bundleIdentifier: nil, appGroup: nil, available: false, intents: [])
         }
@@ -46,6 +49,26 @@ struct AppRegistration: Sendable {
     let description: AppDescription
     let invariants: [AppInvariant]
     let make: @Sendable (Platform, DeviceConfig, World) throws(DeviceError) -> any SimulatedApp
+
+    init(
+        description: AppDescription, invariants: [AppInvariant],
+        make: @escaping @Sendable (Platform, DeviceConfig, World) throws(DeviceError) -> any SimulatedApp
+    ) {
+        self.description = description
+        self.invariants = invariants
+        self.make = make
+    }
+
+    /// An app whose settings are `Settings`, decoded from the device's `config.app` (unknown or
+    /// ill-typed members refused, named `config.app.<member>`): the usual registration line.
+    init<Settings: AppConfiguration>(
+        description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type,
+        make: @escaping @Sendable (Platform, World, Settings) -> any SimulatedApp
+    ) {
+        self.init(description: description, invariants: invariants) { platform, config, world throws(DeviceError) in
+            make(platform, world, try Settings.settings(config.app ?? [:]))
+        }
+    }
 }
 
 extension AppConfiguration {

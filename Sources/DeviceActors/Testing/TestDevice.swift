@@ -43,20 +43,21 @@ public final class TestDevice {
             exhaustivity: exhaustivity)
     }
 
-    /// A device running your own app, built by `makeApp` on the device's platform. `appName`
-    /// prefixes its processes in the trace (`<appName>.app`, `<appName>.monitor`…).
+    /// A device running your own app, built by `makeApp` on the device's platform (and its world,
+    /// which makes the main app's executor). `appName` prefixes its processes in the trace
+    /// (`<appName>.app`, `<appName>.monitor`…).
     public convenience init(
         appName: String, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC", seed: UInt64 = 1,
         config: DeviceConfig = DeviceConfig(), exhaustivity: Exhaustivity = .observable,
-        makeApp: (Platform) throws -> any SimulatedApp
+        makeApp: (Platform, World) throws -> any SimulatedApp
     ) throws {
         let (date, zone) = try Self.parse(start: start, timeZone: timeZone)
         try self.init(
             device: SimulatedDevice(
                 name: "test", appName: appName, start: date, timeZone: zone, timeZoneName: timeZone, seed: seed,
                 clock: .virtual, config: config
-            ) { platform, _ throws(DeviceError) in
-                do { return try makeApp(platform) } catch let error as DeviceError { throw error } catch {
+            ) { platform, world throws(DeviceError) in
+                do { return try makeApp(platform, world) } catch let error as DeviceError { throw error } catch {
                     throw .internalFailure("\(error)")
                 }
             },

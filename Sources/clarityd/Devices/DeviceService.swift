@@ -178,7 +178,7 @@ final class DeviceService: Sendable {
             throw RPCError.invalidParams(field: "device", reason: "1–64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
         let app = params.app ?? defaultApp
-        guard AppCatalog.protocolNames.contains(app) else {
+        guard AppCatalog.knownNames.contains(app) else {
             throw RPCError.unknownName(kind: "app", name: app, known: AppCatalog.available)
         }
         guard AppCatalog.available.contains(app) else {

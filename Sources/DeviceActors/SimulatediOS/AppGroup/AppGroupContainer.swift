@@ -183,6 +183,16 @@ public struct AppGroupDefaults: Sendable {
         try await object(forKey: key)?.dataValue
     }
 
+    /// `stringArray(forKey:)`: an array whose every element is a string; nil otherwise.
+    public func stringArray(forKey key: String) async throws -> [String]? {
+        guard case .array(let items) = try await object(forKey: key) else { return nil }
+        let strings = items.compactMap { item -> String? in
+            if case .string(let string) = item { return string }
+            return nil
+        }
+        return strings.count == items.count ? strings : nil
+    }
+
     public func set(_ value: StoredValue, forKey key: String) async throws {
         try CallbackContext.current?.checkpoint()
         await container.set(value, suite: suiteName, key: key)

@@ -1,0 +1,164 @@
+import DeviceTesting
+import SimulatediOS
+import Testing
+
+@testable import DailyLimit
+
+/// DailyLimit on a simulated device: each step lists every effect it causes (the harness fails a
+/// step that causes one more, or one less).
+@Suite struct DailyLimitTests {
+    private let group = DailyLimitKeys.appGroup
+    private let instagram = "com.burbn.instagram"
+
+    /// A device whose main app has limited Instagram to `minutes` a day.
+    private func deviceLimitingInstagram(minutes: Int = 30, maxRequests: Int = 3) throws -> TestDevice {
+        let device = try TestDevice(appName: "dailylimit") { platform, world in
+            DailyLimitApp(
+                platform: platform, world: world,
+                settings: DailyLimitSettings(dailyLimitMinutes: minutes, maxRequests: maxRequests))
+        }
+        let status = try device.intent(
+            "limitApps", ["apps": [.string(instagram)]],
+            effects: [
+                .storeWrite(suite: group, key: "limitedApps", value: .array([.string(instagram)])),
+                .activityStart(activity: "daily_limit"),
+                .monitorIntervalStart(activity: "daily_limit"),
+                .storeWrite(suite: group, key: "requestsToday", value: .int(0)),
+            ])
+        #expect(
+            status == [
+                "limitedApps": [.string(instagram)], "dailyLimitMinutes": .int(minutes), "requestsToday": 0,
+                "shielded": false,
+            ])
+        return device
+    }
+
+    private func shield(requests: Int, of maxRequests: Int = 3, minutes: Int = 30) -> ShieldConfiguration {
+        ShieldConfiguration(
+            title: "Daily limit reached",
+            subtitle: "You've used your \(minutes) minutes of Instagram today."
+                + (requests > 0 ? " Asked for more: \(requests) of \(maxRequests)." : ""),
+            primaryButtonLabel: "Close", secondaryButtonLabel: requests < maxRequests ? "I need it" : nil)
+    }
+
+    /// Opens Instagram and uses it up to the limit: the monitor shields it and says so.
+    private func useUpTheLimit(_ device: TestDevice, minutes: Int = 30) throws {
+        try device.send(
+            .appOpen(app: instagram), effects: [.appState(locked: false, foregroundApp: instagram, shieldShown: false)])
+        try device.advance(minutes: Double(minutes) - 1)
+        try device.advance(
+            minutes: 1,
+            effects: [
+                .monitorThreshold(activity: "daily_limit", event: "limit_reached"),
+                .shieldApply(store: "dailyLimit", applications: [instagram], categories: .none),
+                .notification(title: "Time's up", body: "You've used your \(minutes) minutes for today."),
+                .shieldShown(app: instagram, configuration: shield(requests: 0, minutes: minutes), source: .extension),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: true),
+            ])
+    }
+
+    /// Presses Close on the shield: the app closes.
+    private func pressClose(_ device: TestDevice) throws {
+        try device.send(
+            .shieldPress(app: instagram, button: .primary),
+            effects: [
+                .shieldAction(app: instagram, button: .primary, response: .close),
+                .appState(locked: false, foregroundApp: nil, shieldShown: false),
+            ])
+    }
+
+    @Test func theLimitShieldsTheAppWithTheMinutesUsed() throws {
+        let device = try deviceLimitingInstagram()
+        try useUpTheLimit(device)
+        #expect(try device.shields().stores["dailyLimit"]?.applications == [instagram])
+        #expect(try device.appState(as: DailyLimitStatus.self).shielded)
+    }
+
+    @Test func theLimitComesFromTheSettings() throws {
+        let device = try deviceLimitingInstagram(minutes: 90)
+        try useUpTheLimit(device, minutes: 90)
+    }
+
+    @Test func iNeedItCountsTheRequestAndRedrawsTheShieldUntilTheButtonIsGone() throws {
+        let device = try deviceLimitingInstagram(maxRequests: 2)
+        try useUpTheLimit(device)
+        try device.send(
+            .shieldPress(app: instagram, button: .secondary),
+            effects: [
+                .storeWrite(suite: group, key: "requestsToday", value: .int(1)),
+                .shieldAction(app: instagram, button: .secondary, response: .defer),
+                .shieldShown(app: instagram, configuration: shield(requests: 1, of: 2), source: .extension),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: true),
+            ])
+        try device.send(
+            .shieldPress(app: instagram, button: .secondary),
+            effects: [
+                .storeWrite(suite: group, key: "requestsToday", value: .int(2)),
+                .shieldAction(app: instagram, button: .secondary, response: .defer),
+                .shieldShown(app: instagram, configuration: shield(requests: 2, of: 2), source: .extension),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: true),
+            ])
+        try device.send(
+            .shieldPress(app: instagram, button: .secondary),
+            effects: [
+                .shieldAction(app: instagram, button: .secondary, response: .close),
+                .appState(locked: false, foregroundApp: nil, shieldShown: false),
+            ])
+        #expect(try device.value(forKey: "requestsToday", suite: group) == .int(2))
+    }
+
+    @Test func closeSendsTheUserHome() throws {
+        let device = try deviceLimitingInstagram()
+        try useUpTheLimit(device)
+        try pressClose(device)
+    }
+
+    @Test func midnightLiftsTheShieldAndStartsTheCountAgain() throws {
+        let device = try deviceLimitingInstagram()
+        try useUpTheLimit(device)
+        try pressClose(device)
+        // The device starts Monday 09:00; 09:30 now, so midnight is 14.5 hours on.
+        try device.advance(
+            seconds: 14.5 * 3600,
+            effects: [
+                .monitorIntervalEnd(activity: "daily_limit"),
+                .monitorIntervalStart(activity: "daily_limit"),
+                .shieldClear(store: "dailyLimit"),
+                .storeWrite(suite: group, key: "requestsToday", value: .int(0)),
+            ])
+        #expect(try device.shields().effective.applications.isEmpty)
+    }
+
+    @Test func removingTheLimitStopsMonitoringAndLiftsTheShield() throws {
+        let device = try deviceLimitingInstagram()
+        try useUpTheLimit(device)
+        try device.intent(
+            "removeLimit",
+            effects: [
+                .activityStop(activity: "daily_limit"),
+                .shieldClear(store: "dailyLimit"),
+                .monitorIntervalEnd(activity: "daily_limit"),
+                .storeRemove(suite: group, key: "limitedApps"),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+            ])
+        #expect(try device.activities().isEmpty)
+    }
+
+    @Test func badArgumentsAreRefusedBeforeAnythingRuns() throws {
+        let device = try deviceLimitingInstagram()
+        #expect(throws: DeviceError.invalidArgument(field: "args.apps", reason: "one to fifty bundle ids")) {
+            try device.intent("limitApps", ["apps": []])
+        }
+        #expect(throws: DeviceError.unknownIntent("snooze", known: ["limitApps", "removeLimit", "status"])) {
+            try device.intent("snooze")
+        }
+    }
+
+    @Test func settingsOutOfRangeAreRefusedByName() throws {
+        #expect(throws: DeviceError.invalidArgument(field: "dailyLimitMinutes", reason: "a whole number of minutes, 1 to 1440")) {
+            try DailyLimitSettings.decode(["dailyLimitMinutes": .int(0)])
+        }
+        #expect(throws: DeviceError.self) { try DailyLimitSettings.decode(["dailyLimit": .int(5)]) }
+        #expect(try DailyLimitSettings.decode([:]) == DailyLimitSettings())
+    }
+}
