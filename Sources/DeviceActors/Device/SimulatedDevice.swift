@@ -10,6 +10,10 @@ import Foundation
 /// device a serial queue). Same inputs + same seed + same build ⇒ the same trace, byte for byte,
 /// which is how the daemon keeps devices: as their inputs, replayed at start (``mark`` tells it
 /// what a request changed, and lets a replay check that it retraces the device's steps).
+///
+/// Three files: this one is the facade (one method per protocol input), ``DeviceWiring`` puts
+/// the parts together, `SimulatedDevice+Persistence` saves and restores them and tells what a
+/// request changed; `SimulatedDevice+Queries` answers the reads.
 public final class SimulatedDevice: @unchecked Sendable {
     public let name: String
     public let appName: String
@@ -18,7 +22,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     public let calendar: DeviceCalendar
     public private(set) var config: DeviceConfig
     /// Bumped by every ``updateConfig(_:)``.
-    private var configRevision = 0
+    private(set) var configRevision = 0
 
     let world: World
     let trace: DeviceTrace
@@ -57,57 +61,15 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.seed = seed
         self.clockMode = clock
         self.config = config
-        let calendar = DeviceCalendar(start: start, timeZone: timeZone, name: timeZoneName)
-        self.calendar = calendar
-        let world = World(seed: seed, strategy: strategy)
-        world.scheduler.recordsChoices = recordsSchedule
-        self.world = world
-        let trace = DeviceTrace(clock: world.clock, lastSequence: traceSequence)
-        self.trace = trace
-        let catalog = CategoryCatalog.builtIn.merging(config.apps)
-        let deviceActivity = DeviceActivityAgent(
-            executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
-            catalog: catalog, trace: trace)
-        let platform = Platform(
-            appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups"), trace: trace, clock: world.clock),
-            managedSettings: ManagedSettingsAgent(
-                executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog),
-            deviceActivity: deviceActivity,
-            notifications: NotificationAgent(
-                executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace),
-            system: SystemAgent(executor: world.makeExecutor(label: "system"), trace: trace),
-            storeKit: StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock),
-            world: world, trace: trace, calendar: calendar, catalog: catalog)
-        self.platform = platform
-        let app = try makeApp(platform, world)
-        self.app = app
-        let prefix = appName
-        let monitor = Sandbox<any DeviceActivityMonitor>(
-            name: "monitor", actorName: "\(prefix).monitor", budgetBytes: config.memoryBudgets.monitor,
-            baselineBytes: config.baselineBytes, lifecycle: .terminateAfterCallback,
-            factory: { app.makeMonitor(executor: world.makeExecutor(label: "\(prefix).monitor")) },
-            onEvent: { trace.record($0, actor: "\(prefix).monitor", sandbox: "monitor") })
-        let shieldConfiguration = Sandbox<any ShieldConfigurationDataSource>(
-            name: "shieldConfiguration", actorName: "\(prefix).shieldConfiguration",
-            budgetBytes: config.memoryBudgets.shieldConfiguration, baselineBytes: config.baselineBytes,
-            lifecycle: .stayResident,
-            factory: { app.makeShieldConfiguration(executor: world.makeExecutor(label: "\(prefix).shieldConfiguration")) },
-            onEvent: { trace.record($0, actor: "\(prefix).shieldConfiguration", sandbox: "shieldConfiguration") })
-        let shieldAction = Sandbox<any ShieldActionDelegate>(
-            name: "shieldAction", actorName: "\(prefix).shieldAction", budgetBytes: config.memoryBudgets.shieldAction,
-            baselineBytes: config.baselineBytes, lifecycle: .stayResident,
-            factory: { app.makeShieldAction(executor: world.makeExecutor(label: "\(prefix).shieldAction")) },
-            onEvent: { trace.record($0, actor: "\(prefix).shieldAction", sandbox: "shieldAction") })
-        let springBoard = SpringBoard(
-            executor: world.makeExecutor(label: "springBoard"), platform: platform, app: app, trace: trace,
-            monitor: monitor, shieldConfiguration: shieldConfiguration, shieldAction: shieldAction,
-            mainAppActor: "\(prefix).app")
-        self.springBoard = springBoard
-        try run {
-            await Self.applyQuirks(config, platform: platform)
-            await deviceActivity.setDelivery { [weak springBoard] callback in await springBoard?.deliverToMonitor(callback) }
-            await springBoard.install()
-        }
+        self.calendar = DeviceCalendar(start: start, timeZone: timeZone, name: timeZoneName)
+        let wiring = try DeviceWiring(
+            appName: appName, calendar: calendar, seed: seed, config: config, traceSequence: traceSequence,
+            strategy: strategy, recordsSchedule: recordsSchedule, makeApp: makeApp)
+        world = wiring.world
+        trace = wiring.trace
+        platform = wiring.platform
+        app = wiring.app
+        springBoard = wiring.springBoard
         if launch { try launchApp() }
     }
 
@@ -118,61 +80,10 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
 
     /// Runs the main app's launch (cleanup, timers), as iOS does at app start.
-    private func launchApp() throws(DeviceError) {
+    func launchApp() throws(DeviceError) {
         let springBoard = springBoard
         let app = app
         try run { try await springBoard.runMainApp { try await app.launch() } }
-    }
-
-    /// Rebuilds a device saved by ``snapshot()``, at the saved virtual time, its random
-    /// generator and trace numbering going on where they stopped. No callback is replayed; the
-    /// main app is launched again (it re-arms its timers), so what runs in memory only — an
-    /// extension kept resident, the order of two timers due at the same instant — starts afresh.
-    public convenience init(restoring snapshot: DeviceSnapshot) throws(DeviceError) {
-        guard let start = DeviceCalendar.parseISO(snapshot.start) else {
-            throw .invalidArgument(field: "start", reason: "not an ISO-8601 time")
-        }
-        guard let timeZone = TimeZone(identifier: snapshot.timezone) else {
-            throw .invalidArgument(field: "timezone", reason: "unknown time zone")
-        }
-        try self.init(
-            name: snapshot.name, app: snapshot.app, start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
-            seed: snapshot.seed, clock: snapshot.clock, config: snapshot.config, launch: false,
-            traceSequence: snapshot.traceSequence ?? 0)
-        if let state = snapshot.random { world.random = SeededRandom(seed: UInt64(bitPattern: state)) }
-        do {
-            try world.advance(to: VirtualInstant(milliseconds: snapshot.nowMilliseconds))
-        } catch {
-            throw .internalFailure("\(error)")
-        }
-        let platform = platform
-        let springBoard = springBoard
-        let app = app
-        try run {
-            for (suite, values) in snapshot.suites {
-                await platform.appGroups.restore(suite: suite, values: values)
-            }
-            await platform.managedSettings.restore(stores: snapshot.managedSettings)
-            await platform.deviceActivity.restore(activities: snapshot.activities, usageByDay: snapshot.usageByDay)
-            await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
-            if let data = snapshot.appData { try await app.restore(from: data) }
-            await springBoard.restore(
-                locked: snapshot.locked, foregroundApp: snapshot.foregroundApp, wifi: snapshot.wifi,
-                contacts: snapshot.contacts, call: snapshot.call)
-        }
-        try launchApp()
-    }
-
-    /// Tells the platform actors the config's authorization, quirks and race detector.
-    private static func applyQuirks(_ config: DeviceConfig, platform: Platform) async {
-        await platform.deviceActivity.configure(
-            authorized: config.familyControlsAuthorized, thresholdFiresOnStart: config.quirk("thresholdFiresOnStart"),
-            thresholdBatchInterval: config.quirk("batchedThresholds")
-                ? .seconds(Double(config.thresholdBatchIntervalSeconds)) : nil)
-        await platform.appGroups.configure(
-            propagationDelay: config.quirk("lateDefaultsPropagation")
-                ? .seconds(Double(config.defaultsPropagationDelaySeconds)) : nil,
-            emptyBeforeFirstUnlock: config.quirk("emptyDefaultsBeforeFirstUnlock"), detectRaces: config.raceDetector)
     }
 
     // MARK: - Inputs
@@ -306,31 +217,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         springBoard.shieldAction.baselineBytes = config.baselineBytes
         let platform = platform
         let config = config
-        try run { await Self.applyQuirks(config, platform: platform) }
+        try run { await DeviceWiring.applyQuirks(config, platform: platform) }
         return config
-    }
-
-    /// The device's data, for a snapshot file (the daemon's compaction of a long journal).
-    public func snapshot() throws(DeviceError) -> DeviceSnapshot {
-        let platform = platform
-        let springBoard = springBoard
-        let app = app
-        let parts = try run {
-            (
-                await platform.appGroups.suites, await platform.managedSettings.stores,
-                await platform.deviceActivity.activities, await platform.deviceActivity.usageByDay,
-                await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
-                await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,
-                await springBoard.call
-            )
-        }
-        return DeviceSnapshot(
-            name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
-            timezone: calendar.timeZoneName, seed: seed, random: Int64(bitPattern: world.random.state),
-            traceSequence: trace.recorder.lastSequence, clock: clockMode, config: config,
-            nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
-            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3,
-            appData: parts.8, storeTransactions: parts.9, call: parts.10)
     }
 
     // MARK: - Running the world
@@ -378,49 +266,4 @@ public final class SimulatedDevice: @unchecked Sendable {
         let (t, time) = now
         return DeviceOutcome(t: t, time: time, effects: traceEntries(since: sequence, limit: nil))
     }
-
-    // MARK: - What changed
-
-    /// Where the device stands now: compare with a later mark to see what a request changed.
-    public var mark: DeviceMark {
-        DeviceMark(
-            sequence: trace.recorder.lastSequence, milliseconds: world.clock.now.milliseconds,
-            random: world.random.state, dataRevision: app.dataRevision.value, configRevision: configRevision)
-    }
-
-    /// What changed since `mark`: ``DeviceChange/durable`` when a durable effect was traced
-    /// (``Effect/isDurable``), time moved, or the app's data or the config changed;
-    /// ``DeviceChange/volatile`` when only volatile effects were traced or randomness drawn.
-    public func changes(since mark: DeviceMark) -> DeviceChange {
-        let now = self.mark
-        guard now != mark else { return .none }
-        if now.milliseconds != mark.milliseconds || now.dataRevision != mark.dataRevision
-            || now.configRevision != mark.configRevision
-            || trace.recorder.entries(after: mark.sequence).contains(where: \.payload.isDurable)
-        {
-            return .durable
-        }
-        return .volatile
-    }
-}
-
-/// Where a device stands (``SimulatedDevice/mark``): its trace's last sequence number, its
-/// virtual time, the state of its random generator and the revisions of its app data and config.
-public struct DeviceMark: Sendable, Hashable {
-    public let sequence: Int
-    public let milliseconds: Int64
-    public let random: UInt64
-    public let dataRevision: Int
-    public let configRevision: Int
-}
-
-/// What a request changed (``SimulatedDevice/changes(since:)``).
-public enum DeviceChange: Sendable, Equatable {
-    /// Nothing: the request only read.
-    case none
-    /// Only what a process's life shows (an extension launched, a value read): kept, but a
-    /// power cut may lose the last of these without losing anything a user set.
-    case volatile
-    /// Something a user set, an app stored, or time: on disk before the reply.
-    case durable
 }

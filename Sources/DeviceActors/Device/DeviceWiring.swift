@@ -1,0 +1,93 @@
+import ExtensionSandbox
+@_spi(Host) import SimulatediOS
+
+/// How a device is put together, once, when it is made: the world (scheduler, virtual clock,
+/// seeded random), the trace, the platform's agents behind the SDK's handles, the app, its three
+/// extension sandboxes and SpringBoard, connected to each other. ``SimulatedDevice`` keeps the
+/// parts and drives them; nothing here runs after the device is made, except ``applyQuirks``.
+struct DeviceWiring {
+    let world: World
+    let trace: DeviceTrace
+    let platform: Platform
+    let app: any SimulatedApp
+    let springBoard: SpringBoard
+
+    /// Processes are named after the app (`<appName>.app`, `<appName>.monitor`…); the executors
+    /// are made in a fixed order, so the same device wires the same way every time.
+    init(
+        appName: String, calendar: DeviceCalendar, seed: UInt64, config: DeviceConfig, traceSequence: Int,
+        strategy: any SchedulingStrategy, recordsSchedule: Bool,
+        makeApp: (Platform, World) throws(DeviceError) -> any SimulatedApp
+    ) throws(DeviceError) {
+        let world = World(seed: seed, strategy: strategy)
+        world.scheduler.recordsChoices = recordsSchedule
+        let trace = DeviceTrace(clock: world.clock, lastSequence: traceSequence)
+        let catalog = CategoryCatalog.builtIn.merging(config.apps)
+        let deviceActivity = DeviceActivityAgent(
+            executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
+            catalog: catalog, trace: trace)
+        let platform = Platform(
+            appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups"), trace: trace, clock: world.clock),
+            managedSettings: ManagedSettingsAgent(
+                executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog),
+            deviceActivity: deviceActivity,
+            notifications: NotificationAgent(
+                executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace),
+            system: SystemAgent(executor: world.makeExecutor(label: "system"), trace: trace),
+            storeKit: StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock),
+            world: world, trace: trace, calendar: calendar, catalog: catalog)
+        let app = try makeApp(platform, world)
+
+        /// One extension process: launched on demand by `make`, within `budget`.
+        func sandbox<Extension>(
+            _ name: String, budget: Int, lifecycle: Sandbox<Extension>.Lifecycle,
+            _ make: @escaping @Sendable (WorldActorExecutor) -> Extension
+        ) -> Sandbox<Extension> {
+            let actorName = "\(appName).\(name)"
+            return Sandbox<Extension>(
+                name: name, actorName: actorName, budgetBytes: budget, baselineBytes: config.baselineBytes,
+                lifecycle: lifecycle, factory: { make(world.makeExecutor(label: actorName)) },
+                onEvent: { trace.record($0, actor: actorName, sandbox: name) })
+        }
+        let budgets = config.memoryBudgets
+        let springBoard = SpringBoard(
+            executor: world.makeExecutor(label: "springBoard"), platform: platform, app: app, trace: trace,
+            monitor: sandbox("monitor", budget: budgets.monitor, lifecycle: .terminateAfterCallback) {
+                app.makeMonitor(executor: $0)
+            },
+            shieldConfiguration: sandbox("shieldConfiguration", budget: budgets.shieldConfiguration, lifecycle: .stayResident) {
+                app.makeShieldConfiguration(executor: $0)
+            },
+            shieldAction: sandbox("shieldAction", budget: budgets.shieldAction, lifecycle: .stayResident) {
+                app.makeShieldAction(executor: $0)
+            },
+            mainAppActor: "\(appName).app")
+        do {
+            try world.perform {
+                await Self.applyQuirks(config, platform: platform)
+                await deviceActivity.setDelivery { [weak springBoard] callback in await springBoard?.deliverToMonitor(callback) }
+                await springBoard.install()
+            }
+        } catch {
+            throw SimulatedDevice.deviceError(error)
+        }
+        self.world = world
+        self.trace = trace
+        self.platform = platform
+        self.app = app
+        self.springBoard = springBoard
+    }
+
+    /// Tells the platform actors the config's authorization, quirks and race detector (at
+    /// creation, and again on every `config.set`).
+    static func applyQuirks(_ config: DeviceConfig, platform: Platform) async {
+        await platform.deviceActivity.configure(
+            authorized: config.familyControlsAuthorized, thresholdFiresOnStart: config.quirk("thresholdFiresOnStart"),
+            thresholdBatchInterval: config.quirk("batchedThresholds")
+                ? .seconds(Double(config.thresholdBatchIntervalSeconds)) : nil)
+        await platform.appGroups.configure(
+            propagationDelay: config.quirk("lateDefaultsPropagation")
+                ? .seconds(Double(config.defaultsPropagationDelaySeconds)) : nil,
+            emptyBeforeFirstUnlock: config.quirk("emptyDefaultsBeforeFirstUnlock"), detectRaces: config.raceDetector)
+    }
+}

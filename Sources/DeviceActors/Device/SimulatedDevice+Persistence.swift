@@ -1,0 +1,114 @@
+import ExtensionSandbox
+import Foundation
+@_spi(Host) import SimulatediOS
+
+/// A device's persistence: its data as a snapshot and back, and what a request changed (the
+/// daemon journals a request that changed something durable before it answers).
+extension SimulatedDevice {
+    /// Rebuilds a device saved by ``snapshot()``, at the saved virtual time, its random
+    /// generator and trace numbering going on where they stopped. No callback is replayed; the
+    /// main app is launched again (it re-arms its timers), so what runs in memory only — an
+    /// extension kept resident, the order of two timers due at the same instant — starts afresh.
+    public convenience init(restoring snapshot: DeviceSnapshot) throws(DeviceError) {
+        guard let start = DeviceCalendar.parseISO(snapshot.start) else {
+            throw .invalidArgument(field: "start", reason: "not an ISO-8601 time")
+        }
+        guard let timeZone = TimeZone(identifier: snapshot.timezone) else {
+            throw .invalidArgument(field: "timezone", reason: "unknown time zone")
+        }
+        try self.init(
+            name: snapshot.name, app: snapshot.app, start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
+            seed: snapshot.seed, clock: snapshot.clock, config: snapshot.config, launch: false,
+            traceSequence: snapshot.traceSequence ?? 0)
+        if let state = snapshot.random { world.random = SeededRandom(seed: UInt64(bitPattern: state)) }
+        do {
+            try world.advance(to: VirtualInstant(milliseconds: snapshot.nowMilliseconds))
+        } catch {
+            throw .internalFailure("\(error)")
+        }
+        let platform = platform
+        let springBoard = springBoard
+        let app = app
+        try run {
+            for (suite, values) in snapshot.suites {
+                await platform.appGroups.restore(suite: suite, values: values)
+            }
+            await platform.managedSettings.restore(stores: snapshot.managedSettings)
+            await platform.deviceActivity.restore(activities: snapshot.activities, usageByDay: snapshot.usageByDay)
+            await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
+            if let data = snapshot.appData { try await app.restore(from: data) }
+            await springBoard.restore(
+                locked: snapshot.locked, foregroundApp: snapshot.foregroundApp, wifi: snapshot.wifi,
+                contacts: snapshot.contacts, call: snapshot.call)
+        }
+        try launchApp()
+    }
+
+    /// The device's data, for a snapshot file (the daemon's compaction of a long journal).
+    public func snapshot() throws(DeviceError) -> DeviceSnapshot {
+        let platform = platform
+        let springBoard = springBoard
+        let app = app
+        let parts = try run {
+            (
+                await platform.appGroups.suites, await platform.managedSettings.stores,
+                await platform.deviceActivity.activities, await platform.deviceActivity.usageByDay,
+                await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
+                await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,
+                await springBoard.call
+            )
+        }
+        return DeviceSnapshot(
+            name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
+            timezone: calendar.timeZoneName, seed: seed, random: Int64(bitPattern: world.random.state),
+            traceSequence: trace.recorder.lastSequence, clock: clockMode, config: config,
+            nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
+            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3,
+            appData: parts.8, storeTransactions: parts.9, call: parts.10)
+    }
+
+    // MARK: - What changed
+
+    /// Where the device stands now: compare with a later mark to see what a request changed.
+    public var mark: DeviceMark {
+        DeviceMark(
+            sequence: trace.recorder.lastSequence, milliseconds: world.clock.now.milliseconds,
+            random: world.random.state, dataRevision: app.dataRevision.value, configRevision: configRevision)
+    }
+
+    /// What changed since `mark`: ``DeviceChange/durable`` when a durable effect was traced
+    /// (``Effect/isDurable``), time moved, or the app's data or the config changed;
+    /// ``DeviceChange/volatile`` when only volatile effects were traced or randomness drawn.
+    public func changes(since mark: DeviceMark) -> DeviceChange {
+        let now = self.mark
+        guard now != mark else { return .none }
+        if now.milliseconds != mark.milliseconds || now.dataRevision != mark.dataRevision
+            || now.configRevision != mark.configRevision
+            || trace.recorder.entries(after: mark.sequence).contains(where: \.payload.isDurable)
+        {
+            return .durable
+        }
+        return .volatile
+    }
+}
+
+/// Where a device stands (``SimulatedDevice/mark``): its trace's last sequence number, its
+/// virtual time, the state of its random generator and the revisions of its app data and config.
+public struct DeviceMark: Sendable, Hashable {
+    public let sequence: Int
+    public let milliseconds: Int64
+    public let random: UInt64
+    public let dataRevision: Int
+    public let configRevision: Int
+}
+
+/// What a request changed (``SimulatedDevice/changes(since:)``).
+public enum DeviceChange: Sendable, Equatable {
+    /// Nothing: the request only read.
+    case none
+    /// Only what a process's life shows (an extension launched, a value read): kept, but a
+    /// power cut may lose the last of these without losing anything a user set.
+    case volatile
+    /// Something a user set, an app stored, or time: on disk before the reply.
+    case durable
+}
