@@ -27,6 +27,7 @@ struct DeviceWiring {
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
             catalog: catalog, trace: trace)
         let platform = Platform(
+            appName: appName,
             appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups"), trace: trace, clock: world.clock),
             managedSettings: ManagedSettingsAgent(
                 executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog),

@@ -33,7 +33,7 @@ extension SimulatedDevice {
             for (suite, values) in snapshot.suites {
                 await platform.appGroups.restore(suite: suite, values: values)
             }
-            await platform.managedSettings.restore(stores: snapshot.managedSettings)
+            await platform.managedSettings.restore(stores: snapshot.managedSettings, of: platform.appName)
             await platform.deviceActivity.restore(activities: snapshot.activities, usageByDay: snapshot.usageByDay)
             await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
             if let data = snapshot.appData { try await app.restore(from: data) }
@@ -51,7 +51,7 @@ extension SimulatedDevice {
         let app = app
         let parts = try run {
             (
-                await platform.appGroups.suites, await platform.managedSettings.stores,
+                await platform.appGroups.suites, await platform.managedSettings.stores(of: platform.appName),
                 await platform.deviceActivity.activities, await platform.deviceActivity.usageByDay,
                 await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
                 await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,

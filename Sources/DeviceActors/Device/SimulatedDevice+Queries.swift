@@ -22,11 +22,12 @@ extension SimulatedDevice {
 
     public func shields() throws(DeviceError) -> ShieldsReport {
         let agent = platform.managedSettings
+        let app = platform.appName
         return try run {
             let effective = await agent.effective()
             return ShieldsReport(
                 effective: .init(applications: effective.applications, categories: effective.categories),
-                stores: await agent.stores)
+                stores: await agent.stores(of: app))
         }
     }
 

@@ -16,13 +16,17 @@ public struct Platform: Sendable {
     public let calendar: DeviceCalendar
     /// The device's app catalog (names and categories).
     public let catalog: CategoryCatalog
+    /// The app this platform is given to (its catalog name, `clarity`): what is per app on iOS —
+    /// ManagedSettings store names — is kept apart by it.
+    @_spi(Host) public let appName: String
 
-    /// The device wires its platform once, from its agents (`SimulatedDevice`).
+    /// The device wires its platform once, from its agents, for the app `appName` (`DeviceWiring`).
     @_spi(Host) public init(
-        appGroups: AppGroupContainer, managedSettings: ManagedSettingsAgent, deviceActivity: DeviceActivityAgent,
-        notifications: NotificationAgent, system: SystemAgent, storeKit: StoreKitAgent, world: World, trace: DeviceTrace,
-        calendar: DeviceCalendar, catalog: CategoryCatalog
+        appName: String, appGroups: AppGroupContainer, managedSettings: ManagedSettingsAgent,
+        deviceActivity: DeviceActivityAgent, notifications: NotificationAgent, system: SystemAgent, storeKit: StoreKitAgent,
+        world: World, trace: DeviceTrace, calendar: DeviceCalendar, catalog: CategoryCatalog
     ) {
+        self.appName = appName
         self.appGroups = appGroups
         self.managedSettings = managedSettings
         self.deviceActivity = deviceActivity
@@ -42,7 +46,7 @@ public struct Platform: Sendable {
 
     /// `ManagedSettingsStore(named:)`.
     public func managedSettingsStore(named name: String = ManagedSettingsStore.defaultName) -> ManagedSettingsStore {
-        ManagedSettingsStore(name: name, agent: managedSettings)
+        ManagedSettingsStore(name: name, agent: managedSettings, app: appName)
     }
 
     /// `DeviceActivityCenter()`.

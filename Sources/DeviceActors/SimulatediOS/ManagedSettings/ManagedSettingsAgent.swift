@@ -33,6 +33,10 @@ public enum ShieldReason: Sendable, Equatable {
 /// (docs/platform.md: most restrictive wins; clearing one store never lifts another's
 /// shield). An actor: each store access is a scheduling point. A write that changes nothing is
 /// not traced.
+///
+/// Store names are per app, as on iOS: a store is ``StoreID`` (the owning app, the name), so two
+/// apps on one device that both name a store `friction` have two stores, each app its own limit
+/// of ``maxStores``; the effective shield is the union over every app's stores.
 @_spi(Host) public actor ManagedSettingsAgent: WorldActor {
     /// Apple's limits: up to 50 named stores, 50 application tokens per store.
     @_spi(Host) public static let maxStores = 50
@@ -42,19 +46,31 @@ public enum ShieldReason: Sendable, Equatable {
     @_spi(Host) public nonisolated let executor: WorldActorExecutor
     private let trace: DeviceTrace
     private let catalog: CategoryCatalog
-    @_spi(Host) public private(set) var stores: [String: ShieldSettings]
+    /// A store: the app it belongs to and its name within that app.
+    @_spi(Host) public struct StoreID: Hashable, Sendable {
+        public let app: String
+        public let name: String
+    }
 
-    @_spi(Host) public init(executor: WorldActorExecutor, trace: DeviceTrace, catalog: CategoryCatalog, stores: [String: ShieldSettings] = [:]) {
+    private var stores: [StoreID: ShieldSettings] = [:]
+
+    @_spi(Host) public init(executor: WorldActorExecutor, trace: DeviceTrace, catalog: CategoryCatalog) {
         self.executor = executor
         self.trace = trace
         self.catalog = catalog
-        self.stores = stores
     }
 
-    @_spi(Host) public func settings(of store: String) -> ShieldSettings { stores[store] ?? ShieldSettings() }
+    /// `app`'s stores by name (`shields.get`, snapshots).
+    @_spi(Host) public func stores(of app: String) -> [String: ShieldSettings] {
+        var named: [String: ShieldSettings] = [:]
+        for (id, settings) in stores where id.app == app { named[id.name] = settings }
+        return named
+    }
 
-    @_spi(Host) public func setShield(store: String, applications: Set<String>?, categories: CategoryPolicy?) throws(ManagedSettingsError) {
-        if stores[store] == nil, stores.count >= Self.maxStores { throw .tooManyStores }
+    @_spi(Host) public func settings(of store: StoreID) -> ShieldSettings { stores[store] ?? ShieldSettings() }
+
+    @_spi(Host) public func setShield(store: StoreID, applications: Set<String>?, categories: CategoryPolicy?) throws(ManagedSettingsError) {
+        if stores[store] == nil, stores.keys.count(where: { $0.app == store.app }) >= Self.maxStores { throw .tooManyStores }
         var settings = stores[store] ?? ShieldSettings()
         if let applications {
             guard applications.count <= Self.maxApplications else { throw .tooManyApplications(applications.count) }
@@ -72,27 +88,28 @@ public enum ShieldReason: Sendable, Equatable {
         stores[store] = settings.isEmpty ? nil : settings
         trace.record(
             settings.isEmpty
-                ? .shieldClear(store: store)
+                ? .shieldClear(store: store.name)
                 : .shieldApply(
-                    store: store, applications: settings.applications.sorted(), categories: settings.applicationCategories))
+                    store: store.name, applications: settings.applications.sorted(), categories: settings.applicationCategories))
     }
 
-    @_spi(Host) public func clearAllSettings(store: String) {
+    @_spi(Host) public func clearAllSettings(store: StoreID) {
         guard stores[store] != nil else { return }
         stores[store] = nil
-        trace.record(.shieldClear(store: store))
+        trace.record(.shieldClear(store: store.name))
     }
 
-    @_spi(Host) public func restore(stores: [String: ShieldSettings]) {
-        self.stores = stores
+    /// Puts back `app`'s stores as a snapshot has them.
+    @_spi(Host) public func restore(stores named: [String: ShieldSettings], of app: String) {
+        for (name, settings) in named { stores[StoreID(app: app, name: name)] = settings }
     }
 
     /// Whether any store shields `app`, and how (token before category, stores by name).
     @_spi(Host) public func shieldReason(for app: String) -> ShieldReason? {
         let category = catalog.category(of: app)
         var viaCategory: ShieldReason?
-        for name in stores.keys.sorted() {
-            let settings = stores[name]!
+        for id in stores.keys.sorted(by: { ($0.app, $0.name) < ($1.app, $1.name) }) {
+            let settings = stores[id]!
             if settings.applications.contains(app) { return .application }
             if viaCategory == nil, settings.applicationCategories.shields(app: app, in: category) {
                 viaCategory = .category(category ?? "all")
@@ -132,11 +149,15 @@ public enum ManagedSettingsError: Error, Equatable, Sendable {
     }
 }
 
-/// `ManagedSettingsStore(named:)` for simulated code. The same name is the same store;
-/// `.default` is the unnamed one.
+/// `ManagedSettingsStore(named:)` for simulated code. The same name is the same store within
+/// an app (another app's store of that name is another store); `.default` is the unnamed one.
 public struct ManagedSettingsStore: Sendable {
     public let name: String
     @_spi(Host) public let agent: ManagedSettingsAgent
+    /// The app the store belongs to (the platform's ``Platform/appName``).
+    @_spi(Host) public let app: String
+
+    private var id: ManagedSettingsAgent.StoreID { ManagedSettingsAgent.StoreID(app: app, name: name) }
 
     public static let defaultName = "default"
     /// At most this many application tokens in one store's `shield.applications`.
@@ -145,17 +166,17 @@ public struct ManagedSettingsStore: Sendable {
     /// `store.shield.applications` and `.applicationCategories`, in one write.
     public func setShield(applications: Set<String>, categories: CategoryPolicy) async throws {
         try CallbackContext.current?.checkpoint()
-        try await agent.setShield(store: name, applications: applications, categories: categories)
+        try await agent.setShield(store: id, applications: applications, categories: categories)
     }
 
     /// What was written to this store.
     public func shield() async throws -> ShieldSettings {
         try CallbackContext.current?.checkpoint()
-        return await agent.settings(of: name)
+        return await agent.settings(of: id)
     }
 
     public func clearAllSettings() async throws {
         try CallbackContext.current?.checkpoint()
-        await agent.clearAllSettings(store: name)
+        await agent.clearAllSettings(store: id)
     }
 }
