@@ -151,7 +151,7 @@ actor SpringBoard: WorldActor {
         trace.record(.call(state), by: "springBoard")
         let reported = state
         for callChanged in platform.system.observers.call {
-            _ = try? await runMainApp { try await callChanged(reported) }
+            await runMainApp(reportingErrorsAs: "callObserver") { try await callChanged(reported) }
         }
     }
 
@@ -160,7 +160,7 @@ actor SpringBoard: WorldActor {
         trace.record(.wifi(ssid: ssid), by: "springBoard")
         let path = NetworkPath(ssid: ssid)
         for pathUpdateHandler in platform.system.observers.path {
-            _ = try? await runMainApp { try await pathUpdateHandler(path) }
+            await runMainApp(reportingErrorsAs: "pathUpdateHandler") { try await pathUpdateHandler(path) }
         }
     }
 
@@ -170,7 +170,7 @@ actor SpringBoard: WorldActor {
         shieldShown = false
         traceAppState()
         if bundle == app.bundleIdentifier {
-            _ = try? await runMainApp { try await self.app.didBecomeActive() }
+            await runMainApp(reportingErrorsAs: "didBecomeActive") { try await self.app.didBecomeActive() }
         }
         await refreshForeground()
     }
@@ -195,6 +195,7 @@ actor SpringBoard: WorldActor {
                 try await $0.handle(action: button, for: bundle)
             }
         } catch {
+            trace.recordError(error, in: "handle(action:for:)", actor: shieldAction.actorName, sandbox: shieldAction.name)
             response = .none
         }
         trace.record(.shieldAction(app: bundle, button: button, response: response), by: "springBoard")
@@ -254,6 +255,9 @@ actor SpringBoard: WorldActor {
             }
             return (configuration, .extension)
         } catch {
+            trace.recordError(
+                error, in: reason == .application ? "configuration(shielding:)" : "configuration(shielding:in:)",
+                actor: shieldConfiguration.actorName, sandbox: shieldConfiguration.name)
             return (.systemDefault(appName: platform.catalog.displayName(of: bundle)), .systemDefault)
         }
     }
@@ -280,7 +284,11 @@ actor SpringBoard: WorldActor {
         case .eventWillReachThresholdWarning(let event, let activity):
             trace.record(.monitorWarning(activity: activity, warning: .eventWillReachThreshold, event: event), by: "deviceActivity")
         }
-        _ = try? await monitor.run(callback: callback.name) { try await $0.receive(callback) }
+        do {
+            try await monitor.run(callback: callback.name) { try await $0.receive(callback) }
+        } catch {
+            trace.recordError(error, in: callback.name, actor: monitor.actorName, sandbox: monitor.name)
+        }
         await refreshForeground()
     }
 
@@ -290,6 +298,16 @@ actor SpringBoard: WorldActor {
         let result = try await CallbackContext.$current.withValue(mainAppContext) { try await body() }
         await refreshForeground()
         return result
+    }
+
+    /// Runs main-app code that nobody waits on (an observer, becoming active): what it throws
+    /// is traced as `app.error` under the main app.
+    private func runMainApp(reportingErrorsAs callback: String, _ body: @Sendable () async throws -> Void) async {
+        do {
+            try await runMainApp(body)
+        } catch {
+            trace.recordError(error, in: callback, actor: mainAppContext.actor)
+        }
     }
 
     private func traceAppState() {

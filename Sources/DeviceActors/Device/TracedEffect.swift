@@ -60,6 +60,9 @@ public struct TracedEffect: Sendable, Encodable {
             try c.encode(state, forKey: Key("call"))
         case .focusMode(let on):
             try c.encode(on, forKey: Key("on"))
+        case .appError(let callback, let message):
+            try c.encode(callback, forKey: Key("callback"))
+            try c.encode(message, forKey: Key("message"))
         case .openURL(let url):
             try c.encode(url, forKey: Key("url"))
         case .storeKit(let transaction, let product):

@@ -79,12 +79,16 @@ public struct Platform: Sendable {
     /// A timer of the main app on the virtual clock (`Timer`, `asyncAfter`, a `BGTask`'s
     /// earliest date): `action` runs as the main app, after which shields are re-checked.
     @discardableResult
-    public func scheduleAppTimer(after seconds: Double, label: String, action: @escaping @Sendable () async -> Void)
+    /// What `action` throws is traced as `app.error` (callback `timer <label>`).
+    public func scheduleAppTimer(after seconds: Double, label: String, action: @escaping @Sendable () async throws -> Void)
         -> VirtualClock.TimerID
     {
         let system = system
+        let trace = trace
         return world.clock.schedule(at: world.clock.now + .seconds(seconds), label: label) {
-            await system.runAsMainApp(action)
+            await system.runAsMainApp {
+                do { try await action() } catch { trace.recordError(error, in: "timer \(label)") }
+            }
         }
     }
 

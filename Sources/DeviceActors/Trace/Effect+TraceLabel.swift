@@ -36,6 +36,7 @@ extension Effect {
         case .reboot: "reboot"
         case .focusMode(let on): on ? "focus mode on" : "focus mode off"
         case .openURL(let url): "open \(url)"
+        case .appError(let callback, _): "error in \(callback)"
         case .storeKit(let transaction, let product): "\(transaction) \(product)"
         case .app(let event, _): event
         case .race(let lost): "race \(lost.key) (lost \(lost.otherActor)'s write)"

@@ -19,7 +19,7 @@ extension ClarityMainApp {
         store.focusSessions.append(session)
         changed()
         try await applyFocusShield(session)
-        setTimer("focusEnd", after: Double(minutes) * 60) { [self] in _ = try? await self.endFocusSession(completed: true) }
+        setTimer("focusEnd", after: Double(minutes) * 60) { [self] in _ = try await self.endFocusSession(completed: true) }
         return session
     }
 
@@ -51,6 +51,6 @@ extension ClarityMainApp {
         guard let session = store.activeFocusSession else { return }
         let end = session.startTime + Double(session.plannedMinutes) * 60
         try await applyFocusShield(session)
-        setTimer("focusEnd", after: end - now) { [self] in _ = try? await self.endFocusSession(completed: true) }
+        setTimer("focusEnd", after: end - now) { [self] in _ = try await self.endFocusSession(completed: true) }
     }
 }

@@ -275,7 +275,7 @@ extension ClarityMainApp {
     // MARK: - Call verification (task 2a)
 
     func armCallWatchTimeout(challengeId: String, after seconds: Double) {
-        setTimer("callWatch", after: seconds) { [self] in try? await self.callWatchTimedOut(challengeId: challengeId) }
+        setTimer("callWatch", after: seconds) { [self] in try await self.callWatchTimedOut(challengeId: challengeId) }
     }
 
     private func callWatchTimedOut(challengeId: String) async throws {

@@ -9,7 +9,7 @@ extension ClarityMainApp {
 
     /// `scheduleCleanup`: the next run 24 hours from now.
     func scheduleCleanup() {
-        setTimer("dataCleanup", after: Self.cleanupInterval) { [self] in try? await self.handleCleanup() }
+        setTimer("dataCleanup", after: Self.cleanupInterval) { [self] in try await self.handleCleanup() }
     }
 
     /// `handleCleanup` (the background task): record today's snapshot, clean up, schedule the next.

@@ -43,7 +43,7 @@ extension ClarityMainApp {
             changed()
         }
         if inTrial {
-            setTimer("trialEnd", after: trialEndsAt - now) { [self] in try? await self.tierChanged() }
+            setTimer("trialEnd", after: trialEndsAt - now) { [self] in try await self.tierChanged() }
         }
         try await tierChanged()
     }

@@ -34,7 +34,7 @@ extension ClarityMainApp {
             guard timers["wifiCheck"] == nil else { return }
             setTimer("wifiCheck", after: Self.wifiCheckInterval) { [self] in
                 await self.cancelTimer("wifiCheck")
-                try? await self.evaluateGate()
+                try await self.evaluateGate()
             }
         } else {
             cancelTimer("wifiCheck")

@@ -41,7 +41,7 @@ actor ClarityMainApp: WorldActor {
     func newID() -> String { platform.uuid() }
 
     /// Replaces the timer named `name` (one of each kind at a time).
-    func setTimer(_ name: String, after seconds: Double, _ action: @escaping @Sendable () async -> Void) {
+    func setTimer(_ name: String, after seconds: Double, _ action: @escaping @Sendable () async throws -> Void) {
         if let old = timers[name] { platform.cancelAppTimer(old) }
         timers[name] = platform.scheduleAppTimer(after: max(0, seconds), label: "clarity.\(name)", action: action)
     }
@@ -79,7 +79,7 @@ actor ClarityMainApp: WorldActor {
         platform.pathMonitor.start { [weak self] path in try await self?.networkChanged(ssid: path.ssid) }
         await platform.storeKitServices.configure(products: Self.products)
         await platform.storeKitServices.listenForTransactions { [weak self] _ in
-            try? await self?.updateSubscriptionStatus()
+            try await self?.updateSubscriptionStatus()
         }
         try await updateSubscriptionStatus()
         try cleanupOnLaunch()

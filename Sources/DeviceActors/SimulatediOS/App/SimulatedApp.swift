@@ -77,7 +77,8 @@ private struct NoShieldConfiguration: ShieldConfigurationDataSource {
     }
 }
 
-private struct NoShieldConfigurationExtension: Error {}
+/// What the default ShieldConfiguration throws: iOS shows its own shield (not an app error).
+@_spi(Host) public struct NoShieldConfigurationExtension: Error {}
 
 /// The default ShieldAction: every button closes the app.
 private struct ClosingShieldAction: ShieldActionDelegate {

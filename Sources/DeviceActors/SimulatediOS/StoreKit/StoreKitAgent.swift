@@ -26,7 +26,7 @@ public struct StoreTransaction: Sendable, Hashable, Codable {
 /// and `Transaction.updates` delivered to the app. Driven by the `storekit.*` events.
 @_spi(Host) public actor StoreKitAgent: WorldActor {
     @_spi(Host) public nonisolated let executor: WorldActorExecutor
-    private let trace: DeviceTrace
+    let trace: DeviceTrace
     private let clock: VirtualClock
     @_spi(Host) public private(set) var products: [StoreProduct] = []
     @_spi(Host) public private(set) var transactions: [StoreTransaction] = []
@@ -126,8 +126,14 @@ public struct StoreKitServices: Sendable {
     }
 
     /// `Transaction.updates`: `handler` runs in the main app for every purchase, expiry and refund.
-    public func listenForTransactions(_ handler: @escaping @Sendable (StoreTransaction) async -> Void) async {
+    /// What `handler` throws is traced as `app.error` (callback `Transaction.updates`).
+    public func listenForTransactions(_ handler: @escaping @Sendable (StoreTransaction) async throws -> Void) async {
         let system = system
-        await agent.listen { transaction in await system.runAsMainApp { await handler(transaction) } }
+        let trace = agent.trace
+        await agent.listen { transaction in
+            await system.runAsMainApp {
+                do { try await handler(transaction) } catch { trace.recordError(error, in: "Transaction.updates") }
+            }
+        }
     }
 }

@@ -26,6 +26,19 @@ public final class DeviceTrace: @unchecked Sendable {
         recorder.record(time: clock.now, actor: actor, sandbox: nil, payload: effect)
     }
 
+    /// Records what `callback` threw as `app.error`, under the running context (the process that
+    /// threw) or the given one. A ``Jetsam`` is left out (its sandbox traced it), and so is an
+    /// app's missing ShieldConfiguration extension (the system shield shows instead).
+    @_spi(Host) public func recordError(_ error: any Error, in callback: String, actor: String? = nil, sandbox: String? = nil) {
+        guard !(error is Jetsam), !(error is NoShieldConfigurationExtension) else { return }
+        let effect = Effect.appError(callback: callback, message: "\(error)")
+        if let actor {
+            recorder.record(time: clock.now, actor: actor, sandbox: sandbox, payload: effect)
+        } else {
+            record(effect)
+        }
+    }
+
     /// Records a sandbox's own event under that sandbox.
     @_spi(Host) public func record(_ event: SandboxEvent, actor: String, sandbox: String) {
         recorder.record(time: clock.now, actor: actor, sandbox: sandbox, payload: Effect(event))

@@ -41,6 +41,10 @@ public enum Effect: Sendable, Equatable {
     /// A decision of the app's own, named as its seed names it (`challengeIssued`, `xpAwarded`),
     /// with the facts that go with it (``Signposter``).
     case app(event: String, fields: [String: StoredValue])
+    /// An error the app or one of its extensions threw out of a callback, a timer or an observer
+    /// (`callback` names it), which nothing else would show: traced, never dropped. A jetsam is
+    /// not one (it is `extension.jetsam`).
+    case appError(callback: String, message: String)
 
     /// The wire name of the effect (`kind`).
     public var kind: String {
@@ -74,6 +78,7 @@ public enum Effect: Sendable, Equatable {
         case .reboot: "device.reboot"
         case .focusMode: "focusMode"
         case .openURL: "openURL"
+        case .appError: "app.error"
         case .storeKit: "storekit"
         case .app: "app"
         }
@@ -100,7 +105,7 @@ extension Effect {
             .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
-            .race, .shieldShown, .shieldAction, .openURL:
+            .race, .shieldShown, .shieldAction, .openURL, .appError:
             false
         }
     }
