@@ -19,11 +19,15 @@ actor SpringBoard: WorldActor {
     let shieldAction: Sandbox<any ShieldActionDelegate>
     let mainAppContext: CallbackContext
 
-    private(set) var locked = false
-    private(set) var foregroundApp: String?
-    private(set) var shieldShown = false
-    private(set) var lastShield: (configuration: ShieldConfiguration, source: ShieldConfigurationSource)?
-    private(set) var call: CallState?
+    /// The lock, the frontmost app and its shield (the pure part of the shield flow).
+    private var flow = ShieldFlow()
+    /// The phone's call.
+    private var phone = PhoneCall()
+
+    var locked: Bool { flow.locked }
+    var foregroundApp: String? { flow.foregroundApp }
+    var shieldShown: Bool { flow.shieldShown }
+    var call: CallState? { phone.call }
 
     init(
         executor: WorldActorExecutor, platform: Platform, app: any SimulatedApp, trace: DeviceTrace,
@@ -48,9 +52,8 @@ actor SpringBoard: WorldActor {
     }
 
     func restore(locked: Bool, foregroundApp: String?, wifi: String?, contacts: [Contact], call: CallState?) async {
-        self.locked = locked
-        self.foregroundApp = foregroundApp
-        self.call = call
+        flow = ShieldFlow(locked: locked, foregroundApp: foregroundApp)
+        phone = PhoneCall(call: call)
         await platform.system.setSSID(wifi)
         await platform.system.setContacts(contacts)
         await platform.deviceActivity.setInUse(!locked)
@@ -62,58 +65,23 @@ actor SpringBoard: WorldActor {
     func handle(_ event: DeviceEvent) async throws(DeviceError) {
         switch event {
         case .lock:
-            locked = true
-            traceAppState()
-            await platform.deviceActivity.setInUse(false)
-            await refreshForeground()
+            await perform(flow.lock())
         case .unlock:
-            locked = false
-            traceAppState()
-            await platform.appGroups.setUnlockedSinceBoot(true)
-            await platform.deviceActivity.setInUse(true)
-            await refreshForeground()
+            await perform(flow.unlock())
         case .reboot:
-            trace.record(.reboot, by: "springBoard")
-            monitor.terminate()
-            shieldConfiguration.terminate()
-            shieldAction.terminate()
-            locked = true
-            foregroundApp = nil
-            shieldShown = false
-            traceAppState()
-            await platform.appGroups.setUnlockedSinceBoot(false)
-            await platform.deviceActivity.setInUse(false)
-            await refreshForeground()
+            await perform(flow.reboot())
         case .appOpen(let bundle):
-            guard !locked else { throw .refused(reason: "deviceLocked", message: "unlock the device before opening an app") }
-            await bringToFront(bundle)
+            await perform(try flow.open(bundle, mainApp: app.bundleIdentifier).mapError(\.error).get())
         case .appClose(let bundle):
-            guard foregroundApp == bundle else {
-                throw .refused(reason: "notForeground", message: "\(bundle) is not the frontmost app")
-            }
-            foregroundApp = nil
-            shieldShown = false
-            traceAppState()
-            await refreshForeground()
+            await perform(try flow.close(bundle).mapError(\.error).get())
         case .shieldPress(let bundle, let button):
             try await press(button, on: bundle)
         case .callDial(let handle):
-            if let call, !call.hasEnded {
-                throw .refused(reason: "callInProgress", message: "a call is already in progress")
-            }
-            await setCall(CallState(handle: handle, isOutgoing: true, hasConnected: false, hasEnded: false, since: 0))
+            await report(try phone.dial(handle: handle, at: platform.now.seconds).mapError(\.error).get())
         case .callConnect:
-            guard var current = call, !current.hasEnded, !current.hasConnected else {
-                throw .refused(reason: "noDialingCall", message: "call.connect needs a dialing call (call.dial first)")
-            }
-            current.hasConnected = true
-            await setCall(current)
+            await report(try phone.connect(at: platform.now.seconds).mapError(\.error).get())
         case .callEnd:
-            guard var current = call, !current.hasEnded else {
-                throw .refused(reason: "noCallInProgress", message: "call.end needs a call in progress")
-            }
-            current.hasEnded = true
-            await setCall(current)
+            await report(try phone.end(at: platform.now.seconds).mapError(\.error).get())
         case .wifiJoin(let ssid):
             await setNetwork(ssid)
         case .wifiLeave(let ssid):
@@ -144,14 +112,10 @@ actor SpringBoard: WorldActor {
     }
 
     /// CXCallObserver: every transition reaches the call observers the app registered.
-    private func setCall(_ state: CallState) async {
-        var state = state
-        state.since = platform.now.seconds
-        call = state
+    private func report(_ state: CallState) async {
         trace.record(.call(state), by: "springBoard")
-        let reported = state
         for callChanged in platform.system.observers.call {
-            await runMainApp(reportingErrorsAs: "callObserver") { try await callChanged(reported) }
+            await runMainApp(reportingErrorsAs: "callObserver") { try await callChanged(state) }
         }
     }
 
@@ -164,31 +128,18 @@ actor SpringBoard: WorldActor {
         }
     }
 
-    /// Makes `bundle` the frontmost app; the main app becomes active when it is Clarity's.
-    private func bringToFront(_ bundle: String) async {
-        foregroundApp = bundle
-        shieldShown = false
-        traceAppState()
-        if bundle == app.bundleIdentifier {
-            await runMainApp(reportingErrorsAs: "didBecomeActive") { try await self.app.didBecomeActive() }
-        }
-        await refreshForeground()
-    }
-
     /// `UIApplication.open`: `sms:` opens Messages, `tel:` Phone, `facetime:` FaceTime.
     private func open(url: String) async -> Bool {
         let schemes = [
             "sms:": "com.apple.MobileSMS", "tel:": "com.apple.mobilephone", "facetime:": "com.apple.facetime",
         ]
-        guard !locked, let bundle = schemes.first(where: { url.hasPrefix($0.key) })?.value else { return false }
-        await bringToFront(bundle)
+        guard !flow.locked, let bundle = schemes.first(where: { url.hasPrefix($0.key) })?.value else { return false }
+        await perform(flow.bringToFront(bundle, mainApp: app.bundleIdentifier))
         return true
     }
 
     private func press(_ button: ShieldButton, on bundle: String) async throws(DeviceError) {
-        guard foregroundApp == bundle, shieldShown else {
-            throw .refused(reason: "noShieldShown", message: "no shield is showing for \(bundle)")
-        }
+        if let refusal = flow.canPress(on: bundle) { throw refusal.error }
         let response: ShieldActionResponse
         do {
             response = try await shieldAction.run(callback: "handle(action:for:)") {
@@ -199,41 +150,52 @@ actor SpringBoard: WorldActor {
             response = .none
         }
         trace.record(.shieldAction(app: bundle, button: button, response: response), by: "springBoard")
-        switch response {
-        case .close:
-            foregroundApp = nil
-            shieldShown = false
-            traceAppState()
-            await refreshForeground()
-        case .defer:
-            shieldShown = false
-            await refreshForeground()
-        case .none:
-            await refreshForeground()
-        }
+        await perform(flow.shieldAction(responded: response))
     }
 
     // MARK: - Shields
 
     /// Re-checks the frontmost app against the effective shield: covers it (asking
     /// ShieldConfiguration) or uncovers it, then tells DeviceActivity whose usage counts.
+    /// ``perform(_:)`` calls this for ``ShieldFlow/Action/refresh`` rather than recursing into
+    /// itself: the recursive form added scheduling points (151 → 155 decisions in
+    /// clarity-stale-verification.json), which would change every explored schedule.
     func refreshForeground() async {
-        guard let bundle = foregroundApp, !locked else {
+        guard let bundle = flow.appToCheck else {
             await platform.deviceActivity.setForegroundUsage(app: nil)
             return
         }
         let reason = await platform.managedSettings.shieldReason(for: bundle)
-        if let reason, !shieldShown {
-            shieldShown = true
-            let shown = await configuration(for: bundle, reason: reason)
-            lastShield = shown
-            trace.record(.shieldShown(app: bundle, configuration: shown.configuration, source: shown.source), by: "springBoard")
-            traceAppState()
-        } else if reason == nil, shieldShown {
-            shieldShown = false
-            traceAppState()
+        await perform(flow.refresh(bundle, shieldedBy: reason))
+    }
+
+    /// Performs what the shield flow asked for, in order.
+    private func perform(_ actions: [ShieldFlow.Action]) async {
+        for action in actions {
+            switch action {
+            case .traceAppState:
+                traceAppState()
+            case .setInUse(let inUse):
+                await platform.deviceActivity.setInUse(inUse)
+            case .setUnlockedSinceBoot(let unlocked):
+                await platform.appGroups.setUnlockedSinceBoot(unlocked)
+            case .reboot:
+                trace.record(.reboot, by: "springBoard")
+                monitor.terminate()
+                shieldConfiguration.terminate()
+                shieldAction.terminate()
+            case .becomeActive:
+                await runMainApp(reportingErrorsAs: "didBecomeActive") { try await self.app.didBecomeActive() }
+            case .refresh:
+                await refreshForeground()
+            case .showShield(let bundle, let reason):
+                let shown = await configuration(for: bundle, reason: reason)
+                trace.record(.shieldShown(app: bundle, configuration: shown.configuration, source: shown.source), by: "springBoard")
+                traceAppState()
+            case .countUsage(let bundle):
+                await platform.deviceActivity.setForegroundUsage(app: flow.usage(of: bundle))
+            }
         }
-        await platform.deviceActivity.setForegroundUsage(app: shieldShown ? nil : bundle)
     }
 
     /// Asks the ShieldConfiguration extension for `bundle`'s shield; the system default when the
@@ -311,6 +273,7 @@ actor SpringBoard: WorldActor {
     }
 
     private func traceAppState() {
-        trace.record(.appState(locked: locked, foregroundApp: foregroundApp, shieldShown: shieldShown), by: "springBoard")
+        trace.record(
+            .appState(locked: flow.locked, foregroundApp: flow.foregroundApp, shieldShown: flow.shieldShown), by: "springBoard")
     }
 }
