@@ -1,0 +1,279 @@
+import ExtensionSandbox
+
+/// DeviceActivity's bookkeeping as a state machine (docs/platform.md, "DeviceActivity"): the
+/// monitored activities, usage per app and day, and the monitor callbacks that fall due. Pure:
+/// every input takes the time it happens at and returns the ``Action``s the agent performs, in
+/// order — trace, hand callbacks to the monitor process, set the one timer.
+///
+/// Rules it keeps:
+/// - usage counts while an app is frontmost, not covered by a shield, and the device unlocked
+///   (``setForegroundUsage(app:at:)``);
+/// - a threshold fires once per interval, counting usage since monitoring started (project
+///   choice, docs/decisions.md; the `thresholdFiresOnStart` quirk counts the whole interval);
+/// - interval and warning callbacks are delivered on device use: at once when the device is
+///   unlocked, else at the next unlock; `intervalDidEnd` at once when a running interval is
+///   stopped;
+/// - `warningTime` fires warnings that long before start, end and each threshold (a threshold
+///   warning is clamped to the interval start);
+/// - `batchedThresholds` quirk: threshold callbacks wait for the next multiple of the interval.
+struct DeviceActivityDelivery {
+    enum Action: Equatable {
+        /// Trace this effect under whoever called.
+        case trace(Effect)
+        /// Hand these callbacks, in order, to the monitor process.
+        case deliver([MonitorCallback])
+        /// Keep one timer, for this instant (nil: none), and call ``wake(at:)`` then.
+        case wake(at: VirtualInstant?)
+    }
+
+    private let calendar: DeviceCalendar
+    private let catalog: CategoryCatalog
+    private(set) var activities: [String: MonitoredActivity] = [:]
+    /// Usage per local day, then per app, in milliseconds.
+    private(set) var usageByDay: [String: [String: Int64]] = [:]
+    private var foregroundApp: String?
+    private var lastAccrual: VirtualInstant
+    private var inUse = true
+    /// Callbacks due, waiting for the device to be in use.
+    private var pending: [MonitorCallback] = []
+    /// Whether the device connected the monitor process yet (callbacks wait until it has).
+    private var connected = false
+    var authorized = true
+    var thresholdFiresOnStart = false
+    var thresholdBatchInterval: VirtualDuration?
+    private var batched: [MonitorCallback] = []
+    private var batchFlushAt: VirtualInstant?
+
+    init(calendar: DeviceCalendar, catalog: CategoryCatalog, now: VirtualInstant) {
+        self.calendar = calendar
+        self.catalog = catalog
+        self.lastAccrual = now
+    }
+
+    /// The device connected the monitor process: callbacks can be handed to it from now on.
+    mutating func connect() {
+        connected = true
+    }
+
+    /// Activities and usage saved by an earlier run (no callbacks are replayed).
+    mutating func restore(activities: [String: MonitoredActivity], usageByDay: [String: [String: Int64]], at now: VirtualInstant)
+        -> [Action]
+    {
+        self.activities = activities
+        self.usageByDay = usageByDay
+        lastAccrual = now
+        return [.wake(at: nextDeadline(after: now))]
+    }
+
+    // MARK: - DeviceActivityCenter
+
+    mutating func startMonitoring(
+        _ name: String, schedule: DeviceActivitySchedule, events: [String: DeviceActivityEvent], at now: VirtualInstant
+    ) throws(MonitoringError) -> [Action] {
+        guard authorized else { throw .unauthorized }
+        if activities[name] == nil, activities.count >= DeviceActivityAgent.maxActivities { throw .excessiveActivities }
+        accrue(to: now)
+        guard let interval = try schedule.interval(at: now, calendar: calendar) else { throw .invalidDateComponents }
+        var activity = MonitoredActivity(
+            name: name, schedule: schedule, events: events, interval: interval, phase: .waiting)
+        if thresholdFiresOnStart, interval.contains(now) {
+            activity.enterInterval()
+            for event in events.keys {
+                activity.progress[event] = usage(of: events[event]!, from: interval.start, to: now)
+            }
+        }
+        activities[name] = activity
+        return [.trace(.activityStart(activity: name))] + processDue(at: now)
+    }
+
+    mutating func stopMonitoring(_ names: [String], at now: VirtualInstant) -> [Action] {
+        accrue(to: now)
+        var actions: [Action] = []
+        for name in names.sorted() {
+            guard let activity = activities.removeValue(forKey: name) else { continue }
+            actions.append(.trace(.activityStop(activity: name)))
+            if activity.phase == .active {
+                pending.append(.intervalDidEnd(activity: name))
+            }
+        }
+        return actions + release(force: true) + [.wake(at: nextDeadline(after: now))]
+    }
+
+    // MARK: - Device use
+
+    /// The app whose usage counts from `now` (frontmost, unshielded, unlocked), or nil.
+    mutating func setForegroundUsage(app: String?, at now: VirtualInstant) -> [Action] {
+        accrue(to: now)
+        foregroundApp = app
+        return processDue(at: now)
+    }
+
+    /// Device use: pending interval callbacks are delivered when the device is in use.
+    mutating func setInUse(_ inUse: Bool, at now: VirtualInstant) -> [Action] {
+        accrue(to: now)
+        self.inUse = inUse
+        return processDue(at: now)
+    }
+
+    /// The timer set by ``Action/wake(at:)`` fired.
+    mutating func wake(at now: VirtualInstant) -> [Action] {
+        accrue(to: now)
+        return processDue(at: now)
+    }
+
+    // MARK: - Accounting
+
+    /// Counts the frontmost app's usage up to `now` (per day, and toward every active event).
+    mutating func accrue(to now: VirtualInstant) {
+        defer { lastAccrual = now }
+        guard let app = foregroundApp, now > lastAccrual else { return }
+        let delta = (now - lastAccrual).milliseconds
+        usageByDay[calendar.dayKey(lastAccrual), default: [:]][app, default: 0] += delta
+        let category = catalog.category(of: app)
+        for name in activities.keys where activities[name]!.phase == .active {
+            for event in activities[name]!.events(counting: app, category: category) {
+                activities[name]!.progress[event, default: 0] += delta
+            }
+        }
+    }
+
+    /// Usage of `event`'s apps and categories recorded between two instants of the same day
+    /// (for the `thresholdFiresOnStart` quirk).
+    private func usage(of event: DeviceActivityEvent, from start: VirtualInstant, to end: VirtualInstant) -> Int64 {
+        guard calendar.dayKey(start) == calendar.dayKey(end) else { return 0 }
+        return (usageByDay[calendar.dayKey(end)] ?? [:]).reduce(0) { total, entry in
+            let counts =
+                event.applications.contains(entry.key)
+                || catalog.category(of: entry.key).map(event.categories.contains) == true
+            return total + (counts ? entry.value : 0)
+        }
+    }
+
+    // MARK: - Deadlines and callbacks
+
+    /// Moves every activity forward to `now`, queueing the callbacks that became due, releases
+    /// what may be delivered, and names the next deadline.
+    private mutating func processDue(at now: VirtualInstant) -> [Action] {
+        releaseBatch(at: now)
+        for name in activities.keys.sorted() {
+            advance(name, to: now)
+        }
+        return release(force: false) + [.wake(at: nextDeadline(after: now))]
+    }
+
+    private mutating func advance(_ name: String, to now: VirtualInstant) {
+        guard var activity = activities[name] else { return }
+        defer { activities[name] = activity }
+        let warning = activity.warningMilliseconds
+        while let interval = activity.interval {
+            switch activity.phase {
+            case .finished:
+                return
+            case .waiting:
+                if warning > 0, !activity.warned.contains("start"),
+                    now >= interval.start - VirtualDuration(milliseconds: warning)
+                {
+                    activity.warned.insert("start")
+                    pending.append(.intervalWillStartWarning(activity: name))
+                }
+                guard now >= interval.start else { return }
+                activity.enterInterval()
+                pending.append(.intervalDidStart(activity: name))
+            case .active:
+                for event in activity.events.keys.sorted() {
+                    let threshold = activity.thresholdMilliseconds(event)
+                    let progress = activity.progress[event] ?? 0
+                    if warning > 0, !activity.warned.contains(event), progress >= max(0, threshold - warning) {
+                        activity.warned.insert(event)
+                        pending.append(.eventWillReachThresholdWarning(event: event, activity: name))
+                    }
+                    if !activity.reached.contains(event), progress >= threshold {
+                        activity.reached.insert(event)
+                        reachThreshold(.eventDidReachThreshold(event: event, activity: name), at: now)
+                    }
+                }
+                if warning > 0, !activity.warned.contains("end"),
+                    now >= interval.end - VirtualDuration(milliseconds: warning)
+                {
+                    activity.warned.insert("end")
+                    pending.append(.intervalWillEndWarning(activity: name))
+                }
+                guard now >= interval.end else { return }
+                pending.append(.intervalDidEnd(activity: name))
+                activity.warned = []
+                // The next interval must begin after this one ends; one that does not would be
+                // entered again and again (never, since dates sit on whole milliseconds).
+                if activity.schedule.repeats, let next = try? activity.schedule.interval(at: interval.end, calendar: calendar),
+                    next.start >= interval.end
+                {
+                    activity.interval = next
+                    activity.phase = .waiting
+                } else {
+                    activity.phase = .finished
+                }
+            }
+        }
+    }
+
+    /// Queues a threshold callback, or holds it for the next batch under `batchedThresholds`.
+    private mutating func reachThreshold(_ callback: MonitorCallback, at now: VirtualInstant) {
+        guard let interval = thresholdBatchInterval?.milliseconds, interval > 0 else {
+            pending.append(callback)
+            return
+        }
+        batched.append(callback)
+        if batchFlushAt == nil {
+            batchFlushAt = VirtualInstant(milliseconds: (now.milliseconds / interval + 1) * interval)
+        }
+    }
+
+    /// Releases held threshold callbacks whose batch time has come.
+    private mutating func releaseBatch(at now: VirtualInstant) {
+        guard let flushAt = batchFlushAt, now >= flushAt else { return }
+        pending.append(contentsOf: batched)
+        batched = []
+        batchFlushAt = nil
+    }
+
+    /// Releases queued callbacks for delivery when the device is in use (or `force`d).
+    private mutating func release(force: Bool) -> [Action] {
+        guard inUse || force, connected, !pending.isEmpty else { return [] }
+        defer { pending = [] }
+        return [.deliver(pending)]
+    }
+
+    /// When something is next due: an interval's start or end, a warning, a threshold at the
+    /// frontmost app's pace, a batch, midnight (usage is kept per day).
+    private func nextDeadline(after now: VirtualInstant) -> VirtualInstant? {
+        var deadlines: [VirtualInstant] = []
+        let category = foregroundApp.flatMap(catalog.category(of:))
+        for activity in activities.values {
+            guard let interval = activity.interval else { continue }
+            let warning = VirtualDuration(milliseconds: activity.warningMilliseconds)
+            switch activity.phase {
+            case .finished: continue
+            case .waiting:
+                if warning > .zero, !activity.warned.contains("start") { deadlines.append(interval.start - warning) }
+                deadlines.append(interval.start)
+            case .active:
+                if warning > .zero, !activity.warned.contains("end") { deadlines.append(interval.end - warning) }
+                deadlines.append(interval.end)
+                guard let app = foregroundApp else { continue }
+                for event in activity.events(counting: app, category: category) {
+                    let left = activity.thresholdMilliseconds(event) - (activity.progress[event] ?? 0)
+                    if !activity.reached.contains(event) {
+                        deadlines.append(now + VirtualDuration(milliseconds: max(0, left)))
+                    }
+                    if warning > .zero, !activity.warned.contains(event) {
+                        deadlines.append(now + VirtualDuration(milliseconds: max(0, left - warning.milliseconds)))
+                    }
+                }
+            }
+        }
+        if let batchFlushAt { deadlines.append(batchFlushAt) }
+        if foregroundApp != nil {
+            deadlines.append(calendar.nextMidnight(after: now))
+        }
+        return deadlines.filter { $0 > now }.min()
+    }
+}
