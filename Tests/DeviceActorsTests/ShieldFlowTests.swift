@@ -6,43 +6,67 @@ import Testing
 /// The shield flow's state machine, exhaustively: every input's state change and actions.
 @Suite struct ShieldFlowTests {
     private let clarity = "com.clarity.focus"
+    private let tiktok = "com.zhiliaoapp.musically"
 
     /// A flow with `app` frontmost, its shield showing or not.
-    private func flow(frontmost app: String?, shieldShown: Bool = false, locked: Bool = false) -> ShieldFlow {
+    private func flow(frontmost app: String? = nil, shieldShown: Bool = false, locked: Bool = false)
+        -> StateMachineTester<ShieldFlow, ShieldFlow.State>
+    {
         var flow = ShieldFlow(locked: locked, foregroundApp: app)
         if shieldShown, let app { _ = flow.refresh(app, shieldedBy: .application) }
-        return flow
+        #expect(flow.state == ShieldFlow.State(locked: locked, foregroundApp: app, shieldShown: shieldShown))
+        return StateMachineTester(flow, state: \.state)
     }
 
     @Test func lockAndUnlockTraceTheStateTellDeviceActivityAndRecheck() {
         var flow = flow(frontmost: instagram)
-        #expect(flow.lock() == [.traceAppState, .setInUse(false), .refresh])
-        #expect(flow == ShieldFlow(locked: true, foregroundApp: instagram))
-        #expect(flow.appToCheck == nil)
-        #expect(flow.unlock() == [.traceAppState, .setUnlockedSinceBoot(true), .setInUse(true), .refresh])
-        #expect(flow == ShieldFlow(locked: false, foregroundApp: instagram))
-        #expect(flow.appToCheck == instagram)
+        flow.send({ $0.lock() }, returns: [.traceAppState, .setInUse(false), .refresh]) { $0.locked = true }
+        #expect(flow.machine.appToCheck == nil)
+        flow.send({ $0.unlock() }, returns: [.traceAppState, .setUnlockedSinceBoot(true), .setInUse(true), .refresh]) {
+            $0.locked = false
+        }
+        #expect(flow.machine.appToCheck == instagram)
+    }
+
+    /// The lock screen hides the app, not its shield: the shield still counts as shown.
+    @Test func lockingLeavesTheShieldAsItIs() {
+        var flow = flow(frontmost: instagram, shieldShown: true)
+        flow.send({ $0.lock() }, returns: [.traceAppState, .setInUse(false), .refresh]) { $0.locked = true }
+        #expect(flow.machine.usage(of: instagram) == nil)
     }
 
     @Test func rebootLocksGoesHomeAndEndsTheExtensions() {
         var flow = flow(frontmost: instagram, shieldShown: true)
-        #expect(flow.reboot() == [.reboot, .traceAppState, .setUnlockedSinceBoot(false), .setInUse(false), .refresh])
-        #expect(flow == ShieldFlow(locked: true, foregroundApp: nil))
-        #expect(!flow.shieldShown)
+        flow.send({ $0.reboot() }, returns: [.reboot, .traceAppState, .setUnlockedSinceBoot(false), .setInUse(false), .refresh]) {
+            $0 = ShieldFlow.State(locked: true, foregroundApp: nil, shieldShown: false)
+        }
+        #expect(flow.machine.appToCheck == nil)
     }
 
     @Test func openingAnAppBringsItUncoveredToTheFrontAndTheMainAppBecomesActive() {
-        var flow = ShieldFlow()
-        #expect(flow.open(instagram, mainApp: clarity) == .success([.traceAppState, .refresh]))
-        #expect(flow == ShieldFlow(foregroundApp: instagram))
-        #expect(flow.open(clarity, mainApp: clarity) == .success([.traceAppState, .becomeActive, .refresh]))
-        #expect(flow == ShieldFlow(foregroundApp: clarity))
+        var flow = flow()
+        flow.send({ $0.open(instagram, mainApp: clarity) }, returns: .success([.traceAppState, .refresh])) {
+            $0.foregroundApp = instagram
+        }
+        flow.send({ $0.open(clarity, mainApp: clarity) }, returns: .success([.traceAppState, .becomeActive, .refresh])) {
+            $0.foregroundApp = clarity
+        }
+    }
+
+    /// A URL (`sms:`) brings its app to the front the way opening it does; SpringBoard checks
+    /// the lock itself.
+    @Test func anAppBroughtToTheFrontOverAShieldIsUncoveredUntilTheRefresh() {
+        var flow = flow(frontmost: instagram, shieldShown: true)
+        flow.send({ $0.bringToFront(tiktok, mainApp: clarity) }, returns: [.traceAppState, .refresh]) {
+            $0.foregroundApp = tiktok
+            $0.shieldShown = false
+        }
+        #expect(flow.machine.appToCheck == tiktok)
     }
 
     @Test func openingOnALockedDeviceIsRefusedAndChangesNothing() {
-        var flow = ShieldFlow(locked: true)
-        #expect(flow.open(instagram, mainApp: clarity) == .failure(.deviceLocked))
-        #expect(flow == ShieldFlow(locked: true))
+        var flow = flow(frontmost: instagram, locked: true)
+        flow.send({ $0.open(tiktok, mainApp: clarity) }, returns: .failure(.deviceLocked))
         #expect(
             ShieldFlow.Refusal.deviceLocked.error
                 == .refused(reason: "deviceLocked", message: "unlock the device before opening an app"))
@@ -50,94 +74,66 @@ import Testing
 
     @Test func onlyTheFrontmostAppCloses() {
         var flow = flow(frontmost: instagram, shieldShown: true)
-        #expect(flow.close("com.zhiliaoapp.musically") == .failure(.notForeground("com.zhiliaoapp.musically")))
-        #expect(flow.shieldShown)
-        #expect(flow.close(instagram) == .success([.traceAppState, .refresh]))
-        #expect(flow == ShieldFlow())
+        flow.send({ $0.close(tiktok) }, returns: .failure(.notForeground(tiktok)))
+        flow.send({ $0.close(instagram) }, returns: .success([.traceAppState, .refresh])) {
+            $0.foregroundApp = nil
+            $0.shieldShown = false
+        }
+        flow.send({ $0.close(instagram) }, returns: .failure(.notForeground(instagram)))
+        #expect(
+            ShieldFlow.Refusal.notForeground(tiktok).error
+                == .refused(reason: "notForeground", message: "\(tiktok) is not the frontmost app"))
     }
 
     @Test func aShieldedFrontmostAppIsCoveredOnceAndItsUsageStops() {
         var flow = flow(frontmost: instagram)
-        #expect(flow.refresh(instagram, shieldedBy: .category("social")) == [
-            .showShield(app: instagram, reason: .category("social")), .countUsage(app: instagram),
-        ])
-        #expect(flow.shieldShown)
-        #expect(flow.usage(of: instagram) == nil)
-        #expect(flow.refresh(instagram, shieldedBy: .application) == [.countUsage(app: instagram)])
-        #expect(flow.shieldShown)
+        #expect(flow.machine.usage(of: instagram) == instagram)
+        flow.send(
+            { $0.refresh(instagram, shieldedBy: .category("social")) },
+            returns: [.showShield(app: instagram, reason: .category("social")), .countUsage(app: instagram)]
+        ) { $0.shieldShown = true }
+        #expect(flow.machine.usage(of: instagram) == nil)
+        flow.send({ $0.refresh(instagram, shieldedBy: .application) }, returns: [.countUsage(app: instagram)])
     }
 
     @Test func aLiftedShieldUncoversTheAppAndItsUsageCountsAgain() {
         var flow = flow(frontmost: instagram, shieldShown: true)
-        #expect(flow.refresh(instagram, shieldedBy: nil) == [.traceAppState, .countUsage(app: instagram)])
-        #expect(!flow.shieldShown)
-        #expect(flow.usage(of: instagram) == instagram)
-        #expect(flow.refresh(instagram, shieldedBy: nil) == [.countUsage(app: instagram)])
+        flow.send({ $0.refresh(instagram, shieldedBy: nil) }, returns: [.traceAppState, .countUsage(app: instagram)]) {
+            $0.shieldShown = false
+        }
+        #expect(flow.machine.usage(of: instagram) == instagram)
+        flow.send({ $0.refresh(instagram, shieldedBy: nil) }, returns: [.countUsage(app: instagram)])
     }
 
     @Test func buttonsCanBePressedOnlyOnAShieldShowing() {
-        #expect(flow(frontmost: instagram).canPress(on: instagram) == .noShieldShown(instagram))
-        #expect(flow(frontmost: instagram, shieldShown: true).canPress(on: "com.zhiliaoapp.musically")
-            == .noShieldShown("com.zhiliaoapp.musically"))
-        #expect(flow(frontmost: instagram, shieldShown: true).canPress(on: instagram) == nil)
+        #expect(flow(frontmost: instagram).machine.canPress(on: instagram) == .noShieldShown(instagram))
+        #expect(flow(frontmost: instagram, shieldShown: true).machine.canPress(on: tiktok) == .noShieldShown(tiktok))
+        #expect(flow(frontmost: instagram, shieldShown: true).machine.canPress(on: instagram) == nil)
         #expect(
             ShieldFlow.Refusal.noShieldShown(instagram).error
                 == .refused(reason: "noShieldShown", message: "no shield is showing for \(instagram)"))
     }
 
-    @Test func closeGoesHomeDeferRedrawsNoneLeavesTheShield() {
-        var closing = flow(frontmost: instagram, shieldShown: true)
-        #expect(closing.shieldAction(responded: .close) == [.traceAppState, .refresh])
-        #expect(closing == ShieldFlow())
-
-        var deferring = flow(frontmost: instagram, shieldShown: true)
-        #expect(deferring.shieldAction(responded: .defer) == [.refresh])
-        #expect(deferring == ShieldFlow(foregroundApp: instagram))
-        #expect(deferring.refresh(instagram, shieldedBy: .application).first == .showShield(app: instagram, reason: .application))
-
-        var staying = flow(frontmost: instagram, shieldShown: true)
-        #expect(staying.shieldAction(responded: .none) == [.refresh])
-        #expect(staying == flow(frontmost: instagram, shieldShown: true))
-    }
-}
-
-/// The call's state machine, exhaustively.
-@Suite struct PhoneCallTests {
-    @Test func dialConnectEndReportEachTransitionAtItsTime() {
-        var phone = PhoneCall()
-        let dialing = CallState(handle: "+1", isOutgoing: true, hasConnected: false, hasEnded: false, since: 10)
-        #expect(phone.dial(handle: "+1", at: 10) == .success(dialing))
-        #expect(phone.call == dialing)
-        let connected = CallState(handle: "+1", isOutgoing: true, hasConnected: true, hasEnded: false, since: 20)
-        #expect(phone.connect(at: 20) == .success(connected))
-        #expect(phone.call == connected)
-        let ended = CallState(handle: "+1", isOutgoing: true, hasConnected: true, hasEnded: true, since: 95)
-        #expect(phone.end(at: 95) == .success(ended))
-        #expect(phone.call == ended)
+    @Test func closeGoesHome() {
+        var flow = flow(frontmost: instagram, shieldShown: true)
+        flow.send({ $0.shieldAction(responded: .close) }, returns: [.traceAppState, .refresh]) {
+            $0.foregroundApp = nil
+            $0.shieldShown = false
+        }
     }
 
-    @Test func anUnansweredCallEndsFromDialing() {
-        var phone = PhoneCall()
-        _ = phone.dial(handle: nil, at: 0)
-        #expect(phone.end(at: 30) == .success(CallState(handle: nil, isOutgoing: true, hasConnected: false, hasEnded: true, since: 30)))
-        #expect(phone.connect(at: 31) == .failure(.noDialingCall))
+    /// `.defer` takes the shield down so that the refresh draws it again.
+    @Test func deferRedrawsTheShield() {
+        var flow = flow(frontmost: instagram, shieldShown: true)
+        flow.send({ $0.shieldAction(responded: .defer) }, returns: [.refresh]) { $0.shieldShown = false }
+        flow.send(
+            { $0.refresh(instagram, shieldedBy: .application) },
+            returns: [.showShield(app: instagram, reason: .application), .countUsage(app: instagram)]
+        ) { $0.shieldShown = true }
     }
 
-    @Test func outOfOrderTransitionsAreRefusedAndChangeNothing() {
-        var phone = PhoneCall()
-        #expect(phone.connect(at: 1) == .failure(.noDialingCall))
-        #expect(phone.end(at: 1) == .failure(.noCallInProgress))
-        #expect(phone.call == nil)
-        _ = phone.dial(handle: "+1", at: 2)
-        let dialing = phone.call
-        #expect(phone.dial(handle: "+2", at: 3) == .failure(.callInProgress))
-        _ = phone.connect(at: 4)
-        #expect(phone.connect(at: 5) == .failure(.noDialingCall))
-        #expect(phone.call?.since == 4)
-        _ = phone.end(at: 6)
-        #expect(phone.end(at: 7) == .failure(.noCallInProgress))
-        #expect(phone.dial(handle: "+2", at: 8).map(\.handle) == .success("+2"))
-        #expect(dialing?.since == 2)
-        #expect(PhoneCall.Refusal.callInProgress.error == .refused(reason: "callInProgress", message: "a call is already in progress"))
+    @Test func noneLeavesTheShield() {
+        var flow = flow(frontmost: instagram, shieldShown: true)
+        flow.send({ $0.shieldAction(responded: .none) }, returns: [.refresh])
     }
 }

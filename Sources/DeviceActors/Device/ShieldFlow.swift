@@ -7,9 +7,15 @@
 /// An app that is frontmost while a store shields it is covered by its shield; usage counts only
 /// for an uncovered frontmost app on an unlocked device.
 struct ShieldFlow: Equatable {
-    private(set) var locked = false
-    private(set) var foregroundApp: String?
-    private(set) var shieldShown = false
+    /// What the flow remembers between inputs: what `app.state` traces.
+    struct State: Equatable {
+        var locked = false
+        var foregroundApp: String?
+        var shieldShown = false
+    }
+
+    /// Changed only by the inputs below.
+    private(set) var state: State
 
     enum Action: Equatable {
         /// Trace `app.state` with the state as it is when the action is performed.
@@ -46,52 +52,51 @@ struct ShieldFlow: Equatable {
 
     /// The state a snapshot saved (the shield is looked up again by the first refresh).
     init(locked: Bool = false, foregroundApp: String? = nil) {
-        self.locked = locked
-        self.foregroundApp = foregroundApp
+        state = State(locked: locked, foregroundApp: foregroundApp)
     }
 
     mutating func lock() -> [Action] {
-        locked = true
+        state.locked = true
         return [.traceAppState, .setInUse(false), .refresh]
     }
 
     mutating func unlock() -> [Action] {
-        locked = false
+        state.locked = false
         return [.traceAppState, .setUnlockedSinceBoot(true), .setInUse(true), .refresh]
     }
 
     /// A reboot: locked, at the home screen, no extension running, data protected again.
     mutating func reboot() -> [Action] {
-        locked = true
-        foregroundApp = nil
-        shieldShown = false
+        state.locked = true
+        state.foregroundApp = nil
+        state.shieldShown = false
         return [.reboot, .traceAppState, .setUnlockedSinceBoot(false), .setInUse(false), .refresh]
     }
 
     /// `app.open` (or a URL bringing `app` to the front): refused on a locked device.
     mutating func open(_ app: String, mainApp: String) -> Result<[Action], Refusal> {
-        guard !locked else { return .failure(.deviceLocked) }
+        guard !state.locked else { return .failure(.deviceLocked) }
         return .success(bringToFront(app, mainApp: mainApp))
     }
 
     /// Makes `app` frontmost, uncovered until the refresh looks at the shields.
     mutating func bringToFront(_ app: String, mainApp: String) -> [Action] {
-        foregroundApp = app
-        shieldShown = false
+        state.foregroundApp = app
+        state.shieldShown = false
         return [.traceAppState] + (app == mainApp ? [.becomeActive] : []) + [.refresh]
     }
 
     /// `app.close`: back to the home screen; only the frontmost app can be closed.
     mutating func close(_ app: String) -> Result<[Action], Refusal> {
-        guard foregroundApp == app else { return .failure(.notForeground(app)) }
-        foregroundApp = nil
-        shieldShown = false
+        guard state.foregroundApp == app else { return .failure(.notForeground(app)) }
+        state.foregroundApp = nil
+        state.shieldShown = false
         return .success([.traceAppState, .refresh])
     }
 
     /// Whether a shield button can be pressed on `app`: only on its shield, showing.
     func canPress(on app: String) -> Refusal? {
-        foregroundApp == app && shieldShown ? nil : .noShieldShown(app)
+        state.foregroundApp == app && state.shieldShown ? nil : .noShieldShown(app)
     }
 
     /// ShieldAction answered a press: `.close` goes home, `.defer` redraws the shield, `.none`
@@ -99,11 +104,11 @@ struct ShieldFlow: Equatable {
     mutating func shieldAction(responded response: ShieldActionResponse) -> [Action] {
         switch response {
         case .close:
-            foregroundApp = nil
-            shieldShown = false
+            state.foregroundApp = nil
+            state.shieldShown = false
             return [.traceAppState, .refresh]
         case .defer:
-            shieldShown = false
+            state.shieldShown = false
             return [.refresh]
         case .none:
             return [.refresh]
@@ -112,17 +117,17 @@ struct ShieldFlow: Equatable {
 
     /// The frontmost app to look up for ``Action/refresh`` (nil when locked or at the home
     /// screen: then only ``Action/countUsage(app:)`` with nil is left to do).
-    var appToCheck: String? { locked ? nil : foregroundApp }
+    var appToCheck: String? { state.locked ? nil : state.foregroundApp }
 
     /// `app` (the ``appToCheck`` the refresh began with) is shielded by `reason` (nil: not
     /// shielded): cover or uncover it.
     mutating func refresh(_ app: String, shieldedBy reason: ShieldReason?) -> [Action] {
-        if let reason, !shieldShown {
-            shieldShown = true
+        if let reason, !state.shieldShown {
+            state.shieldShown = true
             return [.showShield(app: app, reason: reason), .countUsage(app: app)]
         }
-        if reason == nil, shieldShown {
-            shieldShown = false
+        if reason == nil, state.shieldShown {
+            state.shieldShown = false
             return [.traceAppState, .countUsage(app: app)]
         }
         return [.countUsage(app: app)]
@@ -130,6 +135,6 @@ struct ShieldFlow: Equatable {
 
     /// Whose usage counts when ``Action/countUsage(app:)`` is performed: nobody's under a shield.
     func usage(of app: String?) -> String? {
-        shieldShown ? nil : app
+        state.shieldShown ? nil : app
     }
 }

@@ -24,9 +24,9 @@ actor SpringBoard: WorldActor {
     /// The phone's call.
     private var phone = PhoneCall()
 
-    var locked: Bool { flow.locked }
-    var foregroundApp: String? { flow.foregroundApp }
-    var shieldShown: Bool { flow.shieldShown }
+    var locked: Bool { flow.state.locked }
+    var foregroundApp: String? { flow.state.foregroundApp }
+    var shieldShown: Bool { flow.state.shieldShown }
     var call: CallState? { phone.call }
 
     init(
@@ -133,7 +133,7 @@ actor SpringBoard: WorldActor {
         let schemes = [
             "sms:": "com.apple.MobileSMS", "tel:": "com.apple.mobilephone", "facetime:": "com.apple.facetime",
         ]
-        guard !flow.locked, let bundle = schemes.first(where: { url.hasPrefix($0.key) })?.value else { return false }
+        guard !flow.state.locked, let bundle = schemes.first(where: { url.hasPrefix($0.key) })?.value else { return false }
         await perform(flow.bringToFront(bundle, mainApp: app.bundleIdentifier))
         return true
     }
@@ -273,7 +273,8 @@ actor SpringBoard: WorldActor {
     }
 
     private func traceAppState() {
+        let state = flow.state
         trace.record(
-            .appState(locked: flow.locked, foregroundApp: flow.foregroundApp, shieldShown: flow.shieldShown), by: "springBoard")
+            .appState(locked: state.locked, foregroundApp: state.foregroundApp, shieldShown: state.shieldShown), by: "springBoard")
     }
 }
