@@ -4,8 +4,14 @@ import Testing
 
 @_spi(Host) @testable import SimulatediOS
 
-/// DeviceActivity's state machine, input by input: every action it returns, in order.
+/// The local day of instant 0 (its usage key).
+private let monday = "2026-01-05"
+
+/// DeviceActivity's state machine, input by input: every action it returns, in order, and every
+/// change to its state.
 @Suite struct DeviceActivityDeliveryTests {
+    typealias Tester = StateMachineTester<DeviceActivityDelivery, DeviceActivityDelivery.State>
+
     /// Monday 2026-01-05 09:00 UTC is instant 0; the day's interval ends at 23:59:59.
     private let calendar = DeviceCalendar(
         start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!, timeZone: TimeZone(identifier: "UTC")!)
@@ -18,97 +24,327 @@ import Testing
 
     private func at(_ seconds: Double) -> VirtualInstant { VirtualInstant(seconds: seconds) }
 
-    private func connected() -> DeviceActivityDelivery {
+    /// Monday's interval of ``daily``, and Tuesday's.
+    private var today: ScheduleInterval { ScheduleInterval(start: at(-9 * 3600), end: dayEnd) }
+    private var tomorrow: ScheduleInterval { ScheduleInterval(start: midnight, end: dayEnd + .seconds(86_400)) }
+
+    private func activity(
+        _ name: String, _ schedule: DeviceActivitySchedule? = nil, events: [String: DeviceActivityEvent] = [:],
+        interval: ScheduleInterval? = nil, phase: MonitoredActivity.Phase = .active
+    ) -> MonitoredActivity {
+        MonitoredActivity(name: name, schedule: schedule ?? daily, events: events, interval: interval ?? today, phase: phase)
+    }
+
+    private func delivery(connected: Bool = true) -> Tester {
         var delivery = DeviceActivityDelivery(calendar: calendar, catalog: .builtIn, now: at(0))
-        delivery.connect()
-        return delivery
+        if connected { delivery.connect() }
+        return Tester(delivery, state: \.state)
     }
 
-    @Test func startingInsideTheIntervalStartsItAtOnceAndWakesAtItsEnd() throws {
-        var delivery = connected()
-        #expect(
-            try delivery.startMonitoring("day", schedule: daily, events: [:], at: at(0)) == [
-                .trace(.activityStart(activity: "day")), .deliver([.intervalDidStart(activity: "day")]), .wake(at: dayEnd),
-            ])
-        #expect(delivery.activities["day"]?.phase == .active)
-        #expect(delivery.wake(at: dayEnd) == [.deliver([.intervalDidEnd(activity: "day")]), .wake(at: midnight)])
-        #expect(delivery.activities["day"]?.phase == .waiting)
-        #expect(delivery.wake(at: midnight) == [.deliver([.intervalDidStart(activity: "day")]), .wake(at: dayEnd + .seconds(86_400))])
+    /// The input `startMonitoring(name, schedule, events)` at `seconds`.
+    private func starting(
+        _ name: String, _ schedule: DeviceActivitySchedule? = nil, events: [String: DeviceActivityEvent] = [:],
+        at seconds: Double = 0
+    ) -> (inout DeviceActivityDelivery) throws -> [DeviceActivityDelivery.Action] {
+        { try $0.startMonitoring(name, schedule: schedule ?? daily, events: events, at: at(seconds)) }
     }
 
-    @Test func callbacksWaitForTheMonitorToBeConnectedAndTheDeviceToBeInUse() throws {
-        var delivery = DeviceActivityDelivery(calendar: calendar, catalog: .builtIn, now: at(0))
-        #expect(delivery.setInUse(false, at: at(0)) == [.wake(at: nil)])
-        #expect(
-            try delivery.startMonitoring("day", schedule: daily, events: [:], at: at(0)) == [
-                .trace(.activityStart(activity: "day")), .wake(at: dayEnd),
-            ])
-        delivery.connect()
-        #expect(delivery.setInUse(false, at: at(10)) == [.wake(at: dayEnd)])
-        #expect(delivery.setInUse(true, at: at(20)) == [.deliver([.intervalDidStart(activity: "day")]), .wake(at: dayEnd)])
+    /// Starts ``daily`` as `name` at instant 0, inside its interval: it starts at once.
+    private func startDaily(_ name: String = "day", events: [String: DeviceActivityEvent] = [:], in delivery: inout Tester) {
+        delivery.send(
+            starting(name, events: events),
+            returns: [.trace(.activityStart(activity: name)), .deliver([.intervalDidStart(activity: name)]), .wake(at: dayEnd)]
+        ) { $0.activities[name] = activity(name, events: events) }
     }
 
-    @Test func usageOfTheFrontmostAppReachesTheThresholdOncePerInterval() throws {
-        var delivery = connected()
-        _ = try delivery.startMonitoring("day", schedule: daily, events: fiveMinutes, at: at(0))
-        #expect(delivery.setForegroundUsage(app: instagram, at: at(0)) == [.wake(at: at(300))])
-        #expect(delivery.setForegroundUsage(app: nil, at: at(120)) == [.wake(at: dayEnd)])
-        #expect(delivery.activities["day"]?.progress["five"] == 120_000)
-        #expect(delivery.setForegroundUsage(app: instagram, at: at(200)) == [.wake(at: at(380))])
-        #expect(
-            delivery.wake(at: at(380)) == [
-                .deliver([.eventDidReachThreshold(event: "five", activity: "day")]), .wake(at: dayEnd),
-            ])
-        #expect(delivery.usageByDay["2026-01-05"]?[instagram] == 300_000)
-        #expect(delivery.wake(at: at(1000)) == [.wake(at: dayEnd)])
+    @Test func theMonitorConnects() {
+        var delivery = delivery(connected: false)
+        delivery.send({ $0.connect() }) { $0.connected = true }
+    }
+
+    @Test func startingInsideTheIntervalStartsItAtOnceAndWakesAtItsEnd() {
+        var delivery = delivery()
+        startDaily(in: &delivery)
+        delivery.send({ $0.wake(at: dayEnd) }, returns: [.deliver([.intervalDidEnd(activity: "day")]), .wake(at: midnight)]) {
+            $0.lastAccrual = dayEnd
+            $0.activities["day"]!.interval = tomorrow
+            $0.activities["day"]!.phase = .waiting
+        }
+        delivery.send(
+            { $0.wake(at: midnight) }, returns: [.deliver([.intervalDidStart(activity: "day")]), .wake(at: tomorrow.end)]
+        ) {
+            $0.lastAccrual = midnight
+            $0.activities["day"]!.phase = .active
+        }
+    }
+
+    @Test func callbacksWaitForTheMonitorToBeConnectedAndTheDeviceToBeInUse() {
+        var delivery = delivery(connected: false)
+        delivery.send({ $0.setInUse(false, at: at(0)) }, returns: [.wake(at: nil)]) { $0.inUse = false }
+        delivery.send(
+            starting("day"),
+            returns: [.trace(.activityStart(activity: "day")), .wake(at: dayEnd)]
+        ) {
+            $0.activities["day"] = activity("day")
+            $0.pending = [.intervalDidStart(activity: "day")]
+        }
+        delivery.send({ $0.connect() }) { $0.connected = true }
+        delivery.send({ $0.setInUse(false, at: at(10)) }, returns: [.wake(at: dayEnd)]) { $0.lastAccrual = at(10) }
+        delivery.send(
+            { $0.setInUse(true, at: at(20)) }, returns: [.deliver([.intervalDidStart(activity: "day")]), .wake(at: dayEnd)]
+        ) {
+            $0.lastAccrual = at(20)
+            $0.inUse = true
+            $0.pending = []
+        }
+    }
+
+    @Test func usageOfTheFrontmostAppReachesTheThresholdOncePerInterval() {
+        var delivery = delivery()
+        startDaily(events: fiveMinutes, in: &delivery)
+        delivery.send({ $0.setForegroundUsage(app: instagram, at: at(0)) }, returns: [.wake(at: at(300))]) {
+            $0.foregroundApp = instagram
+        }
+        delivery.send({ $0.setForegroundUsage(app: nil, at: at(120)) }, returns: [.wake(at: dayEnd)]) {
+            $0.foregroundApp = nil
+            $0.count(instagram, total: 120_000, toward: "five", of: "day", until: at(120))
+        }
+        delivery.send({ $0.setForegroundUsage(app: instagram, at: at(200)) }, returns: [.wake(at: at(380))]) {
+            $0.foregroundApp = instagram
+            $0.lastAccrual = at(200)
+        }
+        delivery.send(
+            { $0.wake(at: at(380)) },
+            returns: [.deliver([.eventDidReachThreshold(event: "five", activity: "day")]), .wake(at: dayEnd)]
+        ) {
+            $0.count(instagram, total: 300_000, toward: "five", of: "day", until: at(380))
+            $0.activities["day"]!.reached = ["five"]
+        }
+        delivery.send({ $0.wake(at: at(1000)) }, returns: [.wake(at: dayEnd)]) {
+            $0.count(instagram, total: 920_000, toward: "five", of: "day", until: at(1000))
+        }
     }
 
     /// Usage is counted to the day it was last counted on, so midnight is a deadline while an
     /// app is in use: waking there splits the days.
     @Test func usageCountsPerDayAndMidnightIsADeadlineWhileAnAppIsInUse() {
-        var delivery = connected()
-        #expect(delivery.setForegroundUsage(app: instagram, at: at(0)) == [.wake(at: midnight)])
-        #expect(delivery.wake(at: midnight) == [.wake(at: midnight + .seconds(86_400))])
-        delivery.accrue(to: midnight + .seconds(60))
-        #expect(delivery.usageByDay == ["2026-01-05": [instagram: 15 * 3_600_000], "2026-01-06": [instagram: 60_000]])
-    }
-
-    @Test func stoppingARunningIntervalEndsItAtOnceEvenWhenLocked() throws {
-        var delivery = connected()
-        _ = try delivery.startMonitoring("day", schedule: daily, events: [:], at: at(0))
-        _ = delivery.setInUse(false, at: at(5))
-        #expect(
-            delivery.stopMonitoring(["day", "unknown"], at: at(10)) == [
-                .trace(.activityStop(activity: "day")), .deliver([.intervalDidEnd(activity: "day")]), .wake(at: nil),
-            ])
-        #expect(delivery.activities.isEmpty)
-    }
-
-    @Test func refusalsChangeNothing() throws {
-        var delivery = connected()
-        delivery.authorized = false
-        #expect(throws: MonitoringError.unauthorized) {
-            try delivery.startMonitoring("day", schedule: daily, events: [:], at: at(0))
+        var delivery = delivery()
+        delivery.send({ $0.setForegroundUsage(app: instagram, at: at(0)) }, returns: [.wake(at: midnight)]) {
+            $0.foregroundApp = instagram
         }
-        delivery.authorized = true
+        delivery.send({ $0.wake(at: midnight) }, returns: [.wake(at: midnight + .seconds(86_400))]) {
+            $0.lastAccrual = midnight
+            $0.usageByDay = [monday: [instagram: 15 * 3_600_000]]
+        }
+        delivery.send({ $0.accrue(to: midnight + .seconds(60)) }) {
+            $0.lastAccrual = midnight + .seconds(60)
+            $0.usageByDay["2026-01-06"] = [instagram: 60_000]
+        }
+    }
+
+    /// Warnings come `warningTime` before the start, the end and each threshold (clamped to the
+    /// start); an event counts its categories' apps; a schedule that does not repeat finishes.
+    @Test func warningsCategoriesAndAScheduleThatDoesNotRepeat() {
+        let tenToEleven = DeviceActivitySchedule(
+            intervalStart: DateComponentsSpec(hour: 10, minute: 0), intervalEnd: DateComponentsSpec(hour: 11, minute: 0),
+            repeats: false, warningTime: DateComponentsSpec(minute: 10))
+        let social = ["social": DeviceActivityEvent(categories: ["social"], threshold: DateComponentsSpec(minute: 5))]
+        let hour = ScheduleInterval(start: at(3600), end: at(7200))
+        let tiktok = "com.zhiliaoapp.musically"
+        var delivery = delivery()
+        delivery.send(
+            starting("hour", tenToEleven, events: social),
+            returns: [.trace(.activityStart(activity: "hour")), .wake(at: at(3000))]
+        ) { $0.activities["hour"] = activity("hour", tenToEleven, events: social, interval: hour, phase: .waiting) }
+        delivery.send(
+            { $0.wake(at: at(3000)) }, returns: [.deliver([.intervalWillStartWarning(activity: "hour")]), .wake(at: at(3600))]
+        ) {
+            $0.lastAccrual = at(3000)
+            $0.activities["hour"]!.warned = ["start"]
+        }
+        delivery.send(
+            { $0.wake(at: at(3600)) },
+            returns: [
+                .deliver([
+                    .intervalDidStart(activity: "hour"), .eventWillReachThresholdWarning(event: "social", activity: "hour"),
+                ]),
+                .wake(at: at(6600)),
+            ]
+        ) {
+            $0.lastAccrual = at(3600)
+            $0.activities["hour"]!.phase = .active
+            $0.activities["hour"]!.warned = ["social"]
+        }
+        delivery.send({ $0.setForegroundUsage(app: tiktok, at: at(4000)) }, returns: [.wake(at: at(4300))]) {
+            $0.lastAccrual = at(4000)
+            $0.foregroundApp = tiktok
+        }
+        delivery.send(
+            { $0.wake(at: at(4300)) },
+            returns: [.deliver([.eventDidReachThreshold(event: "social", activity: "hour")]), .wake(at: at(6600))]
+        ) {
+            $0.count(tiktok, total: 300_000, toward: "social", of: "hour", until: at(4300))
+            $0.activities["hour"]!.reached = ["social"]
+        }
+        delivery.send(
+            { $0.wake(at: at(6600)) }, returns: [.deliver([.intervalWillEndWarning(activity: "hour")]), .wake(at: at(7200))]
+        ) {
+            $0.count(tiktok, total: 2_600_000, toward: "social", of: "hour", until: at(6600))
+            $0.activities["hour"]!.warned = ["social", "end"]
+        }
+        delivery.send({ $0.wake(at: at(7200)) }, returns: [.deliver([.intervalDidEnd(activity: "hour")]), .wake(at: midnight)]) {
+            $0.count(tiktok, total: 3_200_000, toward: "social", of: "hour", until: at(7200))
+            $0.activities["hour"]!.warned = []
+            $0.activities["hour"]!.phase = .finished
+        }
+    }
+
+    @Test func stoppingARunningIntervalEndsItAtOnceEvenWhenLocked() {
+        var delivery = delivery()
+        startDaily(in: &delivery)
+        delivery.send({ $0.setInUse(false, at: at(5)) }, returns: [.wake(at: dayEnd)]) {
+            $0.lastAccrual = at(5)
+            $0.inUse = false
+        }
+        delivery.send(
+            { $0.stopMonitoring(["day", "unknown"], at: at(10)) },
+            returns: [.trace(.activityStop(activity: "day")), .deliver([.intervalDidEnd(activity: "day")]), .wake(at: nil)]
+        ) {
+            $0.lastAccrual = at(10)
+            $0.activities = [:]
+        }
+    }
+
+    @Test func stoppingAnActivityBeforeItsIntervalEndsNothing() {
+        let evening = DeviceActivitySchedule(
+            intervalStart: DateComponentsSpec(hour: 20, minute: 0), intervalEnd: DateComponentsSpec(hour: 22, minute: 0),
+            repeats: true)
+        var delivery = delivery()
+        delivery.send(
+            starting("evening", evening),
+            returns: [.trace(.activityStart(activity: "evening")), .wake(at: at(11 * 3600))]
+        ) {
+            $0.activities["evening"] = activity(
+                "evening", evening, interval: ScheduleInterval(start: at(11 * 3600), end: at(13 * 3600)), phase: .waiting)
+        }
+        delivery.send(
+            { $0.stopMonitoring(["evening"], at: at(60)) }, returns: [.trace(.activityStop(activity: "evening")), .wake(at: nil)]
+        ) {
+            $0.lastAccrual = at(60)
+            $0.activities = [:]
+        }
+    }
+
+    @Test func refusalsChangeNothing() {
+        var delivery = delivery()
+        delivery.machine.authorized = false
+        delivery.send(starting("day"), throws: MonitoringError.unauthorized)
+        delivery.machine.authorized = true
+        let lastYear = DeviceActivitySchedule(
+            intervalStart: DateComponentsSpec(year: 2025, month: 1, day: 1, hour: 0),
+            intervalEnd: DateComponentsSpec(year: 2025, month: 1, day: 1, hour: 12), repeats: false)
+        delivery.send(
+            starting("past", lastYear), throws: MonitoringError.invalidDateComponents)
+        let tenMinutes = DeviceActivitySchedule(
+            intervalStart: DateComponentsSpec(hour: 10, minute: 0), intervalEnd: DateComponentsSpec(hour: 10, minute: 10),
+            repeats: true)
+        delivery.send(
+            starting("short", tenMinutes), throws: MonitoringError.intervalTooShort)
         for index in 0..<DeviceActivityAgent.maxActivities {
-            _ = try delivery.startMonitoring("a\(index)", schedule: daily, events: [:], at: at(0))
+            startDaily("a\(index)", in: &delivery)
         }
-        #expect(throws: MonitoringError.excessiveActivities) {
-            try delivery.startMonitoring("one more", schedule: daily, events: [:], at: at(0))
-        }
-        #expect(delivery.activities.count == DeviceActivityAgent.maxActivities)
+        delivery.send(
+            starting("one more"),
+            throws: MonitoringError.excessiveActivities)
     }
 
-    @Test func batchedThresholdsWaitForTheNextMultipleOfTheInterval() throws {
-        var delivery = connected()
-        delivery.thresholdBatchInterval = .seconds(60)
-        _ = try delivery.startMonitoring("day", schedule: daily, events: fiveMinutes, at: at(0))
-        _ = delivery.setForegroundUsage(app: instagram, at: at(30))
-        #expect(delivery.wake(at: at(330)) == [.wake(at: at(360))])
-        #expect(
-            delivery.wake(at: at(360)) == [
-                .deliver([.eventDidReachThreshold(event: "five", activity: "day")]), .wake(at: dayEnd),
-            ])
+    /// At the limit an activity can still be started again under its name: it is replaced, and
+    /// mid-interval it starts again at once.
+    @Test func startingUnderAnExistingNameReplacesTheActivity() {
+        var delivery = delivery()
+        for index in 0..<DeviceActivityAgent.maxActivities {
+            startDaily("a\(index)", in: &delivery)
+        }
+        startDaily("a0", events: fiveMinutes, in: &delivery)
+    }
+
+    @Test func batchedThresholdsWaitForTheNextMultipleOfTheInterval() {
+        var delivery = delivery()
+        delivery.machine.thresholdBatchInterval = .seconds(60)
+        startDaily(events: fiveMinutes, in: &delivery)
+        delivery.send({ $0.setForegroundUsage(app: instagram, at: at(30)) }, returns: [.wake(at: at(330))]) {
+            $0.lastAccrual = at(30)
+            $0.foregroundApp = instagram
+        }
+        delivery.send({ $0.wake(at: at(330)) }, returns: [.wake(at: at(360))]) {
+            $0.count(instagram, total: 300_000, toward: "five", of: "day", until: at(330))
+            $0.activities["day"]!.reached = ["five"]
+            $0.batched = [.eventDidReachThreshold(event: "five", activity: "day")]
+            $0.batchFlushAt = at(360)
+        }
+        delivery.send(
+            { $0.wake(at: at(360)) },
+            returns: [.deliver([.eventDidReachThreshold(event: "five", activity: "day")]), .wake(at: dayEnd)]
+        ) {
+            $0.count(instagram, total: 330_000, toward: "five", of: "day", until: at(360))
+            $0.batched = []
+            $0.batchFlushAt = nil
+        }
+    }
+
+    /// `thresholdFiresOnStart`: usage earlier in the interval counts, so a threshold already passed
+    /// fires as monitoring starts. The interval is entered without `intervalDidStart` (as before
+    /// the state machine was extracted).
+    @Test func thresholdFiresOnStartCountsTheIntervalsEarlierUsage() {
+        var delivery = delivery()
+        delivery.machine.thresholdFiresOnStart = true
+        delivery.send({ $0.setForegroundUsage(app: instagram, at: at(0)) }, returns: [.wake(at: midnight)]) {
+            $0.foregroundApp = instagram
+        }
+        delivery.send({ $0.setForegroundUsage(app: nil, at: at(400)) }, returns: [.wake(at: nil)]) {
+            $0.lastAccrual = at(400)
+            $0.foregroundApp = nil
+            $0.usageByDay = [monday: [instagram: 400_000]]
+        }
+        delivery.send(
+            starting("day", events: fiveMinutes, at: 500),
+            returns: [
+                .trace(.activityStart(activity: "day")), .deliver([.eventDidReachThreshold(event: "five", activity: "day")]),
+                .wake(at: dayEnd),
+            ]
+        ) {
+            $0.lastAccrual = at(500)
+            var day = activity("day", events: fiveMinutes)
+            day.progress = ["five": 400_000]
+            day.reached = ["five"]
+            $0.activities["day"] = day
+        }
+    }
+
+    /// A restored device keeps its activities and usage and sets its timer; nothing is replayed.
+    @Test func restoringSetsTheTimerWithoutCallbacks() {
+        var day = activity("day", events: fiveMinutes)
+        day.progress = ["five": 60_000]
+        var delivery = delivery()
+        delivery.send(
+            { $0.restore(activities: ["day": day], usageByDay: [monday: [instagram: 60_000]], at: at(100)) },
+            returns: [.wake(at: dayEnd)]
+        ) {
+            $0.lastAccrual = at(100)
+            $0.activities = ["day": day]
+            $0.usageByDay = [monday: [instagram: 60_000]]
+        }
+    }
+}
+
+extension DeviceActivityDelivery.State {
+    /// Usage of `app` counted up to `instant`: `total` milliseconds in all on ``monday``, all of
+    /// it toward `event` of `activity`.
+    fileprivate mutating func count(
+        _ app: String, total: Int64, toward event: String, of activity: String, until instant: VirtualInstant
+    ) {
+        lastAccrual = instant
+        usageByDay = [monday: [app: total]]
+        activities[activity]!.progress = [event: total]
     }
 }

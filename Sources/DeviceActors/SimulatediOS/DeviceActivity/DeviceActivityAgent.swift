@@ -35,9 +35,9 @@ import ExtensionSandbox
         self.delivery = DeviceActivityDelivery(calendar: calendar, catalog: catalog, now: clock.now)
     }
 
-    @_spi(Host) public var activities: [String: MonitoredActivity] { delivery.activities }
+    @_spi(Host) public var activities: [String: MonitoredActivity] { delivery.state.activities }
     /// Usage per local day, then per app, in milliseconds.
-    @_spi(Host) public var usageByDay: [String: [String: Int64]] { delivery.usageByDay }
+    @_spi(Host) public var usageByDay: [String: [String: Int64]] { delivery.state.usageByDay }
 
     @_spi(Host) public func setDelivery(_ deliver: @escaping @Sendable (MonitorCallback) async -> Void) {
         self.deliver = deliver
@@ -89,13 +89,13 @@ import ExtensionSandbox
     /// The activities with the usage of the frontmost app counted up to now (`activity.list`).
     @_spi(Host) public func currentActivities() -> [String: MonitoredActivity] {
         delivery.accrue(to: clock.now)
-        return delivery.activities
+        return delivery.state.activities
     }
 
     /// Today's usage per app, in seconds.
     @_spi(Host) public func usageToday() -> [String: Double] {
         delivery.accrue(to: clock.now)
-        return (delivery.usageByDay[calendar.dayKey(clock.now)] ?? [:]).mapValues { Double($0) / 1000 }
+        return (delivery.state.usageByDay[calendar.dayKey(clock.now)] ?? [:]).mapValues { Double($0) / 1000 }
     }
 
     /// Today's usage per category, in seconds (apps outside the catalog count as `other`),
@@ -103,7 +103,7 @@ import ExtensionSandbox
     /// last digit from one run to the next.
     @_spi(Host) public func usageTodayByCategory() -> [String: Double] {
         delivery.accrue(to: clock.now)
-        let milliseconds = (delivery.usageByDay[calendar.dayKey(clock.now)] ?? [:]).reduce(into: [String: Int64]()) {
+        let milliseconds = (delivery.state.usageByDay[calendar.dayKey(clock.now)] ?? [:]).reduce(into: [String: Int64]()) {
             totals, entry in
             totals[catalog.category(of: entry.key) ?? "other", default: 0] += entry.value
         }

@@ -26,42 +26,51 @@ struct DeviceActivityDelivery {
         case wake(at: VirtualInstant?)
     }
 
+    /// What the machine remembers between inputs.
+    struct State: Equatable {
+        var activities: [String: MonitoredActivity] = [:]
+        /// Usage per local day, then per app, in milliseconds.
+        var usageByDay: [String: [String: Int64]] = [:]
+        /// The app whose usage counts (frontmost, unshielded, unlocked).
+        var foregroundApp: String?
+        /// Usage is counted up to this instant.
+        var lastAccrual: VirtualInstant
+        var inUse = true
+        /// Callbacks due, waiting for the device to be in use.
+        var pending: [MonitorCallback] = []
+        /// Whether the device connected the monitor process yet (callbacks wait until it has).
+        var connected = false
+        /// Threshold callbacks held by `batchedThresholds`, and when they are released.
+        var batched: [MonitorCallback] = []
+        var batchFlushAt: VirtualInstant?
+    }
+
     private let calendar: DeviceCalendar
     private let catalog: CategoryCatalog
-    private(set) var activities: [String: MonitoredActivity] = [:]
-    /// Usage per local day, then per app, in milliseconds.
-    private(set) var usageByDay: [String: [String: Int64]] = [:]
-    private var foregroundApp: String?
-    private var lastAccrual: VirtualInstant
-    private var inUse = true
-    /// Callbacks due, waiting for the device to be in use.
-    private var pending: [MonitorCallback] = []
-    /// Whether the device connected the monitor process yet (callbacks wait until it has).
-    private var connected = false
+    /// Changed only by the inputs below.
+    private(set) var state: State
     var authorized = true
     var thresholdFiresOnStart = false
     var thresholdBatchInterval: VirtualDuration?
-    private var batched: [MonitorCallback] = []
-    private var batchFlushAt: VirtualInstant?
 
     init(calendar: DeviceCalendar, catalog: CategoryCatalog, now: VirtualInstant) {
         self.calendar = calendar
         self.catalog = catalog
-        self.lastAccrual = now
+        self.state = State(lastAccrual: now)
     }
 
     /// The device connected the monitor process: callbacks can be handed to it from now on.
     mutating func connect() {
-        connected = true
+        state.connected = true
     }
 
     /// Activities and usage saved by an earlier run (no callbacks are replayed).
     mutating func restore(activities: [String: MonitoredActivity], usageByDay: [String: [String: Int64]], at now: VirtualInstant)
         -> [Action]
     {
-        self.activities = activities
-        self.usageByDay = usageByDay
-        lastAccrual = now
+        state.activities = activities
+        state.usageByDay = usageByDay
+        state.lastAccrual = now
         return [.wake(at: nextDeadline(after: now))]
     }
 
@@ -71,7 +80,7 @@ struct DeviceActivityDelivery {
         _ name: String, schedule: DeviceActivitySchedule, events: [String: DeviceActivityEvent], at now: VirtualInstant
     ) throws(MonitoringError) -> [Action] {
         guard authorized else { throw .unauthorized }
-        if activities[name] == nil, activities.count >= DeviceActivityAgent.maxActivities { throw .excessiveActivities }
+        if state.activities[name] == nil, state.activities.count >= DeviceActivityAgent.maxActivities { throw .excessiveActivities }
         accrue(to: now)
         guard let interval = try schedule.interval(at: now, calendar: calendar) else { throw .invalidDateComponents }
         var activity = MonitoredActivity(
@@ -82,7 +91,7 @@ struct DeviceActivityDelivery {
                 activity.progress[event] = usage(of: events[event]!, from: interval.start, to: now)
             }
         }
-        activities[name] = activity
+        state.activities[name] = activity
         return [.trace(.activityStart(activity: name))] + processDue(at: now)
     }
 
@@ -90,10 +99,10 @@ struct DeviceActivityDelivery {
         accrue(to: now)
         var actions: [Action] = []
         for name in names.sorted() {
-            guard let activity = activities.removeValue(forKey: name) else { continue }
+            guard let activity = state.activities.removeValue(forKey: name) else { continue }
             actions.append(.trace(.activityStop(activity: name)))
             if activity.phase == .active {
-                pending.append(.intervalDidEnd(activity: name))
+                state.pending.append(.intervalDidEnd(activity: name))
             }
         }
         return actions + release(force: true) + [.wake(at: nextDeadline(after: now))]
@@ -104,14 +113,14 @@ struct DeviceActivityDelivery {
     /// The app whose usage counts from `now` (frontmost, unshielded, unlocked), or nil.
     mutating func setForegroundUsage(app: String?, at now: VirtualInstant) -> [Action] {
         accrue(to: now)
-        foregroundApp = app
+        state.foregroundApp = app
         return processDue(at: now)
     }
 
     /// Device use: pending interval callbacks are delivered when the device is in use.
     mutating func setInUse(_ inUse: Bool, at now: VirtualInstant) -> [Action] {
         accrue(to: now)
-        self.inUse = inUse
+        state.inUse = inUse
         return processDue(at: now)
     }
 
@@ -125,14 +134,14 @@ struct DeviceActivityDelivery {
 
     /// Counts the frontmost app's usage up to `now` (per day, and toward every active event).
     mutating func accrue(to now: VirtualInstant) {
-        defer { lastAccrual = now }
-        guard let app = foregroundApp, now > lastAccrual else { return }
-        let delta = (now - lastAccrual).milliseconds
-        usageByDay[calendar.dayKey(lastAccrual), default: [:]][app, default: 0] += delta
+        defer { state.lastAccrual = now }
+        guard let app = state.foregroundApp, now > state.lastAccrual else { return }
+        let delta = (now - state.lastAccrual).milliseconds
+        state.usageByDay[calendar.dayKey(state.lastAccrual), default: [:]][app, default: 0] += delta
         let category = catalog.category(of: app)
-        for name in activities.keys where activities[name]!.phase == .active {
-            for event in activities[name]!.events(counting: app, category: category) {
-                activities[name]!.progress[event, default: 0] += delta
+        for name in state.activities.keys where state.activities[name]!.phase == .active {
+            for event in state.activities[name]!.events(counting: app, category: category) {
+                state.activities[name]!.progress[event, default: 0] += delta
             }
         }
     }
@@ -141,7 +150,7 @@ struct DeviceActivityDelivery {
     /// (for the `thresholdFiresOnStart` quirk).
     private func usage(of event: DeviceActivityEvent, from start: VirtualInstant, to end: VirtualInstant) -> Int64 {
         guard calendar.dayKey(start) == calendar.dayKey(end) else { return 0 }
-        return (usageByDay[calendar.dayKey(end)] ?? [:]).reduce(0) { total, entry in
+        return (state.usageByDay[calendar.dayKey(end)] ?? [:]).reduce(0) { total, entry in
             let counts =
                 event.applications.contains(entry.key)
                 || catalog.category(of: entry.key).map(event.categories.contains) == true
@@ -155,15 +164,15 @@ struct DeviceActivityDelivery {
     /// what may be delivered, and names the next deadline.
     private mutating func processDue(at now: VirtualInstant) -> [Action] {
         releaseBatch(at: now)
-        for name in activities.keys.sorted() {
+        for name in state.activities.keys.sorted() {
             advance(name, to: now)
         }
         return release(force: false) + [.wake(at: nextDeadline(after: now))]
     }
 
     private mutating func advance(_ name: String, to now: VirtualInstant) {
-        guard var activity = activities[name] else { return }
-        defer { activities[name] = activity }
+        guard var activity = state.activities[name] else { return }
+        defer { state.activities[name] = activity }
         let warning = activity.warningMilliseconds
         while let interval = activity.interval {
             switch activity.phase {
@@ -174,18 +183,18 @@ struct DeviceActivityDelivery {
                     now >= interval.start - VirtualDuration(milliseconds: warning)
                 {
                     activity.warned.insert("start")
-                    pending.append(.intervalWillStartWarning(activity: name))
+                    state.pending.append(.intervalWillStartWarning(activity: name))
                 }
                 guard now >= interval.start else { return }
                 activity.enterInterval()
-                pending.append(.intervalDidStart(activity: name))
+                state.pending.append(.intervalDidStart(activity: name))
             case .active:
                 for event in activity.events.keys.sorted() {
                     let threshold = activity.thresholdMilliseconds(event)
                     let progress = activity.progress[event] ?? 0
                     if warning > 0, !activity.warned.contains(event), progress >= max(0, threshold - warning) {
                         activity.warned.insert(event)
-                        pending.append(.eventWillReachThresholdWarning(event: event, activity: name))
+                        state.pending.append(.eventWillReachThresholdWarning(event: event, activity: name))
                     }
                     if !activity.reached.contains(event), progress >= threshold {
                         activity.reached.insert(event)
@@ -196,10 +205,10 @@ struct DeviceActivityDelivery {
                     now >= interval.end - VirtualDuration(milliseconds: warning)
                 {
                     activity.warned.insert("end")
-                    pending.append(.intervalWillEndWarning(activity: name))
+                    state.pending.append(.intervalWillEndWarning(activity: name))
                 }
                 guard now >= interval.end else { return }
-                pending.append(.intervalDidEnd(activity: name))
+                state.pending.append(.intervalDidEnd(activity: name))
                 activity.warned = []
                 // The next interval must begin after this one ends; one that does not would be
                 // entered again and again (never, since dates sit on whole milliseconds).
@@ -218,36 +227,36 @@ struct DeviceActivityDelivery {
     /// Queues a threshold callback, or holds it for the next batch under `batchedThresholds`.
     private mutating func reachThreshold(_ callback: MonitorCallback, at now: VirtualInstant) {
         guard let interval = thresholdBatchInterval?.milliseconds, interval > 0 else {
-            pending.append(callback)
+            state.pending.append(callback)
             return
         }
-        batched.append(callback)
-        if batchFlushAt == nil {
-            batchFlushAt = VirtualInstant(milliseconds: (now.milliseconds / interval + 1) * interval)
+        state.batched.append(callback)
+        if state.batchFlushAt == nil {
+            state.batchFlushAt = VirtualInstant(milliseconds: (now.milliseconds / interval + 1) * interval)
         }
     }
 
     /// Releases held threshold callbacks whose batch time has come.
     private mutating func releaseBatch(at now: VirtualInstant) {
-        guard let flushAt = batchFlushAt, now >= flushAt else { return }
-        pending.append(contentsOf: batched)
-        batched = []
-        batchFlushAt = nil
+        guard let flushAt = state.batchFlushAt, now >= flushAt else { return }
+        state.pending.append(contentsOf: state.batched)
+        state.batched = []
+        state.batchFlushAt = nil
     }
 
     /// Releases queued callbacks for delivery when the device is in use (or `force`d).
     private mutating func release(force: Bool) -> [Action] {
-        guard inUse || force, connected, !pending.isEmpty else { return [] }
-        defer { pending = [] }
-        return [.deliver(pending)]
+        guard state.inUse || force, state.connected, !state.pending.isEmpty else { return [] }
+        defer { state.pending = [] }
+        return [.deliver(state.pending)]
     }
 
     /// When something is next due: an interval's start or end, a warning, a threshold at the
     /// frontmost app's pace, a batch, midnight (usage is kept per day).
     private func nextDeadline(after now: VirtualInstant) -> VirtualInstant? {
         var deadlines: [VirtualInstant] = []
-        let category = foregroundApp.flatMap(catalog.category(of:))
-        for activity in activities.values {
+        let category = state.foregroundApp.flatMap(catalog.category(of:))
+        for activity in state.activities.values {
             guard let interval = activity.interval else { continue }
             let warning = VirtualDuration(milliseconds: activity.warningMilliseconds)
             switch activity.phase {
@@ -258,7 +267,7 @@ struct DeviceActivityDelivery {
             case .active:
                 if warning > .zero, !activity.warned.contains("end") { deadlines.append(interval.end - warning) }
                 deadlines.append(interval.end)
-                guard let app = foregroundApp else { continue }
+                guard let app = state.foregroundApp else { continue }
                 for event in activity.events(counting: app, category: category) {
                     let left = activity.thresholdMilliseconds(event) - (activity.progress[event] ?? 0)
                     if !activity.reached.contains(event) {
@@ -270,8 +279,8 @@ struct DeviceActivityDelivery {
                 }
             }
         }
-        if let batchFlushAt { deadlines.append(batchFlushAt) }
-        if foregroundApp != nil {
+        if let batchFlushAt = state.batchFlushAt { deadlines.append(batchFlushAt) }
+        if state.foregroundApp != nil {
             deadlines.append(calendar.nextMidnight(after: now))
         }
         return deadlines.filter { $0 > now }.min()

@@ -23,7 +23,7 @@ public enum MonitorCallback: Sendable, Equatable {
 }
 
 /// One monitored activity and where it stands in its schedule.
-@_spi(Host) public struct MonitoredActivity: Sendable, Codable {
+@_spi(Host) public struct MonitoredActivity: Sendable, Equatable, Codable {
     @_spi(Host) public enum Phase: String, Sendable, Codable {
         /// Before the interval (`interval` is the next one).
         case waiting
