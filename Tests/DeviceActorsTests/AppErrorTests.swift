@@ -64,8 +64,13 @@ import Testing
 
         func launch() async throws {
             platform.callObserver.setDelegate { _ in throw Broken() }
+            platform.pathMonitor.start { _ in throw Broken() }
+            await platform.storeKitServices.configure(products: [StoreProduct(id: "pro", displayPrice: "$1")])
+            await platform.storeKitServices.listenForTransactions { _ in throw Broken() }
             _ = platform.scheduleAppTimer(after: 60, label: "tick") { throw Broken() }
         }
+
+        func didBecomeActive() async throws { throw Broken() }
     }
 
     private func error(_ callback: String) -> Effect { .appError(callback: callback, message: "broken") }
@@ -101,5 +106,19 @@ import Testing
                 "failing.monitor monitor", "failing.shieldConfiguration shieldConfiguration",
                 "failing.shieldAction shieldAction", "failing.app -", "failing.app -",
             ])
+    }
+
+    /// The main app's own signals: becoming active, the path monitor, `Transaction.updates`.
+    @Test func theMainAppsErrorsAreTracedUnderTheMainApp() throws {
+        let device = try TestDevice(appName: "failing") { platform, _ in FailingApp(platform: platform) }
+        try device.send(
+            .appOpen(app: "com.example.failing"),
+            effects: [.appState(locked: false, foregroundApp: "com.example.failing", shieldShown: false), error("didBecomeActive")])
+        try device.send(.wifiJoin(ssid: "Home"), effects: [error("pathUpdateHandler")])
+        try device.send(
+            .storeKitPurchase(product: "pro"),
+            effects: [.storeKit(transaction: "purchase", product: "pro"), error("Transaction.updates")])
+        let errors = device.device.traceEntries(since: nil, limit: nil, kinds: ["app.error"])
+        #expect(errors.map { "\($0.entry.actor) \($0.entry.sandbox ?? "-")" } == Array(repeating: "failing.app -", count: 3))
     }
 }

@@ -78,8 +78,8 @@ public struct Platform: Sendable {
 
     /// A timer of the main app on the virtual clock (`Timer`, `asyncAfter`, a `BGTask`'s
     /// earliest date): `action` runs as the main app, after which shields are re-checked.
-    @discardableResult
     /// What `action` throws is traced as `app.error` (callback `timer <label>`).
+    @discardableResult
     public func scheduleAppTimer(after seconds: Double, label: String, action: @escaping @Sendable () async throws -> Void)
         -> VirtualClock.TimerID
     {
