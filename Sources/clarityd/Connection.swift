@@ -13,7 +13,7 @@ import Foundation
 /// The loop reads the client's bytes into a ``LineBuffer`` and the lines are answered one at a
 /// time, in order. A line the dispatcher can answer at once (`daemon.*`, a parse error, an
 /// invalid request) is answered right there; one that may wait for a device goes to that
-/// device's ``WorkLanes`` lane, and until its answer comes back the connection reads nothing
+/// device's ``DeviceLanes`` lane, and until its answer comes back the connection reads nothing
 /// more — so answers keep the order of the requests, and a client blocks only on its own
 /// device while the loop goes on serving the others. Answers collect in an output buffer that
 /// is sent after each read, which coalesces the answers to a pipelined burst into one `send`;
@@ -50,7 +50,7 @@ final class Connection: @unchecked Sendable {
     let id: Int
     let descriptor: Int32
     private let loop: EventLoop
-    private let lanes: WorkLanes
+    private let lanes: DeviceLanes
     private let dispatcher: RequestDispatcher
     private let log: Logger
     private let inputBudget: ByteBudget
@@ -93,7 +93,7 @@ final class Connection: @unchecked Sendable {
     static let partialLineTimeout = 10
 
     init(
-        id: Int, descriptor: Int32, maxLineBytes: Int, loop: EventLoop, lanes: WorkLanes, dispatcher: RequestDispatcher,
+        id: Int, descriptor: Int32, maxLineBytes: Int, loop: EventLoop, lanes: DeviceLanes, dispatcher: RequestDispatcher,
         inputBudget: ByteBudget, outputBudget: ByteBudget, log: Logger, onClosed: @escaping @Sendable (Int) -> Void
     ) {
         self.id = id

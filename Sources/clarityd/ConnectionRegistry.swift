@@ -12,7 +12,7 @@ final class ConnectionRegistry: Sendable {
     private let state = Protected(State())
     private let maxLineBytes: Int
     private let loops: EventLoops
-    private let lanes = WorkLanes()
+    private let lanes: DeviceLanes
     private let inputBudget: ByteBudget
     private let outputBudget = ByteBudget(limit: ConnectionRegistry.maxUnsentOutputBytes)
 
@@ -32,7 +32,8 @@ final class ConnectionRegistry: Sendable {
     private let log: Logger
     private let acceptWakeup: AcceptWakeup
 
-    init(maxLineBytes: Int, loops: EventLoops, acceptWakeup: AcceptWakeup, log: Logger) {
+    init(maxLineBytes: Int, loops: EventLoops, lanes: DeviceLanes, acceptWakeup: AcceptWakeup, log: Logger) {
+        self.lanes = lanes
         self.maxLineBytes = maxLineBytes
         self.loops = loops
         self.acceptWakeup = acceptWakeup

@@ -77,13 +77,14 @@ final class Daemon: Sendable {
                 error.message(using: "the state directory \(stateDirectory.path)")
                     + "; each daemon needs a --state-dir of its own")
         }
+        let lanes = DeviceLanes()
         let devices: DeviceService
         do {
             let store = try DeviceStateStore(
                 stateDirectory: stateDirectory, syncs: config.durability == .fsync, log: log)
             devices = try DeviceService(
                 defaultApp: config.defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
-                compactionThreshold: config.compactJournalAfter, log: log)
+                lanes: lanes, compactionThreshold: config.compactJournalAfter, log: log)
         } catch let error as RPCError {
             throw .runtime("the devices failed to start: \(error.message)")
         } catch {
@@ -103,24 +104,14 @@ final class Daemon: Sendable {
             throw .runtime("cannot start the listener: \(error)")
         }
         let connections = ConnectionRegistry(
-            maxLineBytes: config.maxRequestBytes, loops: loops, acceptWakeup: acceptWakeup, log: log)
+            maxLineBytes: config.maxRequestBytes, loops: loops, lanes: lanes, acceptWakeup: acceptWakeup, log: log)
         let methods = DaemonMethods(
             socketPath: socketPath, stateDirectory: stateDirectory, devices: devices, connections: connections,
             shutdown: shutdown)
 
-        let scenarios = ScenarioMethods(log: log)
-        var router = Router { method, params, caller in
-            scenarios.handle(method: method, params: params, caller: caller)
-                ?? devices.handle(method: method, params: params, waits: caller.waits)
-        }
-        router.on(.daemonPing, methods.ping)
-        router.on(.daemonStatus, methods.status)
-        router.on(.daemonShutdown, methods.shutdown)
-        router.on(.daemonCatalog, methods.catalog)
-        let subscriptions = SubscriptionMethods(devices: devices)
-        router.on(.subscribe, subscriptions.subscribe)
-        router.on(.unsubscribe, subscriptions.unsubscribe)
-
+        let router = Router(
+            daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log),
+            devices: devices)
         let dispatcher = RequestDispatcher(router: router, log: log)
         listener = Listener(descriptor: try claim.bindAndListen(), wakeup: acceptWakeup, log: log) { descriptor, peer in
             connections.open(descriptor: descriptor, peer: peer, dispatcher: dispatcher)

@@ -13,7 +13,7 @@ import Foundation
 /// thread hand-offs per request (dispatch's event thread to a worker, and back to sleep) and lets
 /// one wake-up serve every client that is ready — under 50 clients that was most of the daemon's
 /// time. Work that may wait for a device never runs here: the connection hands it to a
-/// ``WorkLanes`` lane and is called back on this thread with the answer.
+/// ``DeviceLanes`` lane and is called back on this thread with the answer.
 ///
 /// Other threads talk to the loop only through ``post(_:)``, which queues an action and wakes
 /// `poll` through a pipe. Everything else is confined to the loop's thread

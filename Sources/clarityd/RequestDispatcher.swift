@@ -36,7 +36,7 @@ struct RequestDispatcher: Sendable {
     enum Placement: Equatable {
         /// At once, on the connection's event loop: the answer never waits for a device.
         case inline
-        /// On the work lane of this device: the request runs on that device's queue.
+        /// On the lane of this device (``DeviceLanes``).
         case device(String)
         /// On a thread of its own (a batch, or a method that visits every device).
         case anywhere
@@ -51,18 +51,22 @@ struct RequestDispatcher: Sendable {
         InboundMessage.parse(line, maxBatchRequests: Self.maxBatchRequests)
     }
 
-    /// Where `message` may be answered without keeping other connections waiting.
+    /// Where `message` may be answered without keeping other connections waiting: where its
+    /// method runs (``Router/RunsOn``); a batch on a thread of its own unless all its members
+    /// run on the event loop.
     func placement(of message: Parsed) -> Placement {
         switch message {
         case .failure, .success(.single(.failure)): return .inline
         case .success(.single(.success(let request))):
-            if router.answersAtOnce(request.method) { return .inline }
-            if request.method == Method.deviceList.rawValue || request.method.hasPrefix("scenario.") { return .anywhere }
-            return .device(request.params?["device"]?.stringValue ?? "default")
+            switch router.runsOn(request.method) {
+            case .eventLoop: return .inline
+            case .deviceLane: return .device(request.params?["device"]?.stringValue ?? "default")
+            case .ownThread: return .anywhere
+            }
         case .success(.batch(let items)):
             let waits = items.contains { item in
                 guard case .success(let request) = item else { return false }
-                return !router.answersAtOnce(request.method)
+                return router.runsOn(request.method) != .eventLoop
             }
             return waits ? .anywhere : .inline
         }

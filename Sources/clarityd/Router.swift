@@ -15,52 +15,60 @@ struct Caller: Sendable {
     let waits: DurabilityWaits?
 }
 
-/// Maps each method to its handler, one line per method, as apple/container routes its XPC
-/// messages. A method without a route goes to the fallback (the device service); a method the
-/// fallback doesn't know either is -32601. Handlers throw ``RPCError`` for protocol errors;
-/// anything else they throw is a bug, answered -32603 by the ``RequestDispatcher``.
+/// The daemon's one routing table: each method, where it runs and its handler, one line per
+/// method (wired in Routes.swift), as apple/container routes its XPC messages. A method
+/// without a route is -32601. Handlers throw ``RPCError`` for protocol errors; anything else
+/// they throw is a bug, answered -32603 by the ``RequestDispatcher``.
 struct Router: Sendable {
     typealias Handler = @Sendable (JSONValue?, Caller) throws -> MethodReply
-    /// Answers a method it knows; nil when it doesn't know the method.
-    /// Journal lines the answer must wait for are added to `caller.waits`; a long call may post
-    /// progress to `caller.subscriptions`.
-    typealias Fallback = @Sendable (_ method: String, _ params: JSONValue?, _ caller: Caller) -> Result<
-        JSONValue, RPCError
-    >?
 
-    private var routes: [String: Handler] = [:]
-    private let fallback: Fallback
-
-    init(fallback: @escaping Fallback) {
-        self.fallback = fallback
+    /// Where a method runs (see ``Connection``).
+    enum RunsOn: Sendable {
+        /// At once, on the connection's event loop: the handler never waits for a device.
+        case eventLoop
+        /// On the lane of the device its params name (`device`, default `default`:
+        /// ``DeviceLanes``), behind the device's other requests.
+        case deviceLane
+        /// On a thread of its own: a method that visits every device, or runs a long while.
+        case ownThread
     }
 
-    /// A method that needs to know who called (`subscribe`: the caller's connection).
-    mutating func on(_ method: Method, _ handler: @escaping Handler) {
-        routes[method.rawValue] = handler
+    private struct Route: Sendable {
+        let runsOn: RunsOn
+        let handler: Handler
     }
 
-    mutating func on(_ method: Method, _ handler: @escaping @Sendable (JSONValue?) throws -> MethodReply) {
-        routes[method.rawValue] = { params, _ in try handler(params) }
+    private var routes: [String: Route] = [:]
+
+    /// The methods routed, for the test that every method of the protocol is.
+    var methods: Set<String> { Set(routes.keys) }
+
+    /// Routes `method` to `handler`, which is told who called (`subscribe`: the caller's
+    /// connection; a device method: the journal lines to wait for). A method is routed once.
+    mutating func on(_ method: Method, _ runsOn: RunsOn, _ handler: @escaping Handler) {
+        precondition(routes[method.rawValue] == nil, "\(method.rawValue) is routed twice")
+        routes[method.rawValue] = Route(runsOn: runsOn, handler: handler)
     }
 
-    mutating func on(_ method: Method, _ handler: @escaping @Sendable (JSONValue?) throws -> JSONValue) {
-        routes[method.rawValue] = { params, _ in MethodReply(result: try handler(params)) }
+    mutating func on(_ method: Method, _ runsOn: RunsOn, _ handler: @escaping @Sendable (JSONValue?, Caller) throws -> JSONValue) {
+        on(method, runsOn) { params, caller in MethodReply(result: try handler(params, caller)) }
     }
 
-    /// Whether `method` has a route of its own (`daemon.*`, `subscribe`, `unsubscribe`): such
-    /// handlers answer at once, never waiting for a device, so connections run them on their
-    /// event loop.
-    func answersAtOnce(_ method: String) -> Bool {
-        routes[method] != nil
+    mutating func on(_ method: Method, _ runsOn: RunsOn, _ handler: @escaping @Sendable (JSONValue?) throws -> MethodReply) {
+        on(method, runsOn) { params, _ in try handler(params) }
+    }
+
+    mutating func on(_ method: Method, _ runsOn: RunsOn, _ handler: @escaping @Sendable (JSONValue?) throws -> JSONValue) {
+        on(method, runsOn) { params, _ in MethodReply(result: try handler(params)) }
+    }
+
+    /// Where `method` runs; an unknown method is answered at once (-32601).
+    func runsOn(_ method: String) -> RunsOn {
+        routes[method]?.runsOn ?? .eventLoop
     }
 
     func route(_ method: String, params: JSONValue?, caller: Caller) throws -> MethodReply {
-        if let handler = routes[method] { return try handler(params, caller) }
-        switch fallback(method, params, caller) {
-        case .success(let result)?: return MethodReply(result: result)
-        case .failure(let error)?: throw error
-        case nil: throw RPCError.methodNotFound(method)
-        }
+        guard let route = routes[method] else { throw RPCError.methodNotFound(method) }
+        return try route.handler(params, caller)
     }
 }

@@ -20,7 +20,7 @@ import Testing
         defer { daemon.stop() }
         let socketPath = daemon.socketPath
         let internalErrors = Mutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: 6) { client in
+        DispatchQueue.concurrentPerform(iterations: 8) { client in
             guard let connection = try? RawConnection(path: socketPath) else { return }
             var random = SplitMix(seed: UInt64(client))
             for index in 0..<150 {
@@ -30,6 +30,9 @@ import Testing
                     #"{"jsonrpc":"2.0","id":1,"method":"device.remove","params":{"device":"\#(name)"}}"#,
                     #"{"jsonrpc":"2.0","id":1,"method":"store.set","params":{"device":"\#(name)","key":"k","value":\#(index)}}"#,
                     #"{"jsonrpc":"2.0","id":1,"method":"clock.advance","params":{"device":"\#(name)","seconds":600}}"#,
+                    // A batch runs off the device's lane, so its remove and create join the lane
+                    // from outside while other clients' requests are queued on it.
+                    #"[{"jsonrpc":"2.0","id":1,"method":"device.remove","params":{"device":"\#(name)"}},{"jsonrpc":"2.0","id":2,"method":"device.create","params":{"device":"\#(name)"}},{"jsonrpc":"2.0","id":3,"method":"device.list"}]"#,
                     #"[{"jsonrpc":"2.0","id":1,"method":"event","params":{"device":"\#(name)","type":"lock"}},{"jsonrpc":"2.0","id":2,"method":"store.set","params":{"device":"\#(name)","key":"j","value":\#(client)}},{"jsonrpc":"2.0","id":3,"method":"device.state","params":{"device":"\#(name)"}}]"#,
                 ]
                 guard (try? connection.send(requests.randomElement(using: &random)! + "\n")) != nil,

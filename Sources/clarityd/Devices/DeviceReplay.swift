@@ -21,7 +21,7 @@ struct DeviceReplay: Sendable {
         }
         var diverged = false
         for (index, entry) in stored.entries.enumerated() {
-            guard let route = DeviceRoutes.table[entry.method], let replay = route.replay else {
+            guard let method = Method(rawValue: entry.method), let replay = DeviceRoutes.table[method]?.replay else {
                 log.warning("device \(stored.name): journal line \(index + 2) is not a device method (\(entry.method)); skipped")
                 continue
             }

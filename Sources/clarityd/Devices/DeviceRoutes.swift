@@ -5,7 +5,8 @@ import DeviceActors
 /// One device method: its params decoded strictly, then its work on the device (or on the
 /// registry of devices), its result turned into JSON.
 struct DeviceRoute: Sendable {
-    init(replay: Replay?, answer: @escaping Answer) {
+    init(runsOn: Router.RunsOn = .deviceLane, replay: Replay?, answer: @escaping Answer) {
+        self.runsOn = runsOn
         self.replay = replay
         self.answer = answer
     }
@@ -14,10 +15,12 @@ struct DeviceRoute: Sendable {
     /// Runs a journalled request again on a device being rebuilt (``DeviceReplay``).
     typealias Replay = @Sendable (SimulatedDevice, JSONValue) throws -> Void
     let answer: Answer
+    /// On the device's lane, but for `device.list`, which visits every device.
+    let runsOn: Router.RunsOn
     /// Set for the methods of one device, the ones that are journalled.
     let replay: Replay?
 
-    /// A method of one device: `body` runs on the device's queue; what it changes is journalled.
+    /// A method of one device: `body` runs on the device's lane; what it changes is journalled.
     static func device<Params: DeviceParams & SendableMetatype, Result: Encodable & SendableMetatype>(
         _ params: Params.Type, _ body: @escaping @Sendable (SimulatedDevice, Params) throws(DeviceError) -> Result
     ) -> DeviceRoute {
@@ -32,11 +35,13 @@ struct DeviceRoute: Sendable {
         }
     }
 
-    /// A method of the registry (`device.create`, `device.remove`, `device.list`).
+    /// A method of the registry (`device.create`, `device.remove` on the lane of the device
+    /// they name, `device.list` on its own thread).
     static func registry<Params: Decodable & SendableMetatype, Result: Encodable & SendableMetatype>(
-        _ params: Params.Type, _ body: @escaping @Sendable (DeviceService, Params) throws -> Result
+        _ params: Params.Type, runsOn: Router.RunsOn = .deviceLane,
+        _ body: @escaping @Sendable (DeviceService, Params) throws -> Result
     ) -> DeviceRoute {
-        DeviceRoute(replay: nil) { service, _, raw, _ in
+        DeviceRoute(runsOn: runsOn, replay: nil) { service, _, raw, _ in
             try JSONWire.value(try body(service, try decodeParams(Params.self, raw)))
         }
     }
@@ -44,69 +49,69 @@ struct DeviceRoute: Sendable {
 
 /// Every device method and its handler, one line each (docs/protocol.md, Methods).
 enum DeviceRoutes {
-    static let table: [String: DeviceRoute] = [
-        Method.deviceCreate.rawValue: .registry(CreateParams.self) { try $0.create($1) },
-        Method.deviceList.rawValue: .registry(NoParams.self) { service, _ in service.list() },
-        Method.deviceRemove.rawValue: .registry(RemoveParams.self) { try $0.remove($1.device) },
-        Method.deviceState.rawValue: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in try device.state() },
-        Method.deviceConfig.rawValue: .device(ConfigParams.self) { device, params throws(DeviceError) in
+    static let table: [Method: DeviceRoute] = [
+        .deviceCreate: .registry(CreateParams.self) { try $0.create($1) },
+        .deviceList: .registry(NoParams.self, runsOn: .ownThread) { service, _ in service.list() },
+        .deviceRemove: .registry(RemoveParams.self) { try $0.remove($1.device) },
+        .deviceState: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in try device.state() },
+        .deviceConfig: .device(ConfigParams.self) { device, params throws(DeviceError) in
             try params.config.map { overrides throws(DeviceError) in try device.updateConfig(overrides) } ?? device.config
         },
-        Method.event.rawValue: .device(EventParams.self) { device, params throws(DeviceError) in
+        .event: .device(EventParams.self) { device, params throws(DeviceError) in
             try device.apply(params.event)
         },
-        Method.clockAdvance.rawValue: .device(AdvanceParams.self) { device, params throws(DeviceError) in
+        .clockAdvance: .device(AdvanceParams.self) { device, params throws(DeviceError) in
             guard params.seconds > 0, params.seconds <= 366 * 86_400 else {
                 throw .invalidArgument(field: "seconds", reason: "must be > 0 and at most a year (31622400)")
             }
             return try device.advance(seconds: params.seconds)
         },
-        Method.clockNow.rawValue: .device(DeviceOnlyParams.self) { device, _ in Now(t: device.now.t, time: device.now.time) },
-        Method.intent.rawValue: .device(IntentParams.self) { device, params throws(DeviceError) in
+        .clockNow: .device(DeviceOnlyParams.self) { device, _ in Now(t: device.now.t, time: device.now.time) },
+        .intent: .device(IntentParams.self) { device, params throws(DeviceError) in
             try device.perform(intent: params.name, arguments: JSONIntentArguments(value: params.args ?? .object([:])))
         },
-        Method.storeGet.rawValue: .device(StoreKeyParams.self) { device, params throws(DeviceError) in
+        .storeGet: .device(StoreKeyParams.self) { device, params throws(DeviceError) in
             StoreValue(value: try device.storeGet(suite: params.suite, key: params.key))
         },
-        Method.storeSet.rawValue: .device(StoreSetParams.self) { device, params throws(DeviceError) in
+        .storeSet: .device(StoreSetParams.self) { device, params throws(DeviceError) in
             _ = try device.storeSet(suite: params.suite, key: params.key, value: params.value)
             return OK()
         },
-        Method.storeRemove.rawValue: .device(StoreRemoveParams.self) { device, params throws(DeviceError) in
+        .storeRemove: .device(StoreRemoveParams.self) { device, params throws(DeviceError) in
             _ = try device.storeSet(suite: params.suite, key: params.key, value: nil)
             return OK()
         },
-        Method.storeDump.rawValue: .device(StoreSuiteParams.self) { device, params throws(DeviceError) in
+        .storeDump: .device(StoreSuiteParams.self) { device, params throws(DeviceError) in
             StoreValues(values: try device.storeDump(suite: params.suite))
         },
-        Method.shieldsGet.rawValue: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in try device.shields() },
-        Method.shieldConfig.rawValue: .device(ShieldConfigParams.self) { device, params throws(DeviceError) in
+        .shieldsGet: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in try device.shields() },
+        .shieldConfig: .device(ShieldConfigParams.self) { device, params throws(DeviceError) in
             try device.shieldConfig(app: params.app)
         },
-        Method.notificationsList.rawValue: .device(NotificationsParams.self) { device, params throws(DeviceError) in
+        .notificationsList: .device(NotificationsParams.self) { device, params throws(DeviceError) in
             try device.notifications(since: params.since)
         },
-        Method.sandboxList.rawValue: .device(DeviceOnlyParams.self) { device, _ in device.sandboxes() },
-        Method.activityStart.rawValue: .device(ActivityStartParams.self) { device, params throws(DeviceError) in
+        .sandboxList: .device(DeviceOnlyParams.self) { device, _ in device.sandboxes() },
+        .activityStart: .device(ActivityStartParams.self) { device, params throws(DeviceError) in
             _ = try device.activityStart(name: params.name, schedule: params.schedule, events: params.events ?? [:])
             return OK()
         },
-        Method.activityStop.rawValue: .device(ActivityStopParams.self) { device, params throws(DeviceError) in
+        .activityStop: .device(ActivityStopParams.self) { device, params throws(DeviceError) in
             guard let names = params.activities else {
                 throw .invalidArgument(field: "names", reason: "required: an array of activity names")
             }
             _ = try device.activityStop(names: names)
             return OK()
         },
-        Method.activityList.rawValue: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in
+        .activityList: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in
             try device.activities()
         },
-        Method.traceGet.rawValue: .device(TraceParams.self) { device, params throws(DeviceError) in
+        .traceGet: .device(TraceParams.self) { device, params throws(DeviceError) in
             let (since, limit, last) = try traceWindow(
                 since: params.since, limit: params.limit, last: params.last, maxEvents: TraceParams.maxEvents)
             return device.traceEntries(since: since, limit: limit, last: last, kinds: params.kinds)
         },
-        Method.traceExport.rawValue: .device(TraceExportParams.self) { device, params throws(DeviceError) in
+        .traceExport: .device(TraceExportParams.self) { device, params throws(DeviceError) in
             if let format = params.format, !TraceExportParams.formats.contains(format) {
                 throw .invalidArgument(
                     field: "format", reason: "unknown format \(format); known: \(TraceExportParams.formats.joined(separator: ", "))")
@@ -137,7 +142,7 @@ enum DeviceRoutes {
     }
 
     private struct OK: Encodable { let ok = true }
-    /// `trace.export`'s answer: the events are taken on the device's queue, and converted
+    /// `trace.export`'s answer: the events are taken on the device's lane, and converted
     /// (``PerfettoTrace``) only as the answer is encoded, off the queue — for a whole trace that
     /// takes a while, and the device serves its next request meanwhile.
     private struct PerfettoExport: Encodable {

@@ -3,8 +3,8 @@ import DeviceActors
 import Foundation
 @_spi(Host) import SimulatediOS
 
-/// Serves every device method (everything but `daemon.*`): the registry of hosted devices, each
-/// on its own queue (``DeviceSlot``) with its journal in the state directory.
+/// The registry of hosted devices, each on its own lane (``DeviceSlot``, ``DeviceLanes``) with
+/// its journal in the state directory, and the device methods' work (``DeviceRoutes``).
 ///
 /// At start every device found in the state directory is rebuilt by replaying its journal
 /// (``DeviceStateStore``): the same requests on the same build give the same device, byte for
@@ -19,6 +19,7 @@ final class DeviceService: Sendable {
 
     private let registry = Protected(Registry())
     private let store: DeviceStateStore
+    private let lanes: DeviceLanes
     private let defaults: DeviceConfig
     private let defaultApp: String
     private let clockMode: ClockMode
@@ -45,9 +46,10 @@ final class DeviceService: Sendable {
     static let wallStartRange: TimeInterval = 366 * 86_400
 
     init(
-        defaultApp: String, clockMode: ClockMode, defaults: DeviceConfig, store: DeviceStateStore,
+        defaultApp: String, clockMode: ClockMode, defaults: DeviceConfig, store: DeviceStateStore, lanes: DeviceLanes,
         compactionThreshold: Int, log: Logger
     ) throws {
+        self.lanes = lanes
         self.clockMode = clockMode
         self.defaultApp = defaultApp
         self.defaults = defaults
@@ -87,18 +89,10 @@ final class DeviceService: Sendable {
         return unsynced.isEmpty
     }
 
-    /// Handles one device method; nil when `method` is not a device method. Journal lines the
-    /// answer must wait for are added to `waits`.
-    func handle(method: String, params: JSONValue?, waits: DurabilityWaits?) -> Result<JSONValue, RPCError>? {
-        guard let route = DeviceRoutes.table[method] else { return nil }
-        do {
-            return .success(try route.answer(self, method, params, waits))
-        } catch let error as RPCError {
-            return .failure(error)
-        } catch {
-            log.error("\(method): internal error: \(error)")
-            return .failure(.internalError("\(error)"))
-        }
+    /// The handler of device method `method`: `route`'s work on this registry; journal lines
+    /// the answer must wait for are added to the caller's `waits`.
+    func handler(for method: Method, _ route: DeviceRoute) -> Router.Handler {
+        { [self] params, caller in MethodReply(result: try route.answer(self, method.rawValue, params, caller.waits)) }
     }
 
     /// The device called `name`.
@@ -121,7 +115,7 @@ final class DeviceService: Sendable {
             log.error("device \(stored.name) could not be restored (\(error)); its files were moved aside: \(aside.joined(separator: ", "))")
             return
         }
-        let slot = DeviceSlot(device: device, store: store, compactionThreshold: compactionThreshold, log: log)
+        let slot = DeviceSlot(device: device, lanes: lanes, store: store, compactionThreshold: compactionThreshold, log: log)
         registry.withLock { $0.slots[stored.name] = slot }
         do {
             try slot.attach(entries: stored.entries.count, generation: stored.generation) { try store.openJournal(stored.name) }
@@ -144,9 +138,24 @@ final class DeviceService: Sendable {
         } catch {
             throw RPCError(error)
         }
-        let slot = DeviceSlot(device: device, store: store, compactionThreshold: compactionThreshold, log: log)
-        // The name is taken and the journal written on the device's queue, so that a request
-        // that finds the new device waits until it has a journal.
+        let slot = DeviceSlot(device: device, lanes: lanes, store: store, compactionThreshold: compactionThreshold, log: log)
+        do {
+            try attach(slot, creating: creation)
+        } catch {
+            slot.close()
+            throw error
+        }
+        slot.startWallClock()
+        log.info("device \(creation.name) created (\(creation.app), \(creation.clock.rawValue) clock, seed \(creation.seed))")
+        return device.summary
+    }
+
+    /// Registers `slot` under its name and starts its journal with `creation`; when the name is
+    /// taken, or the journal cannot be written, `slot` is not registered. Both happen on the
+    /// device's lane, so that a request that finds the new device waits until it has a journal.
+    /// A device of the name still being removed (by a request that is not on the lane: a batch
+    /// member) is removed here, on its behalf, files and all; its own `close` then finds that done.
+    private func attach(_ slot: DeviceSlot, creating creation: DeviceCreation) throws {
         try slot.attach(entries: 0) {
             while true {
                 let waitFor: DeviceSlot? = try registry.withLock { registry throws(RPCError) in
@@ -156,7 +165,7 @@ final class DeviceService: Sendable {
                     return nil
                 }
                 guard let waitFor else { break }
-                waitFor.close()
+                waitFor.close(deletingFiles: true)
                 registry.withLock { if $0.closing[creation.name] === waitFor { $0.closing[creation.name] = nil } }
             }
             do {
@@ -167,9 +176,6 @@ final class DeviceService: Sendable {
                 throw RPCError.storageFailed("device \(creation.name) could not be saved, so it was not created", reason: "\(error)")
             }
         }
-        slot.startWallClock()
-        log.info("device \(creation.name) created (\(creation.app), \(creation.clock.rawValue) clock, seed \(creation.seed))")
-        return device.summary
     }
 
     private func resolve(_ params: CreateParams) throws(RPCError) -> DeviceCreation {

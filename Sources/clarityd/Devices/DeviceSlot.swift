@@ -3,8 +3,10 @@ import DeviceActors
 import Foundation
 @_spi(Host) import SimulatediOS
 
-/// One hosted device and the serial queue that owns it: every request for the device runs on
-/// that queue, one at a time, while different devices run in parallel.
+/// One hosted device and the lane that owns it (``DeviceLanes``): every request for the device
+/// runs on that lane, one at a time, while different devices run in parallel. A request queued
+/// on the lane by its connection runs here at once; one from elsewhere (a batch, `device.list`,
+/// shutdown) waits its turn on the lane.
 ///
 /// A request that changed the device (``SimulatedDevice/changes(since:)``) is appended to the
 /// device's journal before its answer goes out, so `kill -9` loses nothing answered; when the
@@ -14,20 +16,21 @@ import Foundation
 /// restart after a compaction is as invisible as any other.
 ///
 /// What the device traces goes to the connections subscribed to it (``feed``) after each piece
-/// of work on the queue, once a request's change is journalled.
+/// of work on the lane, once a request's change is journalled.
 final class DeviceSlot: @unchecked Sendable {
     let name: String
     let feed: TraceFeed
-    /// Replaced only on the queue, when a change that could not be saved is rolled back.
+    /// Replaced only on the lane, when a change that could not be saved is rolled back.
     private(set) var device: SimulatedDevice
-    private let queue: DispatchQueue
+    private let lane: DeviceLanes.Lane
+    private let lanes: DeviceLanes
     private let store: DeviceStateStore
     private let log: Logger
     /// Rebuilds the device and reopens its journal from the files (``DeviceReplay``).
     private let rebuild: @Sendable () throws -> (SimulatedDevice, DeviceJournal, DeviceStateStore.StoredDevice)
     /// Journal lines after which the device is snapshotted and its journal started afresh (0: never).
     private let compactionThreshold: Int
-    /// Touched only on `queue`: the journal (nil while the device is being replayed), its
+    /// Touched only on the lane: the journal (nil while the device is being replayed), its
     /// lines since its base, its base's snapshot generation, the wall timer, whether a turn of
     /// catching up with the wall clock is queued, and whether the device was removed.
     private var journal: DeviceJournal?
@@ -37,10 +40,11 @@ final class DeviceSlot: @unchecked Sendable {
     private var catchingUp = false
     private var closed = false
 
-    init(device: SimulatedDevice, store: DeviceStateStore, compactionThreshold: Int, log: Logger) {
+    init(device: SimulatedDevice, lanes: DeviceLanes, store: DeviceStateStore, compactionThreshold: Int, log: Logger) {
         self.name = device.name
         self.device = device
-        self.queue = DispatchQueue(label: "clarityd.device.\(device.name)")
+        self.lanes = lanes
+        self.lane = lanes.hold(device.name)
         self.store = store
         self.compactionThreshold = compactionThreshold
         self.log = log
@@ -55,22 +59,22 @@ final class DeviceSlot: @unchecked Sendable {
 
     /// From now on, what changes the device is appended to the journal `open` gives, which
     /// already holds `entries` lines after its base, the snapshot of `generation` (0 for a
-    /// creation). `open` runs on the device's queue, so no request runs on the device before it
+    /// creation). `open` runs on the device's lane, so no request runs on the device before it
     /// has a journal.
     func attach(entries: Int, generation: Int = 0, _ open: () throws -> DeviceJournal) rethrows {
-        try queue.sync {
+        try lane.run {
             journal = try open()
             entriesSinceBase = entries
             self.generation = generation
         }
     }
 
-    /// Runs `body` on the device's queue. If it changed the device, appends the request
+    /// Runs `body` on the device's lane. If it changed the device, appends the request
     /// (`method`, `params`) to the journal and, for a durable change, adds the line to `waits`.
     func perform<T>(
         method: String, params: JSONValue?, waits: DurabilityWaits?, _ body: (SimulatedDevice) throws(DeviceError) -> T
     ) throws -> T {
-        try queue.sync { () throws -> T in
+        try lane.run { () throws -> T in
             guard !closed else { throw RPCError.noSuchDevice(name) }
             let before = device.mark
             let result: Result<T, DeviceError>
@@ -88,9 +92,9 @@ final class DeviceSlot: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the device's queue for a look that changes nothing (`device.list`).
+    /// Runs `body` on the device's lane for a look that changes nothing (`device.list`).
     func look<T>(_ body: (SimulatedDevice) -> T) throws -> T {
-        try queue.sync { () throws -> T in
+        try lane.run { () throws -> T in
             guard !closed else { throw RPCError.noSuchDevice(name) }
             return body(device)
         }
@@ -161,10 +165,10 @@ final class DeviceSlot: @unchecked Sendable {
     /// Wall mode: catch up with the real time now, then every second. Time passing is not
     /// journalled: a replay catches up to the time of each request, and then to now.
     func startWallClock() {
-        queue.sync {
+        lane.run {
             guard device.clockMode == .wall, wallTimer == nil, !closed else { return }
             tickWallClock()
-            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let timer = lane.makeTimer()
             timer.schedule(deadline: .now() + 1, repeating: 1)
             timer.setEventHandler { [weak self] in self?.tickWallClock() }
             timer.resume()
@@ -191,7 +195,7 @@ final class DeviceSlot: @unchecked Sendable {
             } while !there && DispatchTime.now() < turnEnds
             if !there, !catchingUp {
                 catchingUp = true
-                queue.async { [weak self] in
+                lane.later { [weak self] in
                     self?.catchingUp = false
                     self?.tickWallClock()
                 }
@@ -203,14 +207,16 @@ final class DeviceSlot: @unchecked Sendable {
 
     /// Stops the device for good (removed, or the daemon stopping): waits for the request
     /// running on it, stops the wall clock, syncs and ends the journal and, when `deletingFiles`,
-    /// deletes them — all before any other caller of `close` returns. Later requests get -32000,
-    /// and the subscriptions to it end (`removed` when its files go, else `closed`).
-    /// Returns false when the journal could not be synced.
+    /// deletes them — all before any other caller of `close` returns; only the first call does
+    /// this, later ones find it done. Later requests get -32000, and the subscriptions to it end
+    /// (`removed` when its files go, else `closed`). Returns false when the journal could not be
+    /// synced.
     @discardableResult
     func close(deletingFiles: Bool = false) -> Bool {
-        queue.sync {
+        lane.run {
             guard !closed else { return true }
             closed = true
+            lanes.release(lane)
             feed.end(deletingFiles ? .removed : .closed)
             wallTimer?.cancel()
             wallTimer = nil

@@ -10,29 +10,15 @@ struct ScenarioMethods: Sendable {
     let build = BuildInfo(version: ClarityProtocol.version)
     let log: Logger
 
-    /// The methods this answers; nil for any other method.
-    func handle(method: String, params: JSONValue?, caller: Caller) -> Result<JSONValue, RPCError>? {
-        do {
-            switch method {
-            case Method.scenarioRun.rawValue: return .success(try run(params))
-            case Method.scenarioReplay.rawValue: return .success(try replay(params))
-            case Method.scenarioExplore.rawValue: return .success(try explore(params, caller: caller))
-            default: return nil
-            }
-        } catch {
-            return .failure(error)
-        }
-    }
-
     /// `scenario.run`: one schedule, FIFO unless a strategy is given.
-    private func run(_ params: JSONValue?) throws(RPCError) -> JSONValue {
+    func run(_ params: JSONValue?) throws(RPCError) -> JSONValue {
         let request = try decodeParams(ScheduleParams.self, params)
         let scenario = try ScenarioDocument.scenario(from: request.scenario)
         return try answer(scenario, request, strategy: request.strategy ?? .fifo)
     }
 
     /// `scenario.replay`: a failure again, from its `schedule`, or from `seed` + `strategy`.
-    private func replay(_ params: JSONValue?) throws(RPCError) -> JSONValue {
+    func replay(_ params: JSONValue?) throws(RPCError) -> JSONValue {
         let request = try decodeParams(ScheduleParams.self, params)
         guard request.schedule != nil || (request.seed != nil && request.strategy != nil) else {
             throw RPCError.invalidParams(field: "schedule", reason: "give a failure's schedule, or its seed and strategy")
@@ -72,7 +58,7 @@ struct ScenarioMethods: Sendable {
     /// and at each failure, only the latest kept for a slow reader); opt-in, because a client
     /// of the contract reads the answer as the next line. When the caller's connection closes,
     /// no new schedule starts.
-    private func explore(_ params: JSONValue?, caller: Caller) throws(RPCError) -> JSONValue {
+    func explore(_ params: JSONValue?, _ caller: Caller) throws(RPCError) -> JSONValue {
         let request = try decodeParams(ExploreParams.self, params)
         let plan = try request.plan()
         let scenario = try ScenarioDocument.scenario(from: request.scenario)

@@ -1,0 +1,23 @@
+import ControlProtocol
+
+extension Router {
+    /// Every method clarityd answers, where it runs and who answers it, in one place
+    /// (docs/protocol.md, Methods). The device methods are one line each in
+    /// ``DeviceRoutes/table``, which a restart also replays journals through.
+    init(daemon: DaemonMethods, subscriptions: SubscriptionMethods, scenarios: ScenarioMethods, devices: DeviceService) {
+        self.init()
+        on(.daemonPing, .eventLoop, daemon.ping)
+        on(.daemonStatus, .eventLoop, daemon.status)
+        on(.daemonShutdown, .eventLoop, daemon.shutdown)
+        on(.daemonCatalog, .eventLoop, daemon.catalog)
+        on(.subscribe, .eventLoop, subscriptions.subscribe)
+        on(.unsubscribe, .eventLoop, subscriptions.unsubscribe)
+        on(.scenarioRun, .ownThread, scenarios.run)
+        on(.scenarioReplay, .ownThread, scenarios.replay)
+        on(.scenarioExplore, .ownThread, scenarios.explore)
+        for (method, route) in DeviceRoutes.table {
+            on(method, route.runsOn, devices.handler(for: method, route))
+        }
+        precondition(methods == Set(Method.allCases.map(\.rawValue)), "every method of the protocol has a route")
+    }
+}
