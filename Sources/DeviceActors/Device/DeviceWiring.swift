@@ -25,7 +25,7 @@ struct DeviceWiring {
         let catalog = CategoryCatalog.builtIn.merging(config.apps)
         let deviceActivity = DeviceActivityAgent(
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
-            catalog: catalog, trace: trace)
+            catalog: catalog, trace: trace, apps: [appName])
         let platform = Platform(
             appName: appName,
             appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups"), trace: trace, clock: world.clock),
@@ -66,7 +66,12 @@ struct DeviceWiring {
         do {
             try world.perform {
                 await Self.applyQuirks(config, platform: platform)
-                await deviceActivity.setDelivery { [weak springBoard] callback in await springBoard?.deliverToMonitor(callback) }
+                // A device hosts one app, whose monitor SpringBoard runs; an app with no monitor
+                // extension here gets no callbacks, as on iOS.
+                await deviceActivity.setDelivery { [weak springBoard] app, callback in
+                    guard app == appName else { return }
+                    await springBoard?.deliverToMonitor(callback)
+                }
                 await springBoard.install()
             }
         } catch {

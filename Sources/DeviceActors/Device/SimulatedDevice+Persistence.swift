@@ -34,7 +34,8 @@ extension SimulatedDevice {
                 await platform.appGroups.restore(suite: suite, values: values)
             }
             await platform.managedSettings.restore(stores: snapshot.managedSettings, of: platform.appName)
-            await platform.deviceActivity.restore(activities: snapshot.activities, usageByDay: snapshot.usageByDay)
+            await platform.deviceActivity.restore(
+                activities: snapshot.activities, of: platform.appName, usageByDay: snapshot.usageByDay)
             await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
             if let data = snapshot.appData { try await app.restore(from: data) }
             await springBoard.restore(
@@ -52,7 +53,7 @@ extension SimulatedDevice {
         let parts = try run {
             (
                 await platform.appGroups.suites, await platform.managedSettings.stores(of: platform.appName),
-                await platform.deviceActivity.activities, await platform.deviceActivity.usageByDay,
+                await platform.deviceActivity.activities(of: platform.appName), await platform.deviceActivity.usageByDay,
                 await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
                 await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,
                 await springBoard.call

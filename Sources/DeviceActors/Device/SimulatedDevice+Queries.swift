@@ -61,9 +61,9 @@ extension SimulatedDevice {
 
     public func activities() throws(DeviceError) -> [ActivityReport] {
         let agent = platform.deviceActivity
-        let calendar = calendar
+        let (calendar, app) = (calendar, platform.appName)
         return try run {
-            await agent.currentActivities().values.sorted { $0.name < $1.name }.map { activity in
+            await agent.currentActivities(of: app).values.sorted { $0.name < $1.name }.map { activity in
                 ActivityReport(
                     name: activity.name, schedule: activity.schedule, events: activity.events,
                     phase: activity.phase.rawValue, intervalStart: activity.interval.map { calendar.isoString($0.start) },

@@ -50,7 +50,7 @@ public struct Platform: Sendable {
     }
 
     /// `DeviceActivityCenter()`.
-    public var deviceActivityCenter: DeviceActivityCenter { DeviceActivityCenter(agent: deviceActivity) }
+    public var deviceActivityCenter: DeviceActivityCenter { DeviceActivityCenter(agent: deviceActivity, app: appName) }
 
     /// `UNUserNotificationCenter.current()`.
     public var notificationCenter: UserNotificationCenter { UserNotificationCenter(agent: notifications, system: system) }

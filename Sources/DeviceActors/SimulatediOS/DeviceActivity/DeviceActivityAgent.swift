@@ -4,6 +4,12 @@ import ExtensionSandbox
 /// ``DeviceActivityDelivery`` decides (the rules are there) — tracing, handing callbacks to the
 /// monitor process one at a time, and keeping one timer on the world's clock for the next
 /// deadline.
+///
+/// Activity names are per app, as on iOS: each app has a machine of its own (its activities,
+/// its limit of ``maxActivities``, its monitor's callbacks), so two apps can both monitor
+/// `daily` without meeting. Every machine sees the same device use, so their usage records are
+/// the same; the device's usage is read from the first app's. Machines are made for the apps
+/// the device hosts when it is made; an app first seen later starts counting usage then.
 @_spi(Host) public actor DeviceActivityAgent: WorldActor {
     /// Apple's limit on activities for an app and its extensions together.
     @_spi(Host) public static let maxActivities = 20
@@ -14,17 +20,27 @@ import ExtensionSandbox
     private let catalog: CategoryCatalog
     private let trace: DeviceTrace
     private let tasks: WorldTasks
-    private var delivery: DeviceActivityDelivery
-    private var deliver: (@Sendable (MonitorCallback) async -> Void)?
-    /// Callbacks released for delivery, waiting for the monitor process (``deliverOutbox()``).
-    private var outbox: [MonitorCallback] = []
+    /// The first app hosted: the device's usage is its machine's.
+    private let firstApp: String
+    private var deliveries: [String: DeviceActivityDelivery] = [:]
+    /// What every machine is told, kept for a machine made later.
+    private var connected = false
+    private var settings = (authorized: true, thresholdFiresOnStart: false, thresholdBatchInterval: VirtualDuration?.none)
+    private var inUse = true
+    private var foregroundApp: String?
+    private var deliver: (@Sendable (_ app: String, MonitorCallback) async -> Void)?
+    /// Callbacks released for delivery, with their app, waiting for the monitor processes
+    /// (``deliverOutbox()``).
+    private var outbox: [(app: String, callback: MonitorCallback)] = []
     private var delivering = false
+    /// Each machine's next deadline; the one timer is set for the earliest.
+    private var deadlines: [String: VirtualInstant] = [:]
     private var timer: VirtualClock.TimerID?
     private var timerDeadline: VirtualInstant?
 
     @_spi(Host) public init(
         executor: WorldActorExecutor, clock: VirtualClock, tasks: WorldTasks, calendar: DeviceCalendar,
-        catalog: CategoryCatalog, trace: DeviceTrace
+        catalog: CategoryCatalog, trace: DeviceTrace, apps: [String]
     ) {
         self.executor = executor
         self.tasks = tasks
@@ -32,108 +48,156 @@ import ExtensionSandbox
         self.calendar = calendar
         self.catalog = catalog
         self.trace = trace
-        self.delivery = DeviceActivityDelivery(calendar: calendar, catalog: catalog, now: clock.now)
+        self.firstApp = apps.first ?? ""
+        for app in apps { deliveries[app] = DeviceActivityDelivery(calendar: calendar, catalog: catalog, now: clock.now) }
     }
 
-    @_spi(Host) public var activities: [String: MonitoredActivity] { delivery.state.activities }
-    /// Usage per local day, then per app, in milliseconds.
-    @_spi(Host) public var usageByDay: [String: [String: Int64]] { delivery.state.usageByDay }
+    /// `app`'s activities.
+    @_spi(Host) public func activities(of app: String) -> [String: MonitoredActivity] {
+        deliveries[app]?.state.activities ?? [:]
+    }
 
-    @_spi(Host) public func setDelivery(_ deliver: @escaping @Sendable (MonitorCallback) async -> Void) {
+    /// Usage per local day, then per app, in milliseconds.
+    @_spi(Host) public var usageByDay: [String: [String: Int64]] { deliveries[firstApp]?.state.usageByDay ?? [:] }
+
+    /// Callbacks go to `deliver`, with the app whose monitor receives them.
+    @_spi(Host) public func setDelivery(_ deliver: @escaping @Sendable (_ app: String, MonitorCallback) async -> Void) {
         self.deliver = deliver
-        delivery.connect()
+        connected = true
+        for app in deliveries.keys { deliveries[app]!.connect() }
     }
 
     @_spi(Host) public func configure(authorized: Bool, thresholdFiresOnStart: Bool, thresholdBatchInterval: VirtualDuration?) {
-        delivery.authorized = authorized
-        delivery.thresholdFiresOnStart = thresholdFiresOnStart
-        delivery.thresholdBatchInterval = thresholdBatchInterval
+        settings = (authorized, thresholdFiresOnStart, thresholdBatchInterval)
+        for app in deliveries.keys { apply(settings, to: app) }
     }
 
-    /// Restores activities and usage saved by an earlier run (no callbacks are replayed).
-    @_spi(Host) public func restore(activities: [String: MonitoredActivity], usageByDay: [String: [String: Int64]]) {
-        perform(delivery.restore(activities: activities, usageByDay: usageByDay, at: clock.now))
+    /// Restores `app`'s activities and the usage saved by an earlier run (no callbacks are replayed).
+    @_spi(Host) public func restore(activities: [String: MonitoredActivity], of app: String, usageByDay: [String: [String: Int64]]) {
+        perform(withDelivery(of: app) { $0.restore(activities: activities, usageByDay: usageByDay, at: clock.now) }, of: app)
     }
 
     // MARK: - DeviceActivityCenter
 
-    @_spi(Host) public func startMonitoring(_ name: String, schedule: DeviceActivitySchedule, events: [String: DeviceActivityEvent])
-        async throws(MonitoringError)
-    {
-        perform(try delivery.startMonitoring(name, schedule: schedule, events: events, at: clock.now))
+    @_spi(Host) public func startMonitoring(
+        _ name: String, of app: String, schedule: DeviceActivitySchedule, events: [String: DeviceActivityEvent]
+    ) async throws(MonitoringError) {
+        let now = clock.now
+        let actions = try withDelivery(of: app) { delivery throws(MonitoringError) in
+            try delivery.startMonitoring(name, schedule: schedule, events: events, at: now)
+        }
+        perform(actions, of: app)
     }
 
-    @_spi(Host) public func stopMonitoring(_ names: [String]) async {
-        perform(delivery.stopMonitoring(names, at: clock.now))
+    @_spi(Host) public func stopMonitoring(_ names: [String], of app: String) async {
+        perform(withDelivery(of: app) { $0.stopMonitoring(names, at: clock.now) }, of: app)
     }
 
     // MARK: - Device use
 
     /// The app whose usage counts now (frontmost, unshielded, unlocked), or nil.
     @_spi(Host) public func setForegroundUsage(app: String?) async {
-        perform(delivery.setForegroundUsage(app: app, at: clock.now))
+        foregroundApp = app
+        for owner in deliveries.keys.sorted() {
+            perform(withDelivery(of: owner) { $0.setForegroundUsage(app: app, at: clock.now) }, of: owner)
+        }
     }
 
     /// Device use: pending interval callbacks are delivered when the device is in use.
     @_spi(Host) public func setInUse(_ inUse: Bool) async {
-        perform(delivery.setInUse(inUse, at: clock.now))
+        self.inUse = inUse
+        for owner in deliveries.keys.sorted() {
+            perform(withDelivery(of: owner) { $0.setInUse(inUse, at: clock.now) }, of: owner)
+        }
     }
 
     /// Called by the agent's timer.
     @_spi(Host) public func wake() async {
         timer = nil
         timerDeadline = nil
-        perform(delivery.wake(at: clock.now))
+        for owner in deliveries.keys.sorted() {
+            perform(withDelivery(of: owner) { $0.wake(at: clock.now) }, of: owner)
+        }
     }
 
-    /// The activities with the usage of the frontmost app counted up to now (`activity.list`).
-    @_spi(Host) public func currentActivities() -> [String: MonitoredActivity] {
-        delivery.accrue(to: clock.now)
-        return delivery.state.activities
+    /// `app`'s activities with the usage of the frontmost app counted up to now (`activity.list`).
+    @_spi(Host) public func currentActivities(of app: String) -> [String: MonitoredActivity] {
+        withDelivery(of: app) { delivery in
+            delivery.accrue(to: clock.now)
+            return delivery.state.activities
+        }
     }
 
     /// Today's usage per app, in seconds.
     @_spi(Host) public func usageToday() -> [String: Double] {
-        delivery.accrue(to: clock.now)
-        return (delivery.state.usageByDay[calendar.dayKey(clock.now)] ?? [:]).mapValues { Double($0) / 1000 }
+        todaysMilliseconds().mapValues { Double($0) / 1000 }
     }
 
     /// Today's usage per category, in seconds (apps outside the catalog count as `other`),
     /// summed in whole milliseconds: a sum of doubles in dictionary order could differ in its
     /// last digit from one run to the next.
     @_spi(Host) public func usageTodayByCategory() -> [String: Double] {
-        delivery.accrue(to: clock.now)
-        let milliseconds = (delivery.state.usageByDay[calendar.dayKey(clock.now)] ?? [:]).reduce(into: [String: Int64]()) {
-            totals, entry in
+        let milliseconds = todaysMilliseconds().reduce(into: [String: Int64]()) { totals, entry in
             totals[catalog.category(of: entry.key) ?? "other", default: 0] += entry.value
         }
         return milliseconds.mapValues { Double($0) / 1000 }
     }
 
+    private func todaysMilliseconds() -> [String: Int64] {
+        withDelivery(of: firstApp) { delivery in
+            delivery.accrue(to: clock.now)
+            return delivery.state.usageByDay[calendar.dayKey(clock.now)] ?? [:]
+        }
+    }
+
     // MARK: - Performing
 
-    private func perform(_ actions: [DeviceActivityDelivery.Action]) {
+    /// Runs `input` on `app`'s machine, made first if the app has none yet (told what the
+    /// others were told: connected, settings, device use, foreground app).
+    private func withDelivery<T, E: Error>(of app: String, _ input: (inout DeviceActivityDelivery) throws(E) -> T) throws(E) -> T {
+        if deliveries[app] == nil {
+            var delivery = DeviceActivityDelivery(calendar: calendar, catalog: catalog, now: clock.now)
+            if connected { delivery.connect() }
+            _ = delivery.setInUse(inUse, at: clock.now)
+            _ = delivery.setForegroundUsage(app: foregroundApp, at: clock.now)
+            deliveries[app] = delivery
+            apply(settings, to: app)
+        }
+        return try input(&deliveries[app]!)
+    }
+
+    private func apply(
+        _ settings: (authorized: Bool, thresholdFiresOnStart: Bool, thresholdBatchInterval: VirtualDuration?), to app: String
+    ) {
+        deliveries[app]!.authorized = settings.authorized
+        deliveries[app]!.thresholdFiresOnStart = settings.thresholdFiresOnStart
+        deliveries[app]!.thresholdBatchInterval = settings.thresholdBatchInterval
+    }
+
+    private func perform(_ actions: [DeviceActivityDelivery.Action], of app: String) {
         for action in actions {
             switch action {
             case .trace(let effect):
                 trace.record(effect)
             case .deliver(let callbacks):
-                outbox.append(contentsOf: callbacks)
+                outbox.append(contentsOf: callbacks.map { (app, $0) })
                 guard !delivering else { continue }
                 delivering = true
                 tasks.spawn { [self] in await self.deliverOutbox() }
             case .wake(let deadline):
-                reschedule(at: deadline)
+                deadlines[app] = deadline
+                reschedule(at: deadlines.values.min())
             }
         }
     }
 
-    /// The monitor process's queue: delivers released callbacks until none is left, in order,
+    /// The monitor processes' queue: delivers released callbacks until none is left, in order,
     /// one at a time, in a world task of its own: on iOS the extension runs beside the main app
     /// and whatever caused the callback, so under an exploring strategy they interleave.
     private func deliverOutbox() async {
         while let deliver, !outbox.isEmpty {
-            await deliver(outbox.removeFirst())
+            let next = outbox.removeFirst()
+            await deliver(next.app, next.callback)
         }
         delivering = false
     }
@@ -148,26 +212,33 @@ import ExtensionSandbox
     }
 }
 
-/// `DeviceActivityCenter` for simulated code.
+/// `DeviceActivityCenter` for simulated code: its activity names are its app's own.
 public struct DeviceActivityCenter: Sendable {
     @_spi(Host) public let agent: DeviceActivityAgent
+    /// The app whose activities these are (the app and its extensions share them).
+    @_spi(Host) public let app: String
+
+    @_spi(Host) public init(agent: DeviceActivityAgent, app: String) {
+        self.agent = agent
+        self.app = app
+    }
 
     /// `startMonitoring(_:during:events:)`; throws ``MonitoringError``.
     public func startMonitoring(
         _ activity: String, during schedule: DeviceActivitySchedule, events: [String: DeviceActivityEvent] = [:]
     ) async throws {
         try CallbackContext.current?.checkpoint()
-        try await agent.startMonitoring(activity, schedule: schedule, events: events)
+        try await agent.startMonitoring(activity, of: app, schedule: schedule, events: events)
     }
 
     public func stopMonitoring(_ activities: [String]) async throws {
         try CallbackContext.current?.checkpoint()
-        await agent.stopMonitoring(activities)
+        await agent.stopMonitoring(activities, of: app)
     }
 
-    /// The names of monitored activities.
+    /// The names of this app's monitored activities.
     public func activities() async throws -> [String] {
         try CallbackContext.current?.checkpoint()
-        return await agent.activities.keys.sorted()
+        return await agent.activities(of: app).keys.sorted()
     }
 }
