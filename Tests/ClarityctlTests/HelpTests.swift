@@ -83,6 +83,15 @@ import Testing
         #expect(stopped == ["(clarityd did not answer within 0.5 s to list its apps' intents)"])
     }
 
+    @Test func deviceCreateListsTheCatalogsAppsElseSaysWhyNot() {
+        #expect(DeviceCreate.appLines(.success(catalog)) == ["APP (daemon.catalog): clarity", "coming: scrollkitty, spendless"])
+        let registered = DaemonCatalog(
+            apps: catalog.apps + [.init(name: "dailylimit", available: true, intents: [])], events: [])
+        #expect(DeviceCreate.appLines(.success(registered)).first == "APP (daemon.catalog): clarity, dailylimit")
+        let unreachable = DeviceCreate.appLines(.failure(ClientError.cannotConnect(path: "/x.sock", errno: 2)))
+        #expect(unreachable == ["(start clarityd to list its apps)"])
+    }
+
     @Test func eventTypesComeFromTheCatalogElseFromWhatThisBuildHandles() {
         #expect(EventSend.typeLines(.success(catalog)) == ["TYPE: lock, unlock, teleport"])
         let fallback = EventSend.typeLines(.failure(ClientError.closedByDaemon))
