@@ -83,13 +83,15 @@ import Testing
         #expect(stopped == ["(clarityd did not answer within 0.5 s to list its apps' intents)"])
     }
 
-    @Test func deviceCreateListsTheCatalogsAppsElseSaysWhyNot() {
-        #expect(DeviceCreate.appLines(.success(catalog)) == ["APP (daemon.catalog): clarity", "coming: scrollkitty, spendless"])
-        let registered = DaemonCatalog(
-            apps: catalog.apps + [.init(name: "dailylimit", available: true, intents: [])], events: [])
-        #expect(DeviceCreate.appLines(.success(registered)).first == "APP (daemon.catalog): clarity, dailylimit")
-        let unreachable = DeviceCreate.appLines(.failure(ClientError.cannotConnect(path: "/x.sock", errno: 2)))
-        #expect(unreachable == ["(start clarityd to list its apps)"])
+    @Test func deviceCreateNamesTheAppsOfTheCatalogOrElseOfTheProtocol() {
+        #expect(
+            DeviceCreate.help.details[0]
+                == "  --app APP         clarity (default: the daemon's defaultApp); scrollkitty, spendless, makehay, thephone are coming")
+        let registered = catalog.apps + [.init(name: "dailylimit", available: true, intents: [])]
+        #expect(
+            DeviceCreate.appLine(
+                available: registered.filter(\.available).map(\.name), coming: registered.filter { !$0.available }.map(\.name))
+                == "  --app APP         clarity, dailylimit (default: the daemon's defaultApp); scrollkitty, spendless are coming")
     }
 
     @Test func eventTypesComeFromTheCatalogElseFromWhatThisBuildHandles() {
