@@ -47,8 +47,6 @@ final class DeviceLanes: Sendable {
 
         /// Queues `work` behind what is on the lane, without waiting for it.
         func later(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
-
-        fileprivate func async(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
     }
 
     /// Idle lanes no device holds, beyond this many, are dropped.
@@ -63,12 +61,11 @@ final class DeviceLanes: Sendable {
             return
         }
         let lane = lanes.withLock { lanes in
-            let lane = lanes[name] ?? Lane(name: name)
-            lanes[name] = lane
+            let lane = Self.lane(name, in: &lanes)
             lane.pending += 1
             return lane
         }
-        lane.async { [self] in
+        lane.later { [self] in
             work()
             lanes.withLock { lanes in
                 lane.pending -= 1
@@ -80,8 +77,7 @@ final class DeviceLanes: Sendable {
     /// The lane of device `name`, kept while a device holds it (until ``release(_:)``).
     func hold(_ name: String) -> Lane {
         lanes.withLock { lanes in
-            let lane = lanes[name] ?? Lane(name: name)
-            lanes[name] = lane
+            let lane = Self.lane(name, in: &lanes)
             lane.holders += 1
             return lane
         }
@@ -93,6 +89,14 @@ final class DeviceLanes: Sendable {
             lane.holders -= 1
             dropIfIdle(lane, in: &lanes)
         }
+    }
+
+    /// Device `name`'s lane, made on first use.
+    private static func lane(_ name: String, in lanes: inout [String: Lane]) -> Lane {
+        if let lane = lanes[name] { return lane }
+        let lane = Lane(name: name)
+        lanes[name] = lane
+        return lane
     }
 
     private func dropIfIdle(_ lane: Lane, in lanes: inout [String: Lane]) {

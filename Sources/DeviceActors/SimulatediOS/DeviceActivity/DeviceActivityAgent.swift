@@ -98,26 +98,20 @@ import ExtensionSandbox
     /// The app whose usage counts now (frontmost, unshielded, unlocked), or nil.
     @_spi(Host) public func setForegroundUsage(app: String?) async {
         foregroundApp = app
-        for owner in deliveries.keys.sorted() {
-            perform(withDelivery(of: owner) { $0.setForegroundUsage(app: app, at: clock.now) }, of: owner)
-        }
+        performOnEveryApp { $0.setForegroundUsage(app: app, at: clock.now) }
     }
 
     /// Device use: pending interval callbacks are delivered when the device is in use.
     @_spi(Host) public func setInUse(_ inUse: Bool) async {
         self.inUse = inUse
-        for owner in deliveries.keys.sorted() {
-            perform(withDelivery(of: owner) { $0.setInUse(inUse, at: clock.now) }, of: owner)
-        }
+        performOnEveryApp { $0.setInUse(inUse, at: clock.now) }
     }
 
     /// Called by the agent's timer.
     @_spi(Host) public func wake() async {
         timer = nil
         timerDeadline = nil
-        for owner in deliveries.keys.sorted() {
-            perform(withDelivery(of: owner) { $0.wake(at: clock.now) }, of: owner)
-        }
+        performOnEveryApp { $0.wake(at: clock.now) }
     }
 
     /// `app`'s activities with the usage of the frontmost app counted up to now (`activity.list`).
@@ -164,6 +158,14 @@ import ExtensionSandbox
             apply(settings, to: app)
         }
         return try input(&deliveries[app]!)
+    }
+
+    /// Runs `input` on every app's machine, in the order of the apps' names, and performs what
+    /// each decides: the device's use is every app's.
+    private func performOnEveryApp(_ input: (inout DeviceActivityDelivery) -> [DeviceActivityDelivery.Action]) {
+        for app in deliveries.keys.sorted() {
+            perform(input(&deliveries[app]!), of: app)
+        }
     }
 
     private func apply(
