@@ -201,4 +201,18 @@ extension RPCError {
                 "Request too large: unfinished request lines of all clients may take at most \(limit) bytes; send whole lines, or retry later",
             data: ["limit": .int(limit)])
     }
+
+    /// -32004 for a request whose answer would take `bytes`: over `limit`, the most one answer
+    /// may take, or, with `unread`, more than the room left under `limit` for the answers that
+    /// clients have not read yet. What it asked for ran; only the answer is withheld.
+    public static func answerTooLarge(bytes: Int, limit: Int, unread: Int? = nil) -> RPCError {
+        let why =
+            unread.map { "the answers clients have not read yet take \($0) bytes of the \(limit) they may hold; read them, or" }
+            ?? "an answer may take at most \(limit) bytes;"
+        return RPCError(
+            code: Code.requestTooLarge,
+            message:
+                "Response too large: the answer would take \(bytes) bytes; \(why) ask for less (trace.get and trace.export take since, limit and last)",
+            data: ["limit": .int(limit), "bytes": .int(bytes)])
+    }
 }

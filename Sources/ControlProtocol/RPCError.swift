@@ -26,6 +26,8 @@ public struct RPCError: Error, Sendable, Hashable, Codable {
         public static let requestTooLarge = -32004
         public static let scenarioInvalid = -32005
         public static let storageFailed = -32006
+        public static let busy = -32007
+        public static let cancelled = -32008
     }
 
     public static func parseError(_ detail: String) -> RPCError {
@@ -96,6 +98,23 @@ public struct RPCError: Error, Sendable, Hashable, Codable {
     public static func storageFailed(_ what: String, reason: String) -> RPCError {
         RPCError(
             code: Code.storageFailed, message: "Storage failed: \(what): \(reason)", data: ["reason": .string(reason)])
+    }
+
+    /// -32007: the daemon has as much of this kind of work admitted as it takes (`limit`
+    /// requests, running or waiting); nothing ran. Retry once one has finished.
+    public static func busy(limit: Int) -> RPCError {
+        RPCError(
+            code: Code.busy,
+            message: "Busy: \(limit) scenario requests are already running or waiting for a thread; try again when one has finished",
+            data: ["limit": .int(limit)])
+    }
+
+    /// -32008: the request was cancelled before it finished (`reason`: `cancelled` — its caller
+    /// went away or `scenario.cancel` — or `shutdown`).
+    public static func cancelled(reason: String) -> RPCError {
+        RPCError(
+            code: Code.cancelled, message: "Cancelled: the request was stopped before it finished (\(reason))",
+            data: ["reason": .string(reason)])
     }
 
     public static func scenarioInvalid(field: String, reason: String) -> RPCError {

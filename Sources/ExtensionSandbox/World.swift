@@ -16,6 +16,10 @@ public final class World: @unchecked Sendable {
     /// The most jobs one request (or one timer) may run before the world is stopped, as iOS's
     /// watchdog stops an app that never returns: ``WorldError/stepBudgetExceeded(steps:)``.
     public var stepBudget = 5_000_000
+    /// Asked before each instant at which timers fire: true stops the world with
+    /// ``WorldError/interrupted`` (a scenario whose caller went away). Nil for a device, whose
+    /// requests always run to the end.
+    public var interruption: (@Sendable () -> Bool)?
     /// The scheduler's escape counts already reported: what arrives after one drive (a foreign
     /// enqueue while the world is idle, too) is reported by the next.
     private var reported: (escaped: Int, foreign: Int) = (0, 0)
@@ -84,6 +88,7 @@ public final class World: @unchecked Sendable {
     }
 
     private func fireTimers(dueAt deadline: VirtualInstant) throws {
+        if let interruption, interruption() { throw WorldError.interrupted }
         var due: [@Sendable () async -> Void] = []
         while let timer = clock.popDue(upTo: deadline) { due.append(timer.action) }
         try drive {
@@ -139,6 +144,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     /// The Swift runtime lacks the hooks that catch escapes (symbols named): no world runs
     /// unchecked.
     case escapeHooksMissing([String])
+    /// ``World/interruption`` asked the world to stop; timers due were left unfired.
+    case interrupted
 
     public var description: String {
         switch self {
@@ -150,6 +157,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
             "the world went idle before the request finished (it awaited something only time could give)"
         case .stepBudgetExceeded(let steps):
             "the world ran \(steps) steps without finishing (an endless loop?) and was stopped"
+        case .interrupted:
+            "the world was stopped before it finished (its run was cancelled)"
         case .escapeHooksMissing(let symbols):
             "this Swift runtime lacks \(symbols.joined(separator: ", ")): jobs escaping a world could not be caught"
         }

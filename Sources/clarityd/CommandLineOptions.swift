@@ -4,6 +4,10 @@ struct CommandLineOptions: Equatable {
     var socket: String?
     var stateDir: String?
     var logLevel: LogLevel?
+    /// `--lifeline`: stop when standard input reaches its end (``Lifeline``).
+    var lifeline = false
+    /// `--remove-at-exit DIR`: a private daemon's directory, removed when it stops.
+    var removeAtExit: String?
 
     /// What the command line asks for.
     enum Action: Equatable {
@@ -26,6 +30,14 @@ struct CommandLineOptions: Equatable {
           --state-dir PATH    where device state is kept (default: $XDG_STATE_HOME/clarityd,
                               else ~/.local/state/clarityd)
           --log-level LEVEL   debug, info, warning or error (default: info)
+          --lifeline          stop, as on SIGTERM, when standard input reaches its end: for a
+                              daemon private to the program that started it, which holds the
+                              other end of a pipe (clarityctl --standalone), so that the daemon
+                              never outlives it, even when it is killed with SIGKILL
+          --remove-at-exit DIR
+                              remove DIR and everything in it when the daemon stops; DIR must be
+                              the directory of both the socket and the state directory (a private
+                              daemon's own temporary directory)
           --help              show this text and exit
           --version           print the version and exit
 
@@ -50,6 +62,8 @@ struct CommandLineOptions: Equatable {
             case "--config": options.configPath = try value()
             case "--socket": options.socket = try value()
             case "--state-dir": options.stateDir = try value()
+            case "--lifeline": options.lifeline = true
+            case "--remove-at-exit": options.removeAtExit = try value()
             case "--log-level":
                 let name = try value()
                 guard let level = LogLevel(rawValue: name) else {

@@ -66,6 +66,16 @@ final class Connection: @unchecked Sendable {
     private var afterDelivery: [@Sendable () -> Void] = []
     /// A request is being answered on a lane; lines after it wait.
     private var awaitingLane = false
+    /// Whether the answer to the request on a lane is still wanted: cancelled when the client
+    /// hangs up meanwhile.
+    private var pending: RequestCancellation?
+    /// The client closed its end while a request was on a lane (`POLLHUP`): its long work was
+    /// cancelled, and the connection is no longer polled until that request comes back.
+    private var hungUp = false
+    /// Where the connection's requests that run on no device's lane go (batches, `device.list`,
+    /// scenarios waiting for a thread): a serial queue of its own. Dispatch gives a serial queue
+    /// a thread whatever else is running, where the global pool stops at one per core.
+    private let ownQueue: DispatchQueue
     /// The client sent end of input.
     private var inputEnded = false
     private var closeWhenDelivered = false
@@ -107,6 +117,7 @@ final class Connection: @unchecked Sendable {
         self.onClosed = onClosed
         subscriptions = ConnectionSubscriptions(budget: outputBudget)
         subject = "connection \(id)"
+        ownQueue = DispatchQueue(label: "clarityd.connection.\(id)")
         lines = LineBuffer(maxLineBytes: maxLineBytes)
         waitingSince = EventLoop.now()
     }
@@ -123,8 +134,18 @@ final class Connection: @unchecked Sendable {
 
     private var unsentBytes: Int { output.count - sentBytes }
 
+    /// Nothing running for the client and nothing unsent (or the connection closed).
+    var isQuiet: Bool { isClosed || (!awaitingLane && unsentBytes == 0) }
+
+    /// Whether the loop should poll the connection even with no ``pollEvents``: while a request
+    /// is on a lane, to see the client hang up (`poll` reports `POLLHUP` unasked), which cancels
+    /// the request's long work. A Unix socket reports it only once the client closed both
+    /// directions: a client that half-closed and waits for its answers is not taken for gone.
+    var watchesHangUp: Bool { awaitingLane && !hungUp && !isClosed }
+
     /// What the loop should wait for: input while the connection takes requests, writability
-    /// while answers wait unsent; 0 for nothing (the loop then leaves it out of `poll`).
+    /// while answers wait unsent; 0 for nothing (the loop then leaves it out of `poll`, unless
+    /// it ``watchesHangUp``).
     var pollEvents: Int16 {
         guard !isClosed else { return 0 }
         var events: Int16 = 0
@@ -156,6 +177,13 @@ final class Connection: @unchecked Sendable {
         guard !isClosed else { return }
         let events = pollEvents
         let failed = revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+        if failed, awaitingLane, !hungUp {
+            hungUp = true
+            if let pending, !pending.isCancelled {
+                log.debug("\(subject): the client hung up while its request ran; cancelling what is long in it")
+                pending.cancel(.cancelled)
+            }
+        }
         if events & Int16(POLLIN) != 0, revents & Int16(POLLIN) != 0 || failed {
             readAvailable()
         }
@@ -278,29 +306,35 @@ final class Connection: @unchecked Sendable {
 
     private func answer(_ line: UnsafeRawBufferPointer) {
         let message = dispatcher.parse(line)
-        let lane: String?
-        switch dispatcher.placement(of: message) {
-        case .inline:
-            let caller = Caller(connection: id, subscriptions: subscriptions, waits: nil)
+        let cancellation = RequestCancellation()
+        let placement = dispatcher.placement(of: message)
+        if placement == .inline {
+            let caller = Caller(connection: id, subscriptions: subscriptions, waits: nil, cancellation: cancellation)
             afterDelivery.append(contentsOf: dispatcher.respond(to: message, caller: caller, into: &output))
             return
-        case .device(let name): lane = name
-        case .anywhere: lane = nil
         }
         awaitingLane = true
+        pending = cancellation
+        if hungUp { cancellation.cancel(.cancelled) }
         let (dispatcher, id, loop, subscriptions) = (dispatcher, id, loop, subscriptions)
-        lanes.run(on: lane) { [self] in
+        let work: @Sendable () -> Void = { [self] in
             var bytes: [UInt8] = []
             let waits = DurabilityWaits()
-            let caller = Caller(connection: id, subscriptions: subscriptions, waits: waits)
+            let caller = Caller(connection: id, subscriptions: subscriptions, waits: waits, cancellation: cancellation)
             let actions = dispatcher.respond(to: message, caller: caller, into: &bytes)
             let answer = bytes
             waits.whenDurable { [self] in loop.post { [self] in laneAnswered(answer, actions) } }
+        }
+        if case .device(let name) = placement {
+            lanes.run(on: name, work)
+        } else {
+            ownQueue.async(execute: work)
         }
     }
 
     private func laneAnswered(_ answer: [UInt8], _ actions: [@Sendable () -> Void]) {
         awaitingLane = false
+        pending = nil
         guard !isClosed else {
             // The client left meanwhile; what its request asked for still happens.
             for action in actions { action() }

@@ -14,7 +14,8 @@ final class ConnectionRegistry: Sendable {
     private let loops: EventLoops
     private let lanes: DeviceLanes
     private let inputBudget: ByteBudget
-    private let outputBudget = ByteBudget(limit: ConnectionRegistry.maxUnsentOutputBytes)
+    /// All connections' answers waiting unsent.
+    let outputBudget = ByteBudget(limit: ConnectionRegistry.maxUnsentOutputBytes)
 
     /// The cap on bytes held of request lines received and not yet answered — in practice,
     /// unfinished lines — across all connections: room for 64 clients each halfway through a
@@ -42,6 +43,27 @@ final class ConnectionRegistry: Sendable {
     }
 
     var count: Int { state.withLock { $0.open.count } }
+
+    /// Waits until no connection has a request running or an answer unsent (each loop looks at
+    /// its own), at most `timeout` seconds: at shutdown, so that what was answered reaches its
+    /// client before the process exits. False when some had not by then.
+    func waitUntilAnswered(timeout: Double) -> Bool {
+        let deadline = DispatchTime.now() + timeout
+        while true {
+            let quiet = loops.loops.allSatisfy { loop in
+                let answer = Protected(false)
+                let looked = DispatchSemaphore(value: 0)
+                loop.post {
+                    answer.withLock { $0 = loop.isQuiet }
+                    looked.signal()
+                }
+                return looked.wait(timeout: deadline) == .success && answer.withLock { $0 }
+            }
+            if quiet { return true }
+            guard DispatchTime.now() < deadline else { return false }
+            usleep(5_000)
+        }
+    }
 
     /// Starts serving an accepted, checked client.
     func open(descriptor: Int32, peer: PeerCredentials, dispatcher: RequestDispatcher) {

@@ -33,6 +33,7 @@ final class Daemon: Sendable {
         // A file grown past RLIMIT_FSIZE must fail the write (EFBIG, answered -32006), not kill us.
         signal(SIGXFSZ, SIG_IGN)
         var file: ConfigFile
+        var options = CommandLineOptions()
         do {
             switch try CommandLineOptions.parse(arguments) {
             case .help:
@@ -41,7 +42,8 @@ final class Daemon: Sendable {
             case .version:
                 print("clarityd \(ClarityProtocol.version)")
                 exit(0)
-            case .run(let options):
+            case .run(let given):
+                options = given
                 file = try ConfigFile.load(explicitPath: options.configPath)
                 file.apply(options, environment: environment)
             }
@@ -52,21 +54,27 @@ final class Daemon: Sendable {
         let log = Logger(level: file.config.logLevel)
         let daemon: Daemon
         do {
-            daemon = try Daemon(file: file, environment: environment, log: log)
+            daemon = try Daemon(file: file, options: options, environment: environment, log: log)
         } catch {
             log.error(error.message)
             exit(error.exitStatus)
         }
-        daemon.serve()
+        daemon.serve(lifeline: options.lifeline)
     }
 
-    private init(file: ConfigFile, environment: [String: String], log: Logger) throws(StartupFailure) {
+    private init(file: ConfigFile, options: CommandLineOptions, environment: [String: String], log: Logger)
+        throws(StartupFailure)
+    {
         let config = file.config
         umask(0o077)
         self.log = log
         socketPath = config.socketPath(environment: environment)
         stateDirectory = config.stateDirectory(environment: environment)
         log.info("config: \(file.path ?? "built-in defaults")")
+        var removeAtExit: String?
+        if let directory = options.removeAtExit {
+            removeAtExit = try Self.privateDirectory(directory, socket: socketPath, stateDirectory: stateDirectory)
+        }
         let claim = try SocketClaim.acquire(path: socketPath, log: log)
         try PrivateDirectory.secure(stateDirectory.path, what: "state directory", log: log)
         try PrivateDirectory.secure(stateDirectory.appendingPathComponent("devices").path, what: "devices directory", log: log)
@@ -91,7 +99,6 @@ final class Daemon: Sendable {
             throw .runtime("the devices failed to start: \(error)")
         }
         notifier = ServiceNotifier(environment: environment, log: log)
-        shutdown = Shutdown(claim: claim, devices: devices, notifier: notifier, log: log)
         do {
             loops = try EventLoops(log: log)
         } catch {
@@ -105,22 +112,43 @@ final class Daemon: Sendable {
         }
         let connections = ConnectionRegistry(
             maxLineBytes: config.maxRequestBytes, loops: loops, lanes: lanes, acceptWakeup: acceptWakeup, log: log)
+        let workers = ScenarioWorkers(threads: config.scenarioThreads, queueLimit: config.scenarioQueue)
+        shutdown = Shutdown(
+            claim: claim, devices: devices, scenarios: workers, connections: connections, notifier: notifier,
+            removeAtExit: removeAtExit, log: log)
         let methods = DaemonMethods(
             socketPath: socketPath, stateDirectory: stateDirectory, devices: devices, connections: connections,
-            shutdown: shutdown)
+            scenarios: workers, shutdown: shutdown)
 
         let router = Router(
-            daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log),
+            daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log, workers: workers),
             devices: devices)
-        let dispatcher = RequestDispatcher(router: router, log: log)
+        let dispatcher = RequestDispatcher(router: router, log: log, unsentAnswers: connections.outputBudget)
         listener = Listener(descriptor: try claim.bindAndListen(), wakeup: acceptWakeup, log: log) { descriptor, peer in
             connections.open(descriptor: descriptor, peer: peer, dispatcher: dispatcher)
         }
     }
 
-    /// Starts accepting and handling signals, tells the service manager, and parks the main thread.
-    private func serve() -> Never {
+    /// `--remove-at-exit`'s directory, which must hold both the socket and the state directory
+    /// (so that it can only name a private daemon's own directory).
+    private static func privateDirectory(_ directory: String, socket: String, stateDirectory: URL) throws(StartupFailure)
+        -> String
+    {
+        let resolved = URL(fileURLWithPath: directory).standardizedFileURL.path
+        let socketDirectory = URL(fileURLWithPath: socket).deletingLastPathComponent().standardizedFileURL.path
+        let stateParent = stateDirectory.deletingLastPathComponent().standardizedFileURL.path
+        guard resolved != "/", resolved == socketDirectory, resolved == stateParent else {
+            throw .usage(
+                "--remove-at-exit \(directory): must be the directory of both the socket (\(socketDirectory)) and the state directory (\(stateParent))")
+        }
+        return resolved
+    }
+
+    /// Starts accepting and handling signals (and the lifeline), tells the service manager, and
+    /// parks the main thread.
+    private func serve(lifeline: Bool) -> Never {
         let signals = TerminationSignals(shutdown: shutdown)
+        if lifeline { Lifeline.watch { [shutdown] in shutdown.run(reason: "lifeline: standard input closed") } }
         loops.start()
         listener.start()
         log.info("clarityd \(ClarityProtocol.version) listening on \(socketPath)")

@@ -23,6 +23,12 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
     /// Journal lines after which a device is snapshotted and its journal started afresh; 0
     /// (the default) never compacts, so that a restart replays every input and comes back exact.
     var compactJournalAfter = 0
+    /// Threads that run scenarios (`scenario.run`, `.replay`, `.explore`), at a low priority:
+    /// all explorations together use at most this many cores. Default: one per core.
+    var scenarioThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Scenario requests that may wait for a thread beyond those running; more are refused
+    /// (-32007), so that a burst of them holds bounded memory.
+    var scenarioQueue = 8
 
     /// How far an acknowledged change is saved before the reply goes out.
     enum Durability: String, Codable, Sendable, CaseIterable {
@@ -38,6 +44,7 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case socket, stateDir, defaultApp, clock, maxRequestBytes, logLevel, durability, compactJournalAfter
+        case scenarioThreads, scenarioQueue
     }
 
     init(from decoder: any Decoder) throws {
@@ -52,6 +59,8 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
         logLevel = try fields.oneOf(.logLevel) ?? defaults.logLevel
         durability = try fields.oneOf(.durability) ?? defaults.durability
         compactJournalAfter = try fields.nonNegative(.compactJournalAfter) ?? defaults.compactJournalAfter
+        scenarioThreads = try fields.positive(.scenarioThreads, atMost: 256) ?? defaults.scenarioThreads
+        scenarioQueue = try fields.nonNegative(.scenarioQueue, atMost: 1024) ?? defaults.scenarioQueue
     }
 
     /// The socket in force.
@@ -82,9 +91,16 @@ extension KeyedDecodingContainer {
         return value
     }
 
-    fileprivate func nonNegative(_ key: Key) throws -> Int? {
+    fileprivate func nonNegative(_ key: Key, atMost limit: Int = .max) throws -> Int? {
         guard let value = try decodeIfPresent(Int.self, forKey: key) else { return nil }
         guard value >= 0 else { throw invalid(key, "must be 0 or more, got \(value)") }
+        guard value <= limit else { throw invalid(key, "must be at most \(limit), got \(value)") }
+        return value
+    }
+
+    fileprivate func positive(_ key: Key, atMost limit: Int) throws -> Int? {
+        guard let value = try positive(key) else { return nil }
+        guard value <= limit else { throw invalid(key, "must be at most \(limit), got \(value)") }
         return value
     }
 

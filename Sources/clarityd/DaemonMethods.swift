@@ -17,14 +17,16 @@ final class DaemonMethods: Sendable {
     private let stateDirectory: URL
     private let devices: DeviceService
     private let connections: ConnectionRegistry
+    private let scenarios: ScenarioWorkers
     private let shutdown: Shutdown
 
     private static let pong: JSONValue = ["pong": true, "version": .string(ClarityProtocol.version)]
 
     init(
         socketPath: String, stateDirectory: URL, devices: DeviceService, connections: ConnectionRegistry,
-        shutdown: Shutdown
+        scenarios: ScenarioWorkers, shutdown: Shutdown
     ) {
+        self.scenarios = scenarios
         self.socketPath = socketPath
         self.stateDirectory = stateDirectory
         self.devices = devices
@@ -38,8 +40,10 @@ final class DaemonMethods: Sendable {
         return Self.pong
     }
 
-    /// `daemon.status`: version, pid, uptime in seconds, socket, state directory, device names
-    /// and the number of open connections (this one included).
+    /// `daemon.status`: version, pid, uptime in seconds, socket, state directory, device names,
+    /// the number of open connections (this one included), the bytes of answers waiting for
+    /// clients to read them (`answers`: `unsent`, `limit`) and the scenario threads' load
+    /// (`scenarios`: `threads`, `queueLimit`, `running`, `queued`).
     func status(_ params: JSONValue?) throws -> JSONValue {
         _ = try decodeParams(NoParams.self, params)
         let uptime = started.duration(to: .now).components
@@ -51,6 +55,8 @@ final class DaemonMethods: Sendable {
             "stateDir": .string(stateDirectory.path),
             "devices": .array(devices.deviceNames.map(JSONValue.string)),
             "connections": .int(connections.count),
+            "answers": ["unsent": .int(connections.outputBudget.total), "limit": .int(connections.outputBudget.limit)],
+            "scenarios": scenarios.status,
         ]
     }
 

@@ -82,6 +82,10 @@ final class EventLoop: @unchecked Sendable {
         while write(wakeWriter, &byte, 1) < 0 && errno == EINTR {}
     }
 
+    /// Whether none of the loop's connections has a request running or an answer unsent. Loop
+    /// thread only.
+    var isQuiet: Bool { connections.allSatisfy(\.isQuiet) }
+
     /// Starts serving `connection` on this loop. Loop thread only.
     func adopt(_ connection: Connection) {
         connections.append(connection)
@@ -94,7 +98,8 @@ final class EventLoop: @unchecked Sendable {
             var nearestDeadline = UInt64.max
             for connection in connections {
                 let events = connection.pollEvents
-                pollSet.append(pollfd(fd: events == 0 ? -1 : connection.descriptor, events: events, revents: 0))
+                let polled = events != 0 || connection.watchesHangUp
+                pollSet.append(pollfd(fd: polled ? connection.descriptor : -1, events: events, revents: 0))
                 if let deadline = connection.partialLineDeadline { nearestDeadline = min(nearestDeadline, deadline) }
             }
             let ready = poll(&pollSet, nfds_t(pollSet.count), Self.timeout(until: nearestDeadline))

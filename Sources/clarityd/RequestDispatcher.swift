@@ -20,6 +20,17 @@ import Foundation
 struct RequestDispatcher: Sendable {
     let router: Router
     let log: Logger
+    /// All clients' answers not yet sent (``ConnectionRegistry``): a large answer must fit under it.
+    let unsentAnswers: ByteBudget
+
+    /// The largest answer one request may get: as much as the answers of all clients may hold
+    /// unsent (``ConnectionRegistry/maxUnsentOutputBytes``). A larger one is withheld (-32004):
+    /// 4 clients asking for `trace.export` and never reading once held 3.7 GB.
+    static let maxAnswerBytes = ConnectionRegistry.maxUnsentOutputBytes
+
+    /// Answers above this size are withheld too when they would take all clients' unsent answers
+    /// past their cap; smaller ones always go out, so ordinary traffic never waits on it.
+    static let budgetedAnswerBytes = 1024 * 1024
 
     /// Most members one batch may hold. 1000 is far more than any client of this daemon sends at
     /// once (clarityctl sends none) and bounds what one line can make the daemon do and log: a
@@ -169,7 +180,9 @@ struct RequestDispatcher: Sendable {
     }
 
     /// One response as JSON. A result that cannot be encoded (a NaN, say) is a bug in its
-    /// handler: it is logged and answered -32603 instead.
+    /// handler: it is logged and answered -32603 instead. One over ``maxAnswerBytes``, or over
+    /// ``budgetedAnswerBytes`` while the daemon holds too many unread answers, is withheld:
+    /// answered -32004 instead.
     private func append(_ response: RPCResponse, to output: inout [UInt8]) {
         let start = output.count
         do {
@@ -180,5 +193,19 @@ struct RequestDispatcher: Sendable {
             let fallback = RPCResponse(id: response.id, error: .internalError("the result could not be encoded"))
             try? JSONWire.append(fallback, to: &output)
         }
+        let bytes = output.count - start
+        guard bytes > Self.budgetedAnswerBytes else { return }
+        let unread = unsentAnswers.total
+        let withheld: RPCError
+        if bytes > Self.maxAnswerBytes {
+            withheld = .answerTooLarge(bytes: bytes, limit: Self.maxAnswerBytes)
+        } else if unread + bytes > unsentAnswers.limit {
+            withheld = .answerTooLarge(bytes: bytes, limit: unsentAnswers.limit, unread: unread)
+        } else {
+            return
+        }
+        output.removeSubrange(start...)
+        log.log(.warning, about: "answers", kind: "answer withheld", withheld.message)
+        try? JSONWire.append(RPCResponse(id: response.id, error: withheld), to: &output)
     }
 }

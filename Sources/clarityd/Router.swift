@@ -7,12 +7,14 @@ struct MethodReply: Sendable {
     var afterDelivery: (@Sendable () -> Void)?
 }
 
-/// Who sent a request: its connection (its number for the log, its subscriptions), and the
-/// journal lines its answer must wait for (none for answers given on the event loop).
+/// Who sent a request: its connection (its number for the log, its subscriptions), the journal
+/// lines its answer must wait for (none for answers given on the event loop), and whether its
+/// answer is still wanted (a long request stops when it is not).
 struct Caller: Sendable {
     let connection: Int
     let subscriptions: ConnectionSubscriptions
     let waits: DurabilityWaits?
+    let cancellation: RequestCancellation
 }
 
 /// The daemon's one routing table: each method, where it runs and its handler, one line per
@@ -29,7 +31,8 @@ struct Router: Sendable {
         /// On the lane of the device its params name (`device`, default `default`:
         /// ``DeviceLanes``), behind the device's other requests.
         case deviceLane
-        /// On a thread of its own: a method that visits every device, or runs a long while.
+        /// Off the event loop, on the connection's own queue: a method that visits every device,
+        /// or hands its work to the scenario threads and waits for it.
         case ownThread
     }
 

@@ -67,6 +67,17 @@ enum SystemCall {
         }
     }
 
+    /// Makes the calling thread give way to the daemon's other threads when the cores are
+    /// short: niceness 5 on Linux (where niceness is per thread: `setpriority` with 0 names the
+    /// calling thread), the utility QoS class on Darwin.
+    static func lowerThreadPriority() {
+        #if os(Linux)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+        #else
+            _ = pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0)
+        #endif
+    }
+
     /// True when the last call failed only because it would have blocked.
     static var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
 }

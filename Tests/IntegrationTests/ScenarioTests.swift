@@ -8,9 +8,13 @@ import Testing
 /// byte for byte the same, in one daemon and across two.
 @Suite struct ScenarioTests {
     static func scenario(_ file: String) throws -> JSONValue {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../config/scenarios/\(file).json")
-        return try JSONWire.decode(JSONValue.self, from: Data(contentsOf: url))
+        try JSONWire.decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: path(file))))
+    }
+
+    /// The path of a shipped scenario, `config/scenarios/<file>.json`.
+    static func path(_ file: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../config/scenarios/\(file).json").standardizedFileURL.path
     }
 
     static let race = "clarity-stale-verification"

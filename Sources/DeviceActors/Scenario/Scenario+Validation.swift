@@ -13,11 +13,26 @@ public struct ScenarioInvalid: Error, Sendable, Equatable {
 }
 
 extension Scenario {
+    /// Most steps a scenario may hold, those inside `parallel` branches included.
+    public static let maxSteps = 10_000
+    /// Most invariants a scenario may list.
+    public static let maxInvariants = 100
+    /// Most condition checks one run may make: the invariants (the scenario's and the app's
+    /// built-in ones) are checked after every step and at the end. 500 steps × 2 000 invariants
+    /// once took 60 CPU-seconds a schedule.
+    public static let maxChecks = 100_000
+    /// Most virtual time one run may cover (every `advance` outside branches, and for each
+    /// `parallel` step its longest branch): ten years.
+    public static let maxVirtualSeconds: Double = 3_653 * 86_400
+
     /// Checks what decoding cannot, before anything runs: the app exists, every intent is one
     /// the app answers with arguments it takes (each is prepared on a throwaway device, not
-    /// run), `advance` is > 0 and at most a year, and a `parallel` branch holds only `event`,
-    /// `intent` and `advance` steps.
+    /// run), `advance` is > 0 and at most a year, a `parallel` branch holds only `event`,
+    /// `intent` and `advance` steps, and one run's cost is bounded (``maxSteps``,
+    /// ``maxInvariants``, ``maxChecks``, ``maxVirtualSeconds``), so that no request can keep a
+    /// scenario thread for hours.
     public func validate() throws(ScenarioInvalid) {
+        try validateCost()
         let device: SimulatedDevice
         do {
             device = try SimulatedDevice(
@@ -30,6 +45,47 @@ extension Scenario {
         }
         for (index, step) in steps.enumerated() {
             try Self.validate(step, at: "steps[\(index)]", on: device, inBranch: false)
+        }
+    }
+
+    private func validateCost() throws(ScenarioInvalid) {
+        let stepCount = steps.reduce(0) { count, step in
+            if case .parallel(let branches) = step { return count + 1 + branches.reduce(0) { $0 + $1.count } }
+            return count + 1
+        }
+        guard stepCount <= Self.maxSteps else {
+            throw ScenarioInvalid(
+                field: "steps", reason: "\(stepCount) steps (branches included); at most \(Self.maxSteps): split the scenario")
+        }
+        guard invariants.count <= Self.maxInvariants else {
+            throw ScenarioInvalid(field: "invariants", reason: "\(invariants.count) invariants; at most \(Self.maxInvariants)")
+        }
+        let conditions = invariants.count + (builtInInvariants ? AppCatalog.invariants(of: app).count : 0)
+        let checks = (steps.count + 1) * conditions
+        guard checks <= Self.maxChecks else {
+            throw ScenarioInvalid(
+                field: "invariants",
+                reason:
+                    "\(steps.count) steps × \(conditions) invariants (built-in ones included) = \(checks) checks a run; at most \(Self.maxChecks): fewer invariants or fewer steps")
+        }
+        let seconds = steps.reduce(0.0) { total, step in
+            switch step {
+            case .advance(let seconds): return total + seconds
+            case .parallel(let branches):
+                let longest = branches.map { branch in
+                    branch.reduce(0.0) { sum, inner in
+                        if case .advance(let seconds) = inner { return sum + seconds }
+                        return sum
+                    }
+                }.max()
+                return total + (longest ?? 0)
+            default: return total
+            }
+        }
+        guard seconds <= Self.maxVirtualSeconds else {
+            throw ScenarioInvalid(
+                field: "steps",
+                reason: "the steps advance \(Int(seconds)) s of virtual time; at most \(Int(Self.maxVirtualSeconds)) (ten years)")
         }
     }
 

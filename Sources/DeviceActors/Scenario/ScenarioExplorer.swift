@@ -10,21 +10,35 @@ import Foundation
 /// when one fails every lower index has already been claimed and runs to the end; the lowest
 /// failing index is the same in every run. (A time limit or a cancellation does depend on time.)
 public enum ScenarioExplorer {
-    /// How the caller watches and stops an exploration: `progress` is called from worker
-    /// threads with (schedules done, failed so far), at most every `progressEvery` schedules and
-    /// on each failure; `isCancelled` is asked before each schedule starts.
+    /// How the caller watches, stops and spreads an exploration: `progress` is called from
+    /// worker threads with (schedules done, failed so far), at most every `progressEvery`
+    /// schedules and on each failure; `stopReason` is asked before each schedule and step (and
+    /// each instant timers fire at), and once it names a reason the exploration stops, reporting
+    /// it as `stoppedBy`; `spread` runs the workers: its body on the calling thread and on up to
+    /// `count - 1` others, returning when every started run has returned (by default,
+    /// `DispatchQueue.concurrentPerform`; the daemon lends threads of its own).
     public struct Control: Sendable {
         public let progressEvery: Int
         public let progress: @Sendable (_ done: Int, _ failed: Int) -> Void
-        public let isCancelled: @Sendable () -> Bool
+        public let stopReason: @Sendable () -> String?
+        public let spread: @Sendable (_ count: Int, _ body: @escaping @Sendable () -> Void) -> Void
 
         public init(
             progressEvery: Int = 100, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
-            isCancelled: @escaping @Sendable () -> Bool = { false }
+            stopReason: @escaping @Sendable () -> String? = { nil },
+            spread: @escaping @Sendable (Int, @escaping @Sendable () -> Void) -> Void = { count, body in
+                DispatchQueue.concurrentPerform(iterations: count) { _ in body() }
+            }
         ) {
             self.progressEvery = max(1, progressEvery)
             self.progress = progress
-            self.isCancelled = isCancelled
+            self.stopReason = stopReason
+            self.spread = spread
+        }
+
+        var isStopped: @Sendable () -> Bool {
+            let stopReason = stopReason
+            return { stopReason() != nil }
         }
     }
 
@@ -34,17 +48,23 @@ public enum ScenarioExplorer {
         _ scenario: Scenario, plan: ExplorationPlan, build: BuildInfo, control: Control = Control()
     ) -> ExplorationReport {
         let started = DispatchTime.now().uptimeNanoseconds
-        let baseline = ScenarioRunner.run(scenario, strategy: FIFOStrategy())
-        let indexes = stride(from: plan.shard.index, to: plan.schedules, by: max(1, plan.shard.count)).map { $0 }
-        let state = SharedState(indexes: indexes)
+        let isStopped = control.isStopped
+        let baseline = ScenarioRunner.run(scenario, strategy: FIFOStrategy(), interruption: isStopped)
+        // Counted, not listed: ten million schedules made an array of 80 MB, seconds in the making.
+        let step = max(1, plan.shard.count)
+        let count = plan.schedules > plan.shard.index ? (plan.schedules - plan.shard.index + step - 1) / step : 0
+        let state = SharedState(first: plan.shard.index, step: step, count: count)
         let deadline = plan.timeLimit.map { started + UInt64(max(0, $0) * 1e9) }
-        let jobs = max(1, min(plan.jobs, indexes.count))
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+        let jobs = max(1, min(plan.jobs, count))
+        if let reason = control.stopReason() { state.stop(reason) }
+        control.spread(jobs) {
             while let index = state.claim(stopAtFirst: plan.stopAtFirst) {
-                if control.isCancelled() { return state.stop("cancelled") }
+                if let reason = control.stopReason() { return state.stop(reason) }
                 if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return state.stop("timeLimit") }
                 let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
-                let outcome = ScenarioRunner.run(scenario, strategy: seed.makeStrategy(), quirks: plan.swarm ? seed.swarmQuirks : [:])
+                let outcome = ScenarioRunner.run(
+                    scenario, strategy: seed.makeStrategy(), quirks: plan.swarm ? seed.swarmQuirks : [:], interruption: isStopped)
+                if outcome.interrupted { return state.stop(control.stopReason() ?? "cancelled") }
                 let (done, failed) = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
                 if done % control.progressEvery == 0 || outcome.failure != nil { control.progress(done, failed) }
             }
@@ -57,7 +77,8 @@ public enum ScenarioExplorer {
             // Only the first failure is shrunk: each shrink replays the scenario hundreds of times.
             let shrunk =
                 position == 0
-                ? shrink(outcome.schedule, failing: reason, scenario: scenario, quirks: outcome.quirks) : outcome.schedule
+                ? shrink(outcome.schedule, failing: reason, scenario: scenario, quirks: outcome.quirks, interruption: isStopped)
+                : outcome.schedule
             return ExplorationFailure(
                 reason: reason, index: index, seed: seed, shrunk: shrunk, original: outcome.schedule,
                 quirks: outcome.quirks, build: build)
@@ -80,14 +101,19 @@ public enum ScenarioExplorer {
     /// invariant): first the tail (past its end a replay picks as FIFO does), then runs of
     /// non-FIFO choices set back to FIFO's, halving the run length down to single choices
     /// (delta debugging). At most `budget` replays.
+    /// Stops early, with the shortest schedule found so far, once `interruption` says so.
     static func shrink(
         _ schedule: [Int], failing reason: ScenarioFailureReason, scenario: Scenario, quirks: [String: Bool],
-        budget: Int = 400
+        budget: Int = 400, interruption: (@Sendable () -> Bool)? = nil
     ) -> [Int] {
         var runs = 0
         func stillFails(_ candidate: [Int]) -> Bool {
             runs += 1
-            let outcome = ScenarioRunner.run(scenario, replaying: candidate, quirks: quirks)
+            if let interruption, interruption() {
+                runs = budget
+                return false
+            }
+            let outcome = ScenarioRunner.run(scenario, replaying: candidate, quirks: quirks, interruption: interruption)
             return outcome.failure?.step == reason.step && outcome.failure?.invariant == reason.invariant
         }
         var best = schedule
@@ -124,7 +150,10 @@ public enum ScenarioExplorer {
     /// The workers' shared bookkeeping.
     private final class SharedState: @unchecked Sendable {
         private let lock = NSLock()
-        private let indexes: [Int]
+        /// The shard's schedule indexes, in order: `indexes[next]` is `first + next × step`.
+        private let first: Int
+        private let step: Int
+        private let count: Int
         private var next = 0
         private var lowestFailure: Int?
         private(set) var done = 0
@@ -136,12 +165,16 @@ public enum ScenarioExplorer {
         private var failedTotal = 0
         static let keptFailures = 20
 
-        init(indexes: [Int]) { self.indexes = indexes }
+        init(first: Int, step: Int, count: Int) {
+            self.first = first
+            self.step = step
+            self.count = count
+        }
 
         func claim(stopAtFirst: Bool) -> Int? {
             lock.withLock {
-                guard next < indexes.count, stoppedBy == nil || stoppedBy == "failure" else { return nil }
-                let index = indexes[next]
+                guard next < count, stoppedBy == nil || stoppedBy == "failure" else { return nil }
+                let index = first + next * step
                 if stopAtFirst, let lowestFailure, index > lowestFailure { return nil }
                 next += 1
                 return index
@@ -160,7 +193,7 @@ public enum ScenarioExplorer {
                     failing[index] = outcome
                     if failing.count > Self.keptFailures, let highest = failing.keys.max() { failing[highest] = nil }
                     lowestFailure = min(lowestFailure ?? index, index)
-                    if stopAtFirst, next < indexes.count { stoppedBy = stoppedBy ?? "failure" }
+                    if stopAtFirst, next < count { stoppedBy = stoppedBy ?? "failure" }
                 }
                 return (done, failedTotal)
             }
@@ -171,7 +204,7 @@ public enum ScenarioExplorer {
         var counts: (Int, Int) {
             lock.withLock {
                 guard stoppedBy == "failure", let lowestFailure else { return (done, failedTotal) }
-                return (indexes.filter { $0 <= lowestFailure }.count, 1)
+                return ((lowestFailure - first) / step + 1, 1)
             }
         }
 

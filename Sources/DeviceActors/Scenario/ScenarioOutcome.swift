@@ -19,12 +19,16 @@ public struct ScenarioOutcome: Sendable {
     public let divergences: Int
     /// The quirks that were on.
     public let quirks: [String: Bool]
+    /// The run was stopped before its end (its interruption said so): it neither passed nor
+    /// failed, and ``failure`` is nil.
+    public let interrupted: Bool
 
-    public var passed: Bool { failure == nil }
+    public var passed: Bool { failure == nil && !interrupted }
 
-    init(failure: ScenarioFailureReason?, device: SimulatedDevice?, quirks: [String: Bool]) {
+    init(failure: ScenarioFailureReason?, device: SimulatedDevice?, quirks: [String: Bool], interrupted: Bool = false) {
         self.failure = failure
         self.quirks = quirks
+        self.interrupted = interrupted
         self.device = device
         guard let device else {
             (schedule, steps, decisions, divergences) = ([], 0, 0, 0)

@@ -6,8 +6,12 @@ import ExtensionSandbox
 /// Same scenario, strategy and build ⇒ the same trace and schedule, byte for byte.
 public enum ScenarioRunner {
     /// - Parameter quirks: quirks switched on for this schedule (swarm mode), over the scenario's.
+    /// - Parameter interruption: asked between steps and before each instant at which timers
+    ///   fire; once it says true the run stops, ``ScenarioOutcome/interrupted`` (nobody waits
+    ///   for it any more).
     public static func run(
-        _ scenario: Scenario, strategy: any SchedulingStrategy, quirks: [String: Bool] = [:]
+        _ scenario: Scenario, strategy: any SchedulingStrategy, quirks: [String: Bool] = [:],
+        interruption: (@Sendable () -> Bool)? = nil
     ) -> ScenarioOutcome {
         var config = scenario.config
         config.quirks.merge(quirks) { _, swarm in swarm }
@@ -23,29 +27,41 @@ public enum ScenarioRunner {
                 failure: ScenarioFailureReason(message: "the device could not be made: \(error)", step: nil, invariant: nil),
                 device: nil, quirks: config.quirks)
         }
-        let failure = run(scenario, on: device)
+        device.world.interruption = interruption
+        let failure = run(scenario, on: device, interruption: interruption)
+        if let interruption, interruption() {
+            return ScenarioOutcome(failure: nil, device: device, quirks: config.quirks, interrupted: true)
+        }
         return ScenarioOutcome(failure: failure, device: device, quirks: config.quirks)
     }
 
     /// One schedule from its seed (``ScheduleSeed/makeStrategy()``).
-    public static func run(_ scenario: Scenario, seed: ScheduleSeed, quirks: [String: Bool] = [:]) -> ScenarioOutcome {
-        run(scenario, strategy: seed.makeStrategy(), quirks: quirks)
+    public static func run(
+        _ scenario: Scenario, seed: ScheduleSeed, quirks: [String: Bool] = [:], interruption: (@Sendable () -> Bool)? = nil
+    ) -> ScenarioOutcome {
+        run(scenario, strategy: seed.makeStrategy(), quirks: quirks, interruption: interruption)
     }
 
     /// One schedule from its recorded choices (``ReplayStrategy``).
-    public static func run(_ scenario: Scenario, replaying choices: [Int], quirks: [String: Bool] = [:]) -> ScenarioOutcome {
-        run(scenario, strategy: ReplayStrategy(choices: choices), quirks: quirks)
+    public static func run(
+        _ scenario: Scenario, replaying choices: [Int], quirks: [String: Bool] = [:],
+        interruption: (@Sendable () -> Bool)? = nil
+    ) -> ScenarioOutcome {
+        run(scenario, strategy: ReplayStrategy(choices: choices), quirks: quirks, interruption: interruption)
     }
 
     /// The decisions of the scenario's FIFO run: PCT's estimate of a schedule's length.
-    public static func expectedDecisions(_ scenario: Scenario) -> Int {
-        run(scenario, strategy: FIFOStrategy()).decisions
+    public static func expectedDecisions(_ scenario: Scenario, interruption: (@Sendable () -> Bool)? = nil) -> Int {
+        run(scenario, strategy: FIFOStrategy(), interruption: interruption).decisions
     }
 
-    private static func run(_ scenario: Scenario, on device: SimulatedDevice) -> ScenarioFailureReason? {
+    private static func run(
+        _ scenario: Scenario, on device: SimulatedDevice, interruption: (@Sendable () -> Bool)?
+    ) -> ScenarioFailureReason? {
         var checks = Checks(
             scenario: scenario, invariants: scenario.builtInInvariants ? AppCatalog.invariants(of: scenario.app) : [])
         for (index, step) in scenario.steps.enumerated() {
+            if let interruption, interruption() { return nil }
             let path = "steps[\(index)]"
             do {
                 if let failure = try perform(step, at: path, on: device) { return failure }

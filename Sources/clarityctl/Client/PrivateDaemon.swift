@@ -13,6 +13,10 @@ import Foundation
 /// (a socket path must fit `sun_path`), working in it so that no `config/clarityd.json` is
 /// picked up. ``stop()`` shuts it down and removes the directory; SIGINT or SIGTERM to
 /// clarityctl meanwhile does the same, then ends clarityctl as the signal would have.
+///
+/// The daemon never outlives clarityctl: its standard input is a pipe whose other end only
+/// clarityctl holds (`--lifeline`), so when clarityctl ends in any way — `kill -9` too — the
+/// daemon stops and removes the directory itself (`--remove-at-exit`).
 final class PrivateDaemon {
     /// How long the daemon may take to accept connections.
     static let startTimeout = 30.0
@@ -20,6 +24,8 @@ final class PrivateDaemon {
     let socketPath: String
     private let directory: String
     private let process: Process
+    /// clarityctl's end of the daemon's lifeline: never written, closed only by clarityctl's end.
+    private let lifeline = Pipe()
     private var signalSources: [any DispatchSourceSignal] = []
     /// Held by ``stop()`` while it stops the daemon, and for good by a signal's handler, so that
     /// clarityctl does not report the connection it lost to the handler before the signal ends it.
@@ -84,14 +90,16 @@ final class PrivateDaemon {
 
     private func launch() throws {
         process.executableURL = try Self.executable()
-        process.arguments = ["--socket", socketPath, "--state-dir", directory + "/state"]
+        process.arguments = [
+            "--socket", socketPath, "--state-dir", directory + "/state", "--lifeline", "--remove-at-exit", directory,
+        ]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath)
         else {
             throw ClientError.standaloneFailed("cannot write \(logPath)")
         }
         defer { try? log.close() }
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = lifeline.fileHandleForReading
         process.standardOutput = log
         process.standardError = log
         do {
@@ -99,6 +107,8 @@ final class PrivateDaemon {
         } catch {
             throw ClientError.standaloneFailed("cannot start \(process.executableURL?.path ?? "clarityd"): \(error)")
         }
+        // Only the daemon keeps the reading end.
+        try? lifeline.fileHandleForReading.close()
         forwardTerminationSignals()
     }
 

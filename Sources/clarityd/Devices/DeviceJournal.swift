@@ -14,10 +14,12 @@ import Foundation
 /// ``whenSynced(_:_:)``: a group commit, in which one `fdatasync` covers every line appended
 /// before it, so that concurrent clients of one device share the cost of a sync instead of
 /// queueing for one each. With `syncs` false (config `durability: "write"`) nothing waits; the
-/// file is synced at shutdown.
+/// file is synced at shutdown. Syncs run on `syncThreads`, the daemon's threads for them, never
+/// on Dispatch's pool (which an exploration can keep busy).
 final class DeviceJournal: @unchecked Sendable {
     let path: String
     let syncs: Bool
+    private let syncThreads: WorkerThreads
     private let descriptor: Int32
     private let lock = NSLock()
     /// Bytes written so far (the file's length), under `lock`.
@@ -31,7 +33,7 @@ final class DeviceJournal: @unchecked Sendable {
 
     /// Opens `path` for appending; its current length is taken as synced (it was synced, or
     /// written by a daemon that is gone, before this one opened it).
-    init(path: String, syncs: Bool, log: Logger) throws(JournalError) {
+    init(path: String, syncs: Bool, syncThreads: WorkerThreads, log: Logger) throws(JournalError) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw .system(SystemCallError("open", path)) }
         let length = lseek(fd, 0, SEEK_END)
@@ -42,6 +44,7 @@ final class DeviceJournal: @unchecked Sendable {
         }
         self.path = path
         self.syncs = syncs
+        self.syncThreads = syncThreads
         self.descriptor = fd
         self.written = Int64(length)
         self.synced = Int64(length)
@@ -90,7 +93,7 @@ final class DeviceJournal: @unchecked Sendable {
         switch next {
         case .now: done()
         case .wait: break
-        case .startSyncing: DispatchQueue.global().async { self.syncLoop() }
+        case .startSyncing: syncThreads.submit { self.syncLoop() }
         }
     }
 

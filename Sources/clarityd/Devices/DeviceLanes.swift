@@ -13,7 +13,7 @@ import Dispatch
 /// thread per waiting client, which under 50 clients grew the pool to ~190 threads. Lanes are
 /// made on first use; a lane no device holds is dropped once idle, when more than
 /// ``keptIdle`` are kept, so names that clients make up cost nothing lasting. Work for no
-/// single device runs on the pool directly.
+/// single device runs on its connection's own queue (``Connection``).
 final class DeviceLanes: Sendable {
     /// One device name's serial queue.
     final class Lane: @unchecked Sendable {
@@ -54,12 +54,8 @@ final class DeviceLanes: Sendable {
 
     private let lanes = Protected<[String: Lane]>([:])
 
-    /// Runs `work` on the lane of device `name`, or anywhere on the pool when `name` is nil.
-    func run(on name: String?, _ work: @escaping @Sendable () -> Void) {
-        guard let name else {
-            DispatchQueue.global().async(execute: work)
-            return
-        }
+    /// Runs `work` on the lane of device `name`.
+    func run(on name: String, _ work: @escaping @Sendable () -> Void) {
         let lane = lanes.withLock { lanes in
             let lane = Self.lane(name, in: &lanes)
             lane.pending += 1

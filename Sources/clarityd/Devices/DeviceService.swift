@@ -76,7 +76,8 @@ final class DeviceService: Sendable {
         let group = DispatchGroup()
         let failed = Protected<[String]>([])
         for slot in slots {
-            DispatchQueue.global().async(group: group) {
+            // A serial queue of its own gets a thread at once, where the global pool may be busy.
+            DispatchQueue(label: "clarityd.stop.\(slot.name)").async(group: group) {
                 if !slot.close() { failed.withLock { $0.append(slot.name) } }
             }
         }

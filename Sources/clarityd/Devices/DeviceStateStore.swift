@@ -28,6 +28,12 @@ struct DeviceStateStore: Sendable {
     let log: Logger
     /// Whether journals sync before replies (config `durability`).
     let syncs: Bool
+    /// The threads journals sync on.
+    let syncThreads = WorkerThreads(name: "clarityd.sync", count: DeviceStateStore.syncThreadCount)
+
+    /// Journals synced at once: enough for devices on separate disks' worth of parallel syncs,
+    /// few enough that a sync storm cannot grow the daemon's threads.
+    static let syncThreadCount = 4
 
     /// A device as found on disk: where its replay starts and the requests to replay.
     struct StoredDevice {
@@ -243,7 +249,7 @@ struct DeviceStateStore: Sendable {
 
     /// Opens the journal of a device loaded by ``loadAll()`` for appending.
     func openJournal(_ name: String) throws -> DeviceJournal {
-        try DeviceJournal(path: journalPath(name), syncs: syncs, log: log)
+        try DeviceJournal(path: journalPath(name), syncs: syncs, syncThreads: syncThreads, log: log)
     }
 
     /// Compaction: writes `snapshot` (its encoded bytes) as generation `generation`, replaces

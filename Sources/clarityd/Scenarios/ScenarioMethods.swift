@@ -4,44 +4,56 @@ import Foundation
 @_spi(Host) import SimulatediOS
 
 /// `scenario.run`, `scenario.replay` and `scenario.explore` (docs/scenarios.md). Each schedule
-/// runs on a fresh world built from the scenario, never on a user's device; the methods run on
-/// a thread of their own, so the daemon keeps answering other clients meanwhile.
+/// runs on a fresh world built from the scenario, never on a user's device, on the daemon's
+/// scenario threads (``ScenarioWorkers``): bounded in number, at a low priority, so the daemon
+/// keeps answering other clients meanwhile. Each stops when its caller goes away or the daemon
+/// stops (``RequestCancellation``).
 struct ScenarioMethods: Sendable {
     let build = BuildInfo(version: ClarityProtocol.version)
     let log: Logger
+    let workers: ScenarioWorkers
 
     /// `scenario.run`: one schedule, FIFO unless a strategy is given.
-    func run(_ params: JSONValue?) throws(RPCError) -> JSONValue {
-        let request = try decodeParams(ScheduleParams.self, params)
-        let scenario = try ScenarioDocument.scenario(from: request.scenario)
-        return try answer(scenario, request, strategy: request.strategy ?? .fifo)
+    func run(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
+        try workers.perform(caller.cancellation) { () throws(RPCError) -> JSONValue in
+            let request = try decodeParams(ScheduleParams.self, params)
+            let scenario = try ScenarioDocument.scenario(from: request.scenario)
+            return try answer(scenario, request, strategy: request.strategy ?? .fifo, caller.cancellation)
+        }
     }
 
     /// `scenario.replay`: a failure again, from its `schedule`, or from `seed` + `strategy`.
-    func replay(_ params: JSONValue?) throws(RPCError) -> JSONValue {
-        let request = try decodeParams(ScheduleParams.self, params)
-        guard request.schedule != nil || (request.seed != nil && request.strategy != nil) else {
-            throw RPCError.invalidParams(field: "schedule", reason: "give a failure's schedule, or its seed and strategy")
+    func replay(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
+        try workers.perform(caller.cancellation) { () throws(RPCError) -> JSONValue in
+            let request = try decodeParams(ScheduleParams.self, params)
+            guard request.schedule != nil || (request.seed != nil && request.strategy != nil) else {
+                throw RPCError.invalidParams(field: "schedule", reason: "give a failure's schedule, or its seed and strategy")
+            }
+            let scenario = try ScenarioDocument.scenario(from: request.scenario)
+            return try answer(scenario, request, strategy: request.strategy ?? .fifo, caller.cancellation)
         }
-        let scenario = try ScenarioDocument.scenario(from: request.scenario)
-        return try answer(scenario, request, strategy: request.strategy ?? .fifo)
     }
 
-    private func answer(_ scenario: Scenario, _ request: ScheduleParams, strategy kind: ExplorationPlan.StrategyKind)
-        throws(RPCError) -> JSONValue
-    {
+    private func answer(
+        _ scenario: Scenario, _ request: ScheduleParams, strategy kind: ExplorationPlan.StrategyKind,
+        _ cancellation: RequestCancellation
+    ) throws(RPCError) -> JSONValue {
         try request.check()
         let quirks = request.quirks ?? [:]
+        let interruption: @Sendable () -> Bool = { cancellation.isCancelled }
         var seed: ScheduleSeed?
         let outcome: ScenarioOutcome
         if let schedule = request.schedule {
-            outcome = ScenarioRunner.run(scenario, replaying: schedule, quirks: quirks)
+            outcome = ScenarioRunner.run(scenario, replaying: schedule, quirks: quirks, interruption: interruption)
         } else {
-            let expected = kind == .pct ? request.expectedDecisions ?? ScenarioRunner.expectedDecisions(scenario) : nil
+            let expected =
+                kind == .pct
+                ? request.expectedDecisions ?? ScenarioRunner.expectedDecisions(scenario, interruption: interruption) : nil
             let made = ScheduleSeed(strategy: kind, seed: request.seed ?? 0, depth: request.depth, expectedDecisions: expected)
             seed = made
-            outcome = ScenarioRunner.run(scenario, seed: made, quirks: quirks)
+            outcome = ScenarioRunner.run(scenario, seed: made, quirks: quirks, interruption: interruption)
         }
+        if outcome.interrupted { throw RPCError.cancelled(reason: cancellation.reason?.rawValue ?? "cancelled") }
         let trace = outcome.trace
         return try encode(
             ScheduleResult(
@@ -57,10 +69,20 @@ struct ScenarioMethods: Sendable {
     /// `scenario.progress` notifications (`{"schedules","done","failed"}`, every 100 schedules
     /// and at each failure, only the latest kept for a slow reader); opt-in, because a client
     /// of the contract reads the answer as the next line. When the caller's connection closes,
-    /// no new schedule starts.
-    func explore(_ params: JSONValue?, _ caller: Caller) throws(RPCError) -> JSONValue {
+    /// or the daemon stops, the exploration stops within a schedule (`stoppedBy`). Its `jobs`
+    /// are at most the daemon's scenario threads.
+    func explore(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
+        try workers.perform(caller.cancellation) { () throws(RPCError) -> JSONValue in
+            try explore(params, caller, cancellation: caller.cancellation)
+        }
+    }
+
+    private func explore(_ params: JSONValue?, _ caller: Caller, cancellation: RequestCancellation) throws(RPCError)
+        -> JSONValue
+    {
         let request = try decodeParams(ExploreParams.self, params)
-        let plan = try request.plan()
+        var plan = try request.plan()
+        plan.jobs = min(plan.jobs, workers.threadCount)
         let scenario = try ScenarioDocument.scenario(from: request.scenario)
         let subscriptions = caller.subscriptions
         let total = (plan.schedules - plan.shard.index + plan.shard.count - 1) / plan.shard.count
@@ -76,10 +98,13 @@ struct ScenarioMethods: Sendable {
                 line.append(UInt8(ascii: "\n"))
                 subscriptions.post(progress: line)
             },
-            isCancelled: { subscriptions.isClosed })
+            stopReason: { cancellation.reason?.rawValue },
+            spread: { [workers] count, body in workers.spread(count, body) })
         let report = ScenarioExplorer.explore(scenario, plan: plan, build: build, control: control)
-        if report.stoppedBy == "cancelled" {
-            log.info("connection \(caller.connection) went away: exploration stopped after \(report.schedules) schedules")
+        switch cancellation.reason {
+        case .cancelled?: log.info("connection \(caller.connection) went away: exploration stopped after \(report.schedules) schedules")
+        case .shutdown?: log.info("the daemon is stopping: exploration stopped after \(report.schedules) schedules")
+        case nil: break
         }
         return try encode(report)
     }
@@ -183,12 +208,11 @@ struct ExploreParams: Decodable, Sendable {
         if let timeLimit, !(timeLimit > 0 && timeLimit <= 86_400) {
             throw RPCError.invalidParams(field: "timeLimit", reason: "seconds, > 0 and at most 86400")
         }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
         if let jobs, !(1...256).contains(jobs) { throw RPCError.invalidParams(field: "jobs", reason: "must be 1 to 256") }
         return ExplorationPlan(
             strategy: strategy, depth: depth ?? 3, schedules: schedules, seedStart: seedStart ?? 0,
             stopAtFirst: stopAtFirst ?? true, timeLimit: timeLimit, shard: try parsedShard(), swarm: swarm ?? false,
-            jobs: jobs ?? cores)
+            jobs: jobs ?? .max)
     }
 
     /// `"i/n"`: this run takes every n-th schedule from the i-th (0 ≤ i < n).

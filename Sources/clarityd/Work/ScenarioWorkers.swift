@@ -1,0 +1,101 @@
+import ControlProtocol
+import Foundation
+
+/// Where `scenario.run`, `scenario.replay` and `scenario.explore` run: ``WorkerThreads`` of
+/// their own (`scenarioThreads` in clarityd.json, default one per core), at a low priority, so
+/// that however much is explored the event loops, the device lanes and the journals' syncs keep
+/// their cores (docs/scenarios.md, "Sharing the daemon").
+///
+/// At most `threads + queueLimit` scenario requests are admitted at a time, running or waiting
+/// for a thread; one more is refused at once (-32007), so a burst of requests holds a bounded
+/// amount of memory. A request whose caller goes away while it waits is taken out of the queue
+/// (answered -32008); one that runs sees its ``RequestCancellation`` and stops between
+/// schedules or steps. An exploration's extra jobs borrow threads as they come free
+/// (``spread(_:_:)``): all explorations together never run on more than `threads` threads.
+final class ScenarioWorkers: Sendable {
+    private let threads: WorkerThreads
+    let queueLimit: Int
+    private let admitted = Protected<[ObjectIdentifier: RequestCancellation]>([:])
+
+    init(threads: Int, queueLimit: Int) {
+        self.threads = WorkerThreads(name: "clarityd.scenario", count: threads, lowPriority: true)
+        self.queueLimit = queueLimit
+    }
+
+    var threadCount: Int { threads.count }
+
+    /// `daemon.status`'s `scenarios`: threads, requests running and waiting.
+    var status: JSONValue {
+        let admitted = admitted.withLock { $0.count }
+        let queued = min(admitted, threads.load.queued)
+        return [
+            "threads": .int(threads.count), "queueLimit": .int(queueLimit),
+            "running": .int(admitted - queued), "queued": .int(queued),
+        ]
+    }
+
+    /// Runs `body` on a scenario thread and returns what it returned, once a thread is free;
+    /// -32007 when `threads + queueLimit` requests are already admitted, -32008 when the request
+    /// is cancelled before a thread took it.
+    func perform<T: Sendable>(_ cancellation: RequestCancellation, _ body: @escaping @Sendable () throws -> T) throws -> T {
+        let key = ObjectIdentifier(cancellation)
+        let limit = threads.count + queueLimit
+        let admittedNow = admitted.withLock { admitted in
+            guard admitted.count < limit else { return false }
+            admitted[key] = cancellation
+            return true
+        }
+        guard admittedNow else { throw RPCError.busy(limit: limit) }
+        defer { _ = admitted.withLock { $0.removeValue(forKey: key) } }
+        let outcome = Protected<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let job = threads.submit {
+            let result = Result { try body() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        let threads = threads
+        cancellation.onCancel { _ in
+            if threads.withdraw(job) { done.signal() }
+        }
+        done.wait()
+        guard let result = outcome.withLock({ $0 }) else {
+            throw RPCError.cancelled(reason: cancellation.reason?.rawValue ?? "cancelled")
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` on the calling scenario thread and on up to `count - 1` more as they come
+    /// free (ahead of waiting requests); returns once every run of it that started has returned.
+    /// A thread that comes free after the caller's own run has ended is not asked.
+    func spread(_ count: Int, _ body: @escaping @Sendable () -> Void) {
+        let group = DispatchGroup()
+        var jobs: [WorkerThreads.Job] = []
+        for _ in 1..<max(1, count) {
+            group.enter()
+            jobs.append(
+                threads.submit(.front) {
+                    body()
+                    group.leave()
+                })
+        }
+        body()
+        for job in jobs where threads.withdraw(job) { group.leave() }
+        group.wait()
+    }
+
+    /// Cancels every admitted request (the daemon is stopping).
+    func cancelAll(_ reason: RequestCancellation.Reason) {
+        for cancellation in admitted.withLock({ Array($0.values) }) { cancellation.cancel(reason) }
+    }
+
+    /// Waits until no request is admitted, at most `timeout` seconds; false if some still are.
+    func waitUntilIdle(timeout: Double) -> Bool {
+        let deadline = DispatchTime.now() + timeout
+        while admitted.withLock({ !$0.isEmpty }) {
+            guard DispatchTime.now() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+}

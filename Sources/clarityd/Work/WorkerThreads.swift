@@ -1,0 +1,114 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A fixed set of threads of the daemon's own, each taking the next job from a queue: for work
+/// that blocks (a journal's `fdatasync`) or runs a long while (a scenario's schedules), which must
+/// never sit on Dispatch's pool. That pool runs only as many threads as there are cores while they
+/// compute; an exploration that kept them busy once made a journal sync — and every durable
+/// answer behind it — wait 11 s.
+///
+/// Jobs queued ``Placement/front`` run before those queued at the back. A queued job can be taken
+/// back (``withdraw(_:)``) until a thread has started it.
+///
+/// `@unchecked Sendable`: the queue is reached only under `condition`.
+final class WorkerThreads: @unchecked Sendable {
+    /// One piece of work, and whether a thread took it.
+    final class Job: @unchecked Sendable {
+        fileprivate let body: @Sendable () -> Void
+        /// Set under the owner's lock once a thread takes the job (or it is withdrawn).
+        fileprivate var taken = false
+
+        fileprivate init(_ body: @escaping @Sendable () -> Void) {
+            self.body = body
+        }
+    }
+
+    enum Placement {
+        case front, back
+    }
+
+    let name: String
+    let count: Int
+    private let lowPriority: Bool
+    private let condition = NSCondition()
+    private var queue: [Job] = []
+    private var started = false
+    private var running = 0
+
+    /// `count` threads named `name.<i>`, started with the first job; with `lowPriority` they
+    /// yield the cores to every other thread of the daemon (``SystemCall/lowerThreadPriority()``).
+    init(name: String, count: Int, lowPriority: Bool = false) {
+        self.name = name
+        self.count = max(1, count)
+        self.lowPriority = lowPriority
+    }
+
+    /// Queues `body`; returns the job, which ``withdraw(_:)`` takes back while it waits.
+    @discardableResult
+    func submit(_ placement: Placement = .back, _ body: @escaping @Sendable () -> Void) -> Job {
+        let job = Job(body)
+        condition.lock()
+        if !started { startThreads() }
+        switch placement {
+        case .front: queue.insert(job, at: 0)
+        case .back: queue.append(job)
+        }
+        condition.signal()
+        condition.unlock()
+        return job
+    }
+
+    /// Takes `job` out of the queue; false when a thread has already started it.
+    func withdraw(_ job: Job) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !job.taken else { return false }
+        job.taken = true
+        queue.removeAll { $0 === job }
+        return true
+    }
+
+    /// Jobs waiting for a thread, and threads running one.
+    var load: (queued: Int, running: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (queue.count, running)
+    }
+
+    /// Under `condition`.
+    private func startThreads() {
+        started = true
+        for index in 0..<count {
+            let thread = Thread { [self] in
+                // Signals go to the main thread and Dispatch, as for the event loops.
+                var all = sigset_t()
+                sigfillset(&all)
+                pthread_sigmask(SIG_BLOCK, &all, nil)
+                if lowPriority { SystemCall.lowerThreadPriority() }
+                work()
+            }
+            thread.name = "\(name).\(index)"
+            thread.start()
+        }
+    }
+
+    private func work() -> Never {
+        while true {
+            condition.lock()
+            while queue.isEmpty { condition.wait() }
+            let job = queue.removeFirst()
+            job.taken = true
+            running += 1
+            condition.unlock()
+            job.body()
+            condition.lock()
+            running -= 1
+            condition.unlock()
+        }
+    }
+}
