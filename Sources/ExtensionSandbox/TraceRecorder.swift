@@ -10,32 +10,64 @@ public struct TraceEntry<Payload: Sendable>: Sendable {
 
 /// The world's trace: every effect in the order it happened.
 ///
-/// Keeps the most recent `capacity` entries (older ones are dropped; sequence numbers go on),
-/// so a long-running daemon stays bounded. World-confined (`@unchecked Sendable`).
+/// Keeps the most recent entries that fit both `capacity` (entries) and `byteCapacity` (bytes,
+/// as `cost` estimates each entry): older ones are dropped, sequence numbers go on. So a
+/// long-running daemon stays bounded whatever its devices trace — 700 writes of a 900 KB value
+/// once kept 630 MB, where 100 000 entries could have held 90 GB. The newest entry is always
+/// kept, however large. World-confined (`@unchecked Sendable`).
 public final class TraceRecorder<Payload: Sendable>: @unchecked Sendable {
     public let capacity: Int
+    public let byteCapacity: Int
+    private let cost: @Sendable (Payload) -> Int
     private var entries: [TraceEntry<Payload>] = []
+    /// The estimated bytes of each entry, parallel to `entries`.
+    private var costs: [Int] = []
     private var head = 0
+    /// The estimated bytes of the entries kept (from `head`), and of those dropped but not yet
+    /// let go of (before `head`: they are let go of in batches, before they hold a quarter of
+    /// `byteCapacity`).
+    public private(set) var keptBytes = 0
+    private var droppedBytes = 0
     public private(set) var lastSequence = 0
 
+    /// The bytes an entry takes besides what its payload holds: its place in the trace, the
+    /// time, the actor and sandbox names.
+    public static var entryOverhead: Int { 64 }
+
     /// A recorder whose first entry will be `lastSequence + 1` (a device restored from a
-    /// snapshot goes on numbering where it stopped).
-    public init(capacity: Int = 100_000, lastSequence: Int = 0) {
+    /// snapshot goes on numbering where it stopped). `cost` estimates a payload's bytes beyond
+    /// ``entryOverhead`` (0 by default: then only `capacity` bounds the trace).
+    public init(
+        capacity: Int = 100_000, byteCapacity: Int = .max, lastSequence: Int = 0,
+        cost: @escaping @Sendable (Payload) -> Int = { _ in 0 }
+    ) {
         self.capacity = capacity
+        self.byteCapacity = byteCapacity
+        self.cost = cost
         self.lastSequence = lastSequence
     }
+
+    /// Entries kept now.
+    public var count: Int { entries.count - head }
 
     @discardableResult
     public func record(time: VirtualInstant, actor: String, sandbox: String?, payload: Payload) -> TraceEntry<Payload> {
         lastSequence += 1
         let entry = TraceEntry(sequence: lastSequence, time: time, actor: actor, sandbox: sandbox, payload: payload)
+        let bytes = Self.entryOverhead + actor.utf8.count + (sandbox?.utf8.count ?? 0) + cost(payload)
         entries.append(entry)
-        if entries.count - head > capacity {
+        costs.append(bytes)
+        keptBytes += bytes
+        while count > capacity || (keptBytes > byteCapacity && count > 1) {
+            keptBytes -= costs[head]
+            droppedBytes += costs[head]
             head += 1
-            if head > capacity {
-                entries.removeFirst(head)
-                head = 0
-            }
+        }
+        if head > capacity / 2 || droppedBytes > byteCapacity / 4 {
+            entries.removeFirst(head)
+            costs.removeFirst(head)
+            head = 0
+            droppedBytes = 0
         }
         return entry
     }

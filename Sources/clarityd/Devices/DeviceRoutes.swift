@@ -107,6 +107,9 @@ enum DeviceRoutes {
             try device.activities()
         },
         .traceGet: .device(TraceParams.self) { device, params throws(DeviceError) in
+            if let problem = TraceKindSelection.problem(params.kinds) {
+                throw .invalidArgument(field: problem.field, reason: problem.reason)
+            }
             let (since, limit, last) = try traceWindow(
                 since: params.since, limit: params.limit, last: params.last, maxEvents: TraceParams.maxEvents)
             return device.traceEntries(since: since, limit: limit, last: last, kinds: params.kinds)

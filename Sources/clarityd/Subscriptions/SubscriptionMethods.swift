@@ -19,12 +19,17 @@ struct SubscriptionMethods: Sendable {
         if topics.isEmpty {
             throw RPCError.invalidParams(field: "topics", reason: "give at least one topic: \(Self.topics.joined(separator: ", "))")
         }
-        for (index, topic) in topics.enumerated() where !Self.topics.contains(topic) {
-            throw RPCError.invalidParams(
-                field: "topics[\(index)]", reason: "unknown topic \(topic); known: \(Self.topics.joined(separator: ", "))")
+        for (index, topic) in topics.enumerated() {
+            guard Self.topics.contains(topic) else {
+                throw RPCError.invalidParams(
+                    field: "topics[\(index)]", reason: "unknown topic \(topic); known: \(Self.topics.joined(separator: ", "))")
+            }
+            guard !topics[..<index].contains(topic) else {
+                throw RPCError.invalidParams(field: "topics[\(index)]", reason: "\(topic) is listed twice")
+            }
         }
-        for (index, kind) in (params.kinds ?? []).enumerated() where kind.isEmpty {
-            throw RPCError.invalidParams(field: "kinds[\(index)]", reason: "must name a kind, e.g. store.write or monitor.")
+        if let problem = TraceKindSelection.problem(params.kinds) {
+            throw RPCError.invalidParams(field: problem.field, reason: problem.reason)
         }
         let name = params.device ?? "default"
         let feed = try devices.slot(named: name).feed

@@ -2,13 +2,24 @@ import ExtensionSandbox
 
 /// The device's trace: records each effect with the current virtual time and the running
 /// actor and sandbox (from ``CallbackContext/current``). World-confined.
+///
+/// It keeps the newest 100 000 effects, or fewer when they hold more than ``byteCapacity``
+/// (``Effect/heldBytes``): older ones are dropped, and `trace.get` says where the kept ones
+/// start.
 public final class DeviceTrace: @unchecked Sendable {
     @_spi(Host) public let recorder: TraceRecorder<Effect>
     @_spi(Host) public let clock: VirtualClock
 
-    @_spi(Host) public init(clock: VirtualClock, capacity: Int = 100_000, lastSequence: Int = 0) {
+    /// The most bytes a device's trace holds (estimated): 24 MiB, room for the 100 000 effects
+    /// of a busy device (about 100 bytes each), so that only large values make it keep fewer.
+    public static let byteCapacity = 24 * 1024 * 1024
+
+    @_spi(Host) public init(
+        clock: VirtualClock, capacity: Int = 100_000, byteCapacity: Int = DeviceTrace.byteCapacity, lastSequence: Int = 0
+    ) {
         self.clock = clock
-        self.recorder = TraceRecorder(capacity: capacity, lastSequence: lastSequence)
+        self.recorder = TraceRecorder(
+            capacity: capacity, byteCapacity: byteCapacity, lastSequence: lastSequence, cost: { $0.heldBytes })
     }
 
     /// Records `effect` under the running context (the app or extension whose platform call

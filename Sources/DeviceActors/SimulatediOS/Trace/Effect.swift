@@ -46,6 +46,15 @@ public enum Effect: Sendable, Equatable {
     /// not one (it is `extension.jetsam`).
     case appError(callback: String, message: String)
 
+    /// Every ``kind`` an effect can have, in the order of the cases.
+    public static let kinds = [
+        "extension.launch", "extension.callback", "extension.jetsam", "extension.terminate", "store.read", "store.write",
+        "store.remove", "store.writeLost", "race", "shield.apply", "shield.clear", "shield.shown", "shield.action",
+        "notification", "monitor.intervalStart", "monitor.intervalEnd", "monitor.threshold", "monitor.warning",
+        "activity.start", "activity.stop", "app.state", "intent", "clock.advance", "wifi", "call", "contacts",
+        "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error",
+    ]
+
     /// The wire name of the effect (`kind`).
     public var kind: String {
         switch self {

@@ -1,0 +1,47 @@
+import Testing
+
+@testable import ExtensionSandbox
+
+/// The trace keeps the newest entries that fit its count and its bytes; numbering goes on.
+@Suite struct TraceRecorderTests {
+    private func recorder(capacity: Int = 100, bytes: Int) -> TraceRecorder<Int> {
+        TraceRecorder(capacity: capacity, byteCapacity: bytes, cost: { $0 })
+    }
+
+    private func record(_ recorder: TraceRecorder<Int>, _ payloads: [Int]) {
+        for payload in payloads { recorder.record(time: .epoch, actor: "", sandbox: nil, payload: payload) }
+    }
+
+    private let overhead = TraceRecorder<Int>.entryOverhead
+
+    @Test func largeEntriesAreDroppedOldestFirstOnceTheyHoldMoreThanItsBytes() {
+        let trace = recorder(bytes: 3 * (1000 + overhead))
+        record(trace, [1000, 1000, 1000, 1000, 1000])
+        #expect(trace.entries(after: 0).map(\.sequence) == [3, 4, 5])
+        #expect(trace.keptBytes == 3 * (1000 + overhead))
+        #expect(trace.lastSequence == 5)
+    }
+
+    @Test func smallEntriesAreBoundedByTheCountAlone() {
+        let trace = recorder(capacity: 4, bytes: 1 << 30)
+        record(trace, Array(repeating: 1, count: 10))
+        #expect(trace.entries(after: 0).map(\.sequence) == [7, 8, 9, 10])
+    }
+
+    @Test func theNewestEntryIsKeptHoweverLarge() {
+        let trace = recorder(bytes: 100)
+        record(trace, [10, 5000])
+        #expect(trace.entries(after: 0).map(\.payload) == [5000])
+        record(trace, [10])
+        #expect(trace.entries(after: 0).map(\.payload) == [10])
+    }
+
+    @Test func entriesAfterASequenceAreFoundAcrossDropsAndCompactions() {
+        let trace = recorder(capacity: 1000, bytes: 50 * (8 + overhead))
+        record(trace, Array(repeating: 8, count: 5000))
+        #expect(trace.count == 50)
+        #expect(trace.entries(after: 4990).map(\.sequence) == Array(4991...5000))
+        #expect(trace.entries(after: 10).first?.sequence == 4951)
+        #expect(trace.entries(after: 5000).isEmpty)
+    }
+}
