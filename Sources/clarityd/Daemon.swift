@@ -86,10 +86,13 @@ final class Daemon: Sendable {
                     + "; each daemon needs a --state-dir of its own")
         }
         let lanes = DeviceLanes()
+        let descriptorLimit = DescriptorLimit.raise(log: log)
         let devices: DeviceService
+        let store: DeviceStateStore
         do {
-            let store = try DeviceStateStore(
-                stateDirectory: stateDirectory, syncs: config.durability == .fsync, log: log)
+            store = try DeviceStateStore(
+                stateDirectory: stateDirectory, syncs: config.durability == .fsync,
+                openJournals: DescriptorLimit.journals(for: descriptorLimit), log: log)
             devices = try DeviceService(
                 defaultApp: config.defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
                 lanes: lanes, compactionThreshold: config.compactJournalAfter, log: log)
@@ -118,7 +121,7 @@ final class Daemon: Sendable {
             removeAtExit: removeAtExit, log: log)
         let methods = DaemonMethods(
             socketPath: socketPath, stateDirectory: stateDirectory, devices: devices, connections: connections,
-            scenarios: workers, shutdown: shutdown)
+            scenarios: workers, journals: store.descriptors, descriptorLimit: descriptorLimit, shutdown: shutdown)
 
         let router = Router(
             daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log, workers: workers),

@@ -18,15 +18,19 @@ final class DaemonMethods: Sendable {
     private let devices: DeviceService
     private let connections: ConnectionRegistry
     private let scenarios: ScenarioWorkers
+    private let journals: JournalDescriptors
+    private let descriptorLimit: Int
     private let shutdown: Shutdown
 
     private static let pong: JSONValue = ["pong": true, "version": .string(ClarityProtocol.version)]
 
     init(
         socketPath: String, stateDirectory: URL, devices: DeviceService, connections: ConnectionRegistry,
-        scenarios: ScenarioWorkers, shutdown: Shutdown
+        scenarios: ScenarioWorkers, journals: JournalDescriptors, descriptorLimit: Int, shutdown: Shutdown
     ) {
         self.scenarios = scenarios
+        self.journals = journals
+        self.descriptorLimit = descriptorLimit
         self.socketPath = socketPath
         self.stateDirectory = stateDirectory
         self.devices = devices
@@ -42,8 +46,9 @@ final class DaemonMethods: Sendable {
 
     /// `daemon.status`: version, pid, uptime in seconds, socket, state directory, device names,
     /// the number of open connections (this one included), the bytes of answers waiting for
-    /// clients to read them (`answers`: `unsent`, `limit`) and the scenario threads' load
-    /// (`scenarios`: `threads`, `queueLimit`, `running`, `queued`).
+    /// clients to read them (`answers`: `unsent`, `limit`), the scenario threads' load
+    /// (`scenarios`: `threads`, `queueLimit`, `running`, `queued`) and the descriptor budget
+    /// (`descriptors`: `limit`, `open`, `journalsOpen`, `journalLimit`).
     func status(_ params: JSONValue?) throws -> JSONValue {
         _ = try decodeParams(NoParams.self, params)
         let uptime = started.duration(to: .now).components
@@ -57,6 +62,10 @@ final class DaemonMethods: Sendable {
             "connections": .int(connections.count),
             "answers": ["unsent": .int(connections.outputBudget.total), "limit": .int(connections.outputBudget.limit)],
             "scenarios": scenarios.status,
+            "descriptors": [
+                "limit": .int(descriptorLimit), "open": .int(DescriptorLimit.openCount),
+                "journalsOpen": .int(journals.openCount), "journalLimit": .int(journals.limit),
+            ],
         ]
     }
 

@@ -15,7 +15,7 @@ import Testing
     private let log = Logger(level: .error)
 
     private func store() throws -> DeviceStateStore {
-        try DeviceStateStore(stateDirectory: directory, syncs: true, log: log)
+        try DeviceStateStore(stateDirectory: directory, syncs: true, openJournals: 64, log: log)
     }
 
     private func creation(_ name: String) -> DeviceCreation {

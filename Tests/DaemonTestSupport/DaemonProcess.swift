@@ -32,6 +32,11 @@ public final class DaemonProcess {
     public let arguments: [String]
     /// Run under `ulimit -f` with this many KiB (file writes beyond it fail with EFBIG), when set.
     public let fileSizeLimitKiB: Int?
+    /// Run under `ulimit -n` with this many descriptors (soft and hard), when set; may change
+    /// between restarts.
+    public var descriptorLimit: Int?
+    /// Run under `ulimit -S -n` with this many descriptors (the soft limit only), when set.
+    public var softDescriptorLimit: Int?
     private var child: ChildProcess?
     private var connection: RawConnection?
     private var nextID = 1
@@ -39,8 +44,11 @@ public final class DaemonProcess {
     /// Starts `clarityd --socket … --state-dir …` plus `arguments`; with `config`, also
     /// `--config` pointing at that JSON written to the temporary directory; with
     /// `fileSizeLimitKiB`, under that file-size limit (to see writes fail as on a full disk).
-    public init(arguments: [String] = [], config: JSONValue? = nil, fileSizeLimitKiB: Int? = nil) throws {
+    public init(
+        arguments: [String] = [], config: JSONValue? = nil, fileSizeLimitKiB: Int? = nil, descriptorLimit: Int? = nil
+    ) throws {
         self.fileSizeLimitKiB = fileSizeLimitKiB
+        self.descriptorLimit = descriptorLimit
         var template = Array("/tmp/cd-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else {
             throw StartFailure(reason: "mkdtemp failed: \(String(cString: strerror(errno)))", log: "")
@@ -66,10 +74,15 @@ public final class DaemonProcess {
     /// until its socket accepts a connection, at most `timeout` seconds.
     public func start(timeout: Double = 10) throws {
         let process = Process()
-        if let fileSizeLimitKiB {
+        let limits = [
+            fileSizeLimitKiB.map { "ulimit -f \($0)" }, descriptorLimit.map { "ulimit -n \($0)" },
+            softDescriptorLimit.map { "ulimit -S -n \($0)" },
+        ].compactMap { $0 }
+        if !limits.isEmpty {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
-                ["-c", "ulimit -f \(fileSizeLimitKiB) && exec \"$0\" \"$@\"", BuildProducts.executable("clarityd").path] + arguments
+                ["-c", (limits + ["exec \"$0\" \"$@\""]).joined(separator: " && "), BuildProducts.executable("clarityd").path]
+                + arguments
         } else {
             process.executableURL = BuildProducts.executable("clarityd")
             process.arguments = arguments

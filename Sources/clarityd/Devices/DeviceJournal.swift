@@ -7,7 +7,9 @@ import Foundation
     import Darwin
 #endif
 
-/// A device's journal file, open for appending: one line per request that changed the device.
+/// A device's journal file, appended to: one line per request that changed the device. Its
+/// descriptor is lent by ``JournalDescriptors`` while it is written or synced, so a device holds
+/// none for long.
 ///
 /// ``append(_:)`` writes the line with one `write` before the request is answered, so a
 /// `kill -9` of the daemon loses nothing answered. What must also survive a power cut waits for
@@ -20,7 +22,7 @@ final class DeviceJournal: @unchecked Sendable {
     let path: String
     let syncs: Bool
     private let syncThreads: WorkerThreads
-    private let descriptor: Int32
+    private let descriptors: JournalDescriptors
     private let lock = NSLock()
     /// Bytes written so far (the file's length), under `lock`.
     private var written: Int64
@@ -31,28 +33,47 @@ final class DeviceJournal: @unchecked Sendable {
     private var closed = false
     private let log: Logger
 
-    /// Opens `path` for appending; its current length is taken as synced (it was synced, or
-    /// written by a daemon that is gone, before this one opened it).
-    init(path: String, syncs: Bool, syncThreads: WorkerThreads, log: Logger) throws(JournalError) {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw .system(SystemCallError("open", path)) }
-        let length = lseek(fd, 0, SEEK_END)
-        guard length >= 0 else {
-            let error = SystemCallError("lseek", path)
-            close(fd)
-            throw .system(error)
+    /// The journal at `path`, a regular file (not a symlink), appended to from its current
+    /// length, which is taken as synced (it was synced, or written by a daemon that is gone,
+    /// before this one opened it).
+    init(path: String, syncs: Bool, syncThreads: WorkerThreads, descriptors: JournalDescriptors, log: Logger)
+        throws(JournalError)
+    {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .system(SystemCallError("stat", path)) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            errno = EINVAL
+            throw .system(SystemCallError("open (not a regular file)", path))
         }
         self.path = path
         self.syncs = syncs
         self.syncThreads = syncThreads
-        self.descriptor = fd
-        self.written = Int64(length)
-        self.synced = Int64(length)
+        self.descriptors = descriptors
+        self.written = Int64(info.st_size)
+        self.synced = Int64(info.st_size)
         self.log = log
     }
 
     deinit {
-        close(descriptor)
+        descriptors.remove(self)
+    }
+
+    private enum SyncOutcome {
+        case synced, failed, finished
+    }
+
+    /// `fdatasync` of the file: `failed` (errno set) when it failed or the file could not be
+    /// opened; `finished` when the journal was finished meanwhile (which synced it).
+    private func syncFile() -> SyncOutcome {
+        do {
+            return try descriptors.withDescriptor(self, path: path) { descriptor in
+                fdatasync(descriptor) == 0 ? .synced : .failed
+            }
+        } catch .closed {
+            return .finished
+        } catch {
+            return .failed
+        }
     }
 
     /// Appends one line (`bytes` without its newline); returns the offset at which the line ends.
@@ -62,17 +83,20 @@ final class DeviceJournal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { throw .closed(path) }
-        var offset = 0
-        while offset < line.count {
-            let count = line.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, line.count - offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let failure = SystemCallError("write", path)
-                // The part written is cut off again, so the file ends with the last whole line.
-                if offset > 0 { _ = ftruncate(descriptor, off_t(written)) }
-                throw .system(failure)
+        let start = written
+        try descriptors.withDescriptor(self, path: path) { descriptor throws(JournalError) in
+            var offset = 0
+            while offset < line.count {
+                let count = line.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, line.count - offset) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    let failure = SystemCallError("write", path)
+                    // The part written is cut off again, so the file ends with the last whole line.
+                    if offset > 0 { _ = ftruncate(descriptor, off_t(start)) }
+                    throw .system(failure)
+                }
+                offset += count
             }
-            offset += count
         }
         written += Int64(line.count)
         return written
@@ -102,7 +126,7 @@ final class DeviceJournal: @unchecked Sendable {
     private func syncLoop() {
         while true {
             let target = lock.withLock { written }
-            if fdatasync(descriptor) != 0 {
+            if syncFile() == .failed {
                 log.error("journal \(path): \(SystemCallError("fdatasync", path)); replies go out unsynced")
             }
             let (ready, more): ([@Sendable () -> Void], Bool) = lock.withLock {
@@ -117,8 +141,8 @@ final class DeviceJournal: @unchecked Sendable {
         }
     }
 
-    /// Syncs what was written and ends the journal: later appends fail. Waiters are released.
-    /// The descriptor is closed when the journal is released. Returns false when the sync failed
+    /// Syncs what was written and ends the journal: later appends fail. Waiters are released,
+    /// and the descriptor is closed. Returns false when the sync failed
     /// (logged): what was written may not survive an OS crash.
     @discardableResult
     func finish() -> Bool {
@@ -126,10 +150,11 @@ final class DeviceJournal: @unchecked Sendable {
             guard !closed else { return (true, []) }
             closed = true
             var ok = true
-            if fdatasync(descriptor) != 0 {
+            if written > self.synced, syncFile() != .synced {
                 ok = false
                 log.error("journal \(path): \(SystemCallError("fdatasync", path))")
             }
+            descriptors.retire(self)
             self.synced = written
             defer { waiters = [] }
             return (ok, waiters.map(\.done))

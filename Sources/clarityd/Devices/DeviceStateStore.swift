@@ -30,6 +30,8 @@ struct DeviceStateStore: Sendable {
     let syncs: Bool
     /// The threads journals sync on.
     let syncThreads = WorkerThreads(name: "clarityd.sync", count: DeviceStateStore.syncThreadCount)
+    /// The journals' descriptors, lent while they are written or synced.
+    let descriptors: JournalDescriptors
 
     /// Journals synced at once: enough for devices on separate disks' worth of parallel syncs,
     /// few enough that a sync storm cannot grow the daemon's threads.
@@ -50,10 +52,11 @@ struct DeviceStateStore: Sendable {
     }
 
     /// The daemon secures `devices/` first (``PrivateDirectory``); this makes sure it exists.
-    init(stateDirectory: URL, syncs: Bool, log: Logger) throws {
+    init(stateDirectory: URL, syncs: Bool, openJournals: Int, log: Logger) throws {
         directory = stateDirectory.appendingPathComponent("devices", isDirectory: true)
         self.log = log
         self.syncs = syncs
+        descriptors = JournalDescriptors(limit: openJournals)
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
@@ -249,7 +252,8 @@ struct DeviceStateStore: Sendable {
 
     /// Opens the journal of a device loaded by ``loadAll()`` for appending.
     func openJournal(_ name: String) throws -> DeviceJournal {
-        try DeviceJournal(path: journalPath(name), syncs: syncs, syncThreads: syncThreads, log: log)
+        try DeviceJournal(
+            path: journalPath(name), syncs: syncs, syncThreads: syncThreads, descriptors: descriptors, log: log)
     }
 
     /// Compaction: writes `snapshot` (its encoded bytes) as generation `generation`, replaces

@@ -15,7 +15,8 @@ import Foundation
 final class ScenarioWorkers: Sendable {
     private let threads: WorkerThreads
     let queueLimit: Int
-    private let admitted = Protected<[ObjectIdentifier: RequestCancellation]>([:])
+    /// The requests admitted, and whether a thread has started each.
+    private let admitted = Protected<[ObjectIdentifier: (cancellation: RequestCancellation, started: Bool)]>([:])
 
     init(threads: Int, queueLimit: Int) {
         self.threads = WorkerThreads(name: "clarityd.scenario", count: threads, lowPriority: true)
@@ -26,11 +27,12 @@ final class ScenarioWorkers: Sendable {
 
     /// `daemon.status`'s `scenarios`: threads, requests running and waiting.
     var status: JSONValue {
-        let admitted = admitted.withLock { $0.count }
-        let queued = min(admitted, threads.load.queued)
+        let (running, queued) = admitted.withLock { admitted in
+            (admitted.values.filter(\.started).count, admitted.values.filter { !$0.started }.count)
+        }
         return [
-            "threads": .int(threads.count), "queueLimit": .int(queueLimit),
-            "running": .int(admitted - queued), "queued": .int(queued),
+            "threads": .int(threads.count), "queueLimit": .int(queueLimit), "running": .int(running),
+            "queued": .int(queued),
         ]
     }
 
@@ -42,21 +44,25 @@ final class ScenarioWorkers: Sendable {
         let limit = threads.count + queueLimit
         let admittedNow = admitted.withLock { admitted in
             guard admitted.count < limit else { return false }
-            admitted[key] = cancellation
+            admitted[key] = (cancellation, false)
             return true
         }
         guard admittedNow else { throw RPCError.busy(limit: limit) }
+        let admitted = admitted
         defer { _ = admitted.withLock { $0.removeValue(forKey: key) } }
         let outcome = Protected<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let job = threads.submit {
+            admitted.withLock { $0[key]?.started = true }
             let result = Result { try body() }
             outcome.withLock { $0 = result }
             done.signal()
         }
         let threads = threads
         cancellation.onCancel { _ in
-            if threads.withdraw(job) { done.signal() }
+            guard threads.withdraw(job) else { return }
+            _ = admitted.withLock { $0.removeValue(forKey: key) }
+            done.signal()
         }
         done.wait()
         guard let result = outcome.withLock({ $0 }) else {
@@ -86,7 +92,7 @@ final class ScenarioWorkers: Sendable {
 
     /// Cancels every admitted request (the daemon is stopping).
     func cancelAll(_ reason: RequestCancellation.Reason) {
-        for cancellation in admitted.withLock({ Array($0.values) }) { cancellation.cancel(reason) }
+        for request in admitted.withLock({ Array($0.values) }) { request.cancellation.cancel(reason) }
     }
 
     /// Waits until no request is admitted, at most `timeout` seconds; false if some still are.
