@@ -6,6 +6,14 @@ public struct TraceEntry<Payload: Sendable>: Sendable {
     public let actor: String
     public let sandbox: String?
     public let payload: Payload
+
+    public init(sequence: Int, time: VirtualInstant, actor: String, sandbox: String?, payload: Payload) {
+        self.sequence = sequence
+        self.time = time
+        self.actor = actor
+        self.sandbox = sandbox
+        self.payload = payload
+    }
 }
 
 /// The world's trace: every effect in the order it happened.
@@ -70,6 +78,27 @@ public final class TraceRecorder<Payload: Sendable>: @unchecked Sendable {
             droppedBytes = 0
         }
         return entry
+    }
+
+    /// Fills an empty recorder with `entries` saved from another (a device restored from a
+    /// snapshot), oldest first, as far as its bounds allow; numbering goes on after the last of
+    /// them or after ``lastSequence``, whichever is later.
+    public func load(_ saved: [TraceEntry<Payload>]) {
+        precondition(count == 0, "a trace is loaded before anything is recorded")
+        for entry in saved {
+            let bytes = Self.entryOverhead + entry.actor.utf8.count + (entry.sandbox?.utf8.count ?? 0) + cost(entry.payload)
+            entries.append(entry)
+            costs.append(bytes)
+            keptBytes += bytes
+        }
+        lastSequence = max(lastSequence, saved.last?.sequence ?? 0)
+        while count > capacity || (keptBytes > byteCapacity && count > 1) {
+            keptBytes -= costs[head]
+            head += 1
+        }
+        entries.removeFirst(head)
+        costs.removeFirst(head)
+        head = 0
     }
 
     /// Entries with a sequence number greater than `sequence`, oldest first.

@@ -95,7 +95,8 @@ final class Daemon: Sendable {
                 openJournals: DescriptorLimit.journals(for: descriptorLimit), log: log)
             devices = try DeviceService(
                 defaultApp: config.defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
-                lanes: lanes, compactionThreshold: config.compactJournalAfter, log: log)
+                lanes: lanes,
+                policy: CompactionPolicy(lines: config.compactJournalAfter, replaySteps: config.maxReplaySteps), log: log)
         } catch let error as RPCError {
             throw .runtime("the devices failed to start: \(error.message)")
         } catch {

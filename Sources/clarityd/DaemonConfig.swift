@@ -23,6 +23,10 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
     /// Journal lines after which a device is snapshotted and its journal started afresh; 0
     /// (the default) never compacts, so that a restart replays every input and comes back exact.
     var compactJournalAfter = 0
+    /// Scheduler steps a restart may run to replay one device's journal; past them the device
+    /// is compacted into a snapshot (``CompactionPolicy``). 0: never, so restarts are exact
+    /// however long they take.
+    var maxReplaySteps = 250_000
     /// Threads that run scenarios (`scenario.run`, `.replay`, `.explore`), at a low priority:
     /// all explorations together use at most this many cores. Default: one per core.
     var scenarioThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -44,7 +48,7 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case socket, stateDir, defaultApp, clock, maxRequestBytes, logLevel, durability, compactJournalAfter
-        case scenarioThreads, scenarioQueue
+        case scenarioThreads, scenarioQueue, maxReplaySteps
     }
 
     init(from decoder: any Decoder) throws {
@@ -59,6 +63,7 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
         logLevel = try fields.oneOf(.logLevel) ?? defaults.logLevel
         durability = try fields.oneOf(.durability) ?? defaults.durability
         compactJournalAfter = try fields.nonNegative(.compactJournalAfter) ?? defaults.compactJournalAfter
+        maxReplaySteps = try fields.nonNegative(.maxReplaySteps) ?? defaults.maxReplaySteps
         scenarioThreads = try fields.positive(.scenarioThreads, atMost: 256) ?? defaults.scenarioThreads
         scenarioQueue = try fields.nonNegative(.scenarioQueue, atMost: 1024) ?? defaults.scenarioQueue
     }

@@ -44,7 +44,8 @@ final class DaemonMethods: Sendable {
         return Self.pong
     }
 
-    /// `daemon.status`: version, pid, uptime in seconds, socket, state directory, device names,
+    /// `daemon.status`: version, pid, uptime in seconds, socket, state directory, device names
+    /// (and those still being restored, `restoring`),
     /// the number of open connections (this one included), the bytes of answers waiting for
     /// clients to read them (`answers`: `unsent`, `limit`), the scenario threads' load
     /// (`scenarios`: `threads`, `queueLimit`, `running`, `queued`) and the descriptor budget
@@ -59,6 +60,7 @@ final class DaemonMethods: Sendable {
             "socket": .string(socketPath),
             "stateDir": .string(stateDirectory.path),
             "devices": .array(devices.deviceNames.map(JSONValue.string)),
+            "restoring": .array(devices.restoringNames.map(JSONValue.string)),
             "connections": .int(connections.count),
             "answers": ["unsent": .int(connections.outputBudget.total), "limit": .int(connections.outputBudget.limit)],
             "scenarios": scenarios.status,

@@ -78,6 +78,17 @@ enum SystemCall {
         #endif
     }
 
+    /// Gives memory the allocator holds free back to the system (glibc's `malloc_trim`, found at
+    /// run time; Darwin's allocator does so by itself): after a burst that allocated and freed a
+    /// lot, such as replaying journals at start.
+    static func returnFreedMemory() {
+        #if canImport(Glibc)
+            typealias Trim = @convention(c) (Int) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        #endif
+    }
+
     /// True when the last call failed only because it would have blocked.
     static var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
 }

@@ -18,6 +18,7 @@ import Testing
         try DeviceStateStore(stateDirectory: directory, syncs: true, openJournals: 64, log: log)
     }
 
+
     private func creation(_ name: String) -> DeviceCreation {
         DeviceCreation(
             name: name, app: "clarity", start: "2026-01-05T09:00:00Z", timezone: "UTC", seed: 4, clock: .virtual,
@@ -45,7 +46,7 @@ import Testing
         _ = try journal.append(JSONWire.bytes(entry(2, "unlock")))
         journal.finish()
 
-        let loaded = try store().loadAll()
+        let loaded = try loadAll(store())
         #expect(loaded.map(\.name) == ["d"])
         guard case .created(let made)? = loaded.first?.base else {
             Issue.record("expected a creation base")
@@ -76,7 +77,7 @@ import Testing
         try handle.write(contentsOf: Data(#"{"at":0,"method":"ev"#.utf8))
         try handle.close()
 
-        #expect(try store().loadAll().first?.entries.count == 1)
+        #expect(try loadAll(store()).first?.entries.count == 1)
         #expect(try Data(contentsOf: journalURL("d")) == whole)
     }
 
@@ -88,7 +89,7 @@ import Testing
         _ = try journal.append(JSONWire.bytes(entry(3, "unlock")))
         journal.finish()
 
-        #expect(try store().loadAll().first?.entries.map { $0.params["type"] } == ["lock"])
+        #expect(try loadAll(store()).first?.entries.map { $0.params["type"] } == ["lock"])
         #expect(try files().contains { $0.hasPrefix("d.journal.corrupt-") })
     }
 
@@ -98,7 +99,7 @@ import Testing
         try FileManager.default.moveItem(at: journalURL("elsewhere"), to: journalURL("here"))
         try Data("garbage\n".utf8).write(to: journalURL("broken"))
 
-        #expect(try store().loadAll().isEmpty)
+        #expect(try loadAll(store()).isEmpty)
         let names = try files()
         #expect(names.contains { $0.hasPrefix("here.journal.corrupt-") })
         #expect(names.contains { $0.hasPrefix("broken.journal.corrupt-") })
@@ -127,7 +128,7 @@ import Testing
         _ = try journal.append(JSONWire.bytes(entry(snapshot.traceSequence! + 1, "lock")))
         journal.finish()
 
-        let loaded = try store().loadAll()
+        let loaded = try loadAll(store())
         guard case .snapshot(let restored)? = loaded.first?.base else {
             Issue.record("expected a snapshot base")
             return
@@ -151,7 +152,7 @@ import Testing
         // The next compaction's snapshot, written; the crash comes before its journal.
         try Data(JSONWire.bytes(try device.snapshot())).write(to: directory.appendingPathComponent("devices/d.2.snapshot"))
 
-        let loaded = try store().loadAll()
+        let loaded = try loadAll(store())
         guard case .snapshot(let restored)? = loaded.first?.base else {
             Issue.record("expected a snapshot base")
             return
@@ -173,7 +174,7 @@ import Testing
         try compact(device, generation: 2).1.finish()
         try FileManager.default.moveItem(at: kept, to: directory.appendingPathComponent("devices/d.1.snapshot"))
 
-        let loaded = try store().loadAll()
+        let loaded = try loadAll(store())
         guard case .snapshot(let restored)? = loaded.first?.base else {
             Issue.record("expected a snapshot base")
             return
@@ -189,7 +190,7 @@ import Testing
         try compact(device("d.3"), generation: 1).1.finish()
         try store().remove("d")
         #expect(try files() == ["d.3.1.snapshot", "d.3.journal"])
-        #expect(try store().loadAll().map(\.name) == ["d.3"])
+        #expect(try loadAll(store()).map(\.name) == ["d.3"])
     }
 
     @Test func fileNamesSayWhoseFileItIs() {
@@ -217,18 +218,25 @@ import Testing
         _ = try store()
         try JSONWire.encode(snapshot).write(to: directory.appendingPathComponent("devices/old.json"))
 
-        let loaded = try store().loadAll()
+        let loaded = try loadAll(store())
         guard case .snapshot(let restored)? = loaded.first?.base else {
             Issue.record("expected a snapshot base")
             return
         }
         #expect(restored.suites["group.com.clarity.focus"]?["k"] == .int(7))
         #expect(try files() == ["old.journal", "old.json"])
-        #expect(try store().loadAll().first?.generation == 0, "the journal written for it reads back")
+        #expect(try loadAll(store()).first?.generation == 0, "the journal written for it reads back")
         let header = try String(contentsOf: directory.appendingPathComponent("devices/old.journal"), encoding: .utf8)
-        #expect(header == #"{"journal":2,"snapshot":{"seq":0}}"# + "\n", "generation 0 is written as before generations")
+        #expect(
+            header == #"{"build":"\#(JournalBuild.current)","journal":2,"snapshot":{"seq":0}}"# + "\n",
+            "generation 0 is written as before generations, with the build that wrote it")
 
         try compact(device, generation: 1).1.finish()
         #expect(try files() == ["old.1.snapshot", "old.journal"], "its next compaction replaces the file of format 1")
+    }
+
+    /// Every device the store finds that can be read, as the daemon restores them one by one.
+    private func loadAll(_ store: DeviceStateStore) -> [DeviceStateStore.StoredDevice] {
+        store.storedDevices().compactMap { try? store.load($0.name, snapshots: $0.snapshots) }
     }
 }

@@ -126,7 +126,8 @@ private let monday = "2026-01-05"
     }
 
     /// Usage is counted to the day it was last counted on, so midnight is a deadline while an
-    /// app is in use: waking there splits the days.
+    /// app is in use: waking there splits the days. A new day's usage replaces the last day's
+    /// (only today's is ever read).
     @Test func usageCountsPerDayAndMidnightIsADeadlineWhileAnAppIsInUse() {
         var delivery = delivery()
         delivery.send({ $0.setForegroundUsage(app: instagram, at: at(0)) }, returns: [.wake(at: midnight)]) {
@@ -138,7 +139,7 @@ private let monday = "2026-01-05"
         }
         delivery.send({ $0.accrue(to: midnight + .seconds(60)) }) {
             $0.lastAccrual = midnight + .seconds(60)
-            $0.usageByDay["2026-01-06"] = [instagram: 60_000]
+            $0.usageByDay = ["2026-01-06": [instagram: 60_000]]
         }
     }
 

@@ -1,9 +1,14 @@
+import ControlProtocol
+import ExtensionSandbox
+import Foundation
 import Testing
 
+@testable import DeviceActors
 @_spi(Host) @testable import SimulatediOS
 
 /// `Effect.kinds` is what `subscribe` and `trace.get` accept in `kinds`: it must name every kind
-/// a device can trace, once each, and `heldBytes` must count what an effect carries.
+/// a device can trace, once each; `heldBytes` must count what an effect carries; and a snapshot
+/// must read back every kind of event exactly as it was traced.
 @Suite struct EffectKindsTests {
     static let oneOfEach: [Effect] = [
         .extensionLaunch(baselineBytes: 1), .extensionCallback(name: "c"), .extensionJetsam(usedBytes: 1, budgetBytes: 1),
@@ -33,5 +38,26 @@ import Testing
         let write = Effect.storeWrite(suite: "group.x", key: "k", value: value)
         #expect(write.heldBytes >= 15_000 && write.heldBytes < 15_200)
         #expect(Effect.reboot.heldBytes == 0)
+    }
+
+    @Test func everyKindOfEventReadsBackFromASnapshotAsItWasTraced() throws {
+        let calendar = DeviceCalendar(start: Date(timeIntervalSince1970: 1_767_600_000), timeZone: TimeZone(identifier: "UTC")!)
+        let entries = Self.oneOfEach.enumerated().map { index, effect in
+            TraceEntry(
+                sequence: index + 1, time: VirtualInstant(milliseconds: Int64(index) * 1_500 + 1), actor: "a\(index)",
+                sandbox: index.isMultiple(of: 2) ? "monitor" : nil, payload: effect)
+        }
+        let saved = entries.map { SnapshotTraceEntry(TracedEffect(entry: $0, calendar: calendar)) }
+        let read = try JSONDecoder().decode([SnapshotTraceEntry].self, from: JSONEncoder().encode(saved))
+        #expect(read.map(\.entry.payload) == entries.map(\.payload))
+        #expect(read.map(\.entry.sequence) == entries.map(\.sequence))
+        #expect(read.map(\.entry.time) == entries.map(\.time))
+        #expect(read.map(\.entry.actor) == entries.map(\.actor))
+        #expect(read.map(\.entry.sandbox) == entries.map(\.sandbox))
+        let withFields = Effect.app(event: "xpAwarded", fields: ["xp": .int(5), "reason": .string("call")])
+        let app = TraceEntry(sequence: 1, time: .epoch, actor: "x", sandbox: nil, payload: withFields)
+        let back = try JSONDecoder().decode(
+            SnapshotTraceEntry.self, from: JSONEncoder().encode(SnapshotTraceEntry(TracedEffect(entry: app, calendar: calendar))))
+        #expect(back.entry.payload == withFields)
     }
 }

@@ -130,8 +130,9 @@ import Testing
         #expect(!restarted.log.contains("another path"), "each replay retraced the device's steps")
     }
 
-    /// A journal whose requests no longer lead where they did (another build wrote it) still
-    /// restores the device, and the log says where replay left the recorded path.
+    /// A journal whose requests no longer lead where they did still restores the device, and the
+    /// log says where replay left the recorded path, and why: this build wrote it, so it was
+    /// edited (it used to blame another build for a hand edit).
     @Test func aReplayThatTakesAnotherPathIsReported() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
@@ -147,6 +148,52 @@ import Testing
         try daemon.start()
         #expect(try daemon.call("device.state")["app"]?["shieldedApps"] == [])
         #expect(daemon.log.contains("replaying its journal took another path at line 3 (intent)"), "\(daemon.log)")
+        #expect(daemon.log.contains("this build wrote the journal, so it was changed since (edited by hand, or damaged)"))
+    }
+
+    /// A journal another build wrote (its header says which) is replayed by this one, and a
+    /// replay that leaves the recorded path names both builds.
+    @Test func aReplayOfAnotherBuildsJournalNamesBothBuilds() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("intent", ["name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]])
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let url = URL(fileURLWithPath: daemon.stateDirectory + "/devices/default.journal")
+        var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = try JSONWire.decode(JSONValue.self, from: Data(lines[0].utf8))
+        #expect(header["build"]?.stringValue?.hasPrefix("0.1.0 ") == true, "\(lines[0])")
+        guard case .object(var members) = header else { return }
+        members["build"] = "0.0.9 release swift-6.2-"
+        lines[0] = try JSONWire.encodeString(JSONValue.object(members))
+        lines[1] = lines[1].replacingOccurrences(of: #"["com.burbn.instagram"]"#, with: "[]")
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+
+        try daemon.start()
+        #expect(try daemon.call("device.state")["app"]?["shieldedApps"] == [])
+        #expect(daemon.log.contains("written by another build of clarityd (0.0.9 release swift-6.2-; this is 0.1.0"), "\(daemon.log)")
+    }
+
+    /// A last line that is whole (it ends with a newline) but does not read is damage, not a
+    /// write cut short by a crash: it is reported and the file kept aside, as for any other line.
+    @Test func aWholeButUnreadableLastLineIsKeptAside() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        _ = try daemon.call("store.set", ["key": "k", "value": 1])
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let url = URL(fileURLWithPath: daemon.stateDirectory + "/devices/default.journal")
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"method":"store.set","at":0}"#.utf8 + [0x0A]))
+        try handle.close()
+
+        try daemon.start()
+        #expect(try daemon.call("store.get", ["key": "k"])["value"] == 1)
+        #expect(daemon.log.contains("journal line 3 of 3 is unreadable"), "\(daemon.log)")
+        #expect(!daemon.log.contains("cut short"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices")
+        #expect(files.contains { $0.hasPrefix("default.journal.corrupt-") }, "\(files)")
     }
 
     /// A journal line replays only into its own device, and only device methods: a line naming
@@ -221,8 +268,9 @@ import Testing
         #expect(grown > 0 && grown < 10 * 300, "10 small writes added \(grown) bytes")
     }
 
-    /// Without `compactJournalAfter` a journal is never compacted: a restart replays every line.
-    @Test func byDefaultAJournalIsNeverCompacted() throws {
+    /// Without `compactJournalAfter`, a journal whose replay stays under `maxReplaySteps` is
+    /// never compacted: a restart replays every line.
+    @Test func byDefaultAShortJournalIsNeverCompacted() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
         for value in 1...30 { _ = try daemon.call("store.set", ["key": "k", "value": .int(value)]) }

@@ -56,6 +56,8 @@ import Testing
             (withSteps([["advance": -5]]), "steps[0].advance"),
             (withSteps([["parallel": [[["expect": ["shielded": ["app": "x", "is": true]]]]]]]), "steps[0].parallel[0][0].expect"),
             (withSteps([["expect": ["store": ["key": "k", "equals": 1, "absent": true]]]]), "steps[0].expect.store"),
+            (withSteps([["expect": ["state": ["path": "", "absent": true]]]]), "steps[0].expect.state.path"),
+            (withSteps([["expect": ["state": ["path": "app..xp", "equals": 1]]]]), "steps[0].expect.state.path"),
             (withSteps([], ["timezone": "Mars/Olympus_Mons"]), "timezone"),
             (withSteps([], ["app": "angrybirds"]), "app"),
             (withSteps([], ["config": ["quirks": ["fastThresholds": true]]]), "config.quirks.fastThresholds"),

@@ -4,8 +4,8 @@ import Foundation
 /// A device's data at one moment: what the daemon writes when it compacts a long journal (and
 /// what state files of format 1 held), read back with ``SimulatedDevice/init(restoring:)``.
 public struct DeviceSnapshot: Sendable, Codable {
-    /// Format version of this file: 2 adds `random` and `traceSequence`.
-    public var format = 2
+    /// Format version of this file: 2 adds `random` and `traceSequence`, 3 the `trace`.
+    public var format = 3
     public var name: String
     public var app: String
     public var start: String
@@ -33,6 +33,8 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var storeTransactions: [StoreTransaction]?
     /// The outgoing call in progress, if any.
     public var call: CallState?
+    /// The events the device's trace kept, as `trace.get` gives them (nil before format 3).
+    public var trace: [SnapshotTraceEntry]?
 }
 
 /// How a device's clock moves: only when told (`virtual`), or with real time (`wall`).

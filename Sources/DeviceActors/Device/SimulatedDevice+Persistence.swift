@@ -5,8 +5,8 @@ import Foundation
 /// A device's persistence: its data as a snapshot and back, and what a request changed (the
 /// daemon journals a request that changed something durable before it answers).
 extension SimulatedDevice {
-    /// Rebuilds a device saved by ``snapshot()``, at the saved virtual time, its random
-    /// generator and trace numbering going on where they stopped. No callback is replayed; the
+    /// Rebuilds a device saved by ``snapshot()``, at the saved virtual time, with the trace it
+    /// kept, its random generator and trace numbering going on where they stopped. No callback is replayed; the
     /// main app is launched again (it re-arms its timers), so what runs in memory only — an
     /// extension kept resident, the order of two timers due at the same instant — starts afresh.
     public convenience init(restoring snapshot: DeviceSnapshot) throws(DeviceError) {
@@ -21,6 +21,7 @@ extension SimulatedDevice {
             seed: snapshot.seed, clock: snapshot.clock, config: snapshot.config, launch: false,
             traceSequence: snapshot.traceSequence ?? 0)
         if let state = snapshot.random { world.random = SeededRandom(seed: UInt64(bitPattern: state)) }
+        trace.recorder.load(snapshot.trace?.map(\.entry) ?? [])
         do {
             try world.advance(to: VirtualInstant(milliseconds: snapshot.nowMilliseconds))
         } catch {
@@ -65,10 +66,15 @@ extension SimulatedDevice {
             traceSequence: trace.recorder.lastSequence, clock: clockMode, config: config,
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
             contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3,
-            appData: parts.8, storeTransactions: parts.9, call: parts.10)
+            appData: parts.8, storeTransactions: parts.9, call: parts.10,
+            trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init))
     }
 
     // MARK: - What changed
+
+    /// Scheduler steps the device's world has run since it was made: what rebuilding it from
+    /// its base (creation or snapshot) and its journal runs again, so the cost of a replay.
+    public var stepsRun: Int { world.scheduler.steps }
 
     /// Where the device stands now: compare with a later mark to see what a request changed.
     public var mark: DeviceMark {

@@ -47,6 +47,12 @@ final class DeviceLanes: Sendable {
 
         /// Queues `work` behind what is on the lane, without waiting for it.
         func later(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+
+        /// Holds the lane shut: what is queued waits, without a thread, until ``resume()`` (a
+        /// device being restored in the background). Never while on the lane.
+        func suspend() { queue.suspend() }
+
+        func resume() { queue.resume() }
     }
 
     /// Idle lanes no device holds, beyond this many, are dropped.

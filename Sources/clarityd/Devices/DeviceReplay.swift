@@ -10,9 +10,10 @@ import Foundation
 struct DeviceReplay: Sendable {
     let log: Logger
 
-    /// The device `stored` describes. A replay that leaves the recorded path (a journal written
-    /// by another build) is logged with the line where it did; the device is as this build
-    /// replays it. Throws when the base cannot be made (an unknown time zone, say).
+    /// The device `stored` describes. A replay that leaves the recorded path is logged with the
+    /// line where it did, and why: the journal was written by another build (whose decisions and
+    /// code may differ), or by this one and changed since (edited, or damaged); the device is as
+    /// this build replays it. Throws when the base cannot be made (an unknown time zone, say).
     func rebuild(_ stored: DeviceStateStore.StoredDevice) throws -> SimulatedDevice {
         let device: SimulatedDevice
         switch stored.base {
@@ -33,8 +34,12 @@ struct DeviceReplay: Sendable {
             }
             if !diverged, JournalEntry.Checkpoint(device.mark) != entry.after {
                 diverged = true
+                let why =
+                    stored.writtenBy == JournalBuild.current
+                    ? "this build wrote the journal, so it was changed since (edited by hand, or damaged)"
+                    : "the journal was written by another build of clarityd (\(stored.writtenBy ?? "one that did not say which"); this is \(JournalBuild.current))"
                 log.warning(
-                    "device \(stored.name): replaying its journal took another path at line \(index + 2) (\(entry.method)): the journal was written by another build of clarityd; the device is as this build replays it"
+                    "device \(stored.name): replaying its journal took another path at line \(index + 2) (\(entry.method)): \(why); the device is as this build replays it"
                 )
             }
         }

@@ -8,13 +8,17 @@ import Foundation
 ///
 /// At start every device found in the state directory is rebuilt by replaying its journal
 /// (``DeviceStateStore``): the same requests on the same build give the same device, byte for
-/// byte, so a restart — clean or `kill -9` — is invisible. Device `default` is created with the
+/// byte, so a restart — clean or `kill -9` — is invisible. The replays run in the background, a
+/// few at a time, while the daemon serves: a request for a device still being restored waits
+/// for it, and `daemon.status` lists those (`restoring`). Device `default` is created with the
 /// configured app if it was not among them.
 final class DeviceService: Sendable {
     private struct Registry {
         var slots: [String: DeviceSlot] = [:]
         /// Devices being removed: a `device.create` of the same name waits until they are gone.
         var closing: [String: DeviceSlot] = [:]
+        /// Devices found on disk and not restored yet.
+        var restoring: Set<String> = []
     }
 
     private let registry = Protected(Registry())
@@ -23,8 +27,10 @@ final class DeviceService: Sendable {
     private let defaults: DeviceConfig
     private let defaultApp: String
     private let clockMode: ClockMode
-    private let compactionThreshold: Int
+    private let policy: CompactionPolicy
     private let log: Logger
+    /// Where devices found at start are replayed, one per core at a time.
+    private let restorers = WorkerThreads(name: "clarityd.restore", count: ProcessInfo.processInfo.activeProcessorCount)
 
     /// Device names name files: 1–64 of `A–Z a–z 0–9 . _ -`, not starting with `.` — exactly
     /// (no trailing newline, no other Unicode).
@@ -47,25 +53,37 @@ final class DeviceService: Sendable {
 
     init(
         defaultApp: String, clockMode: ClockMode, defaults: DeviceConfig, store: DeviceStateStore, lanes: DeviceLanes,
-        compactionThreshold: Int, log: Logger
+        policy: CompactionPolicy, log: Logger
     ) throws {
         self.lanes = lanes
         self.clockMode = clockMode
         self.defaultApp = defaultApp
         self.defaults = defaults
         self.store = store
-        self.compactionThreshold = compactionThreshold
+        self.policy = policy
         self.log = log
-        for stored in store.loadAll() {
-            restore(stored)
+        let found = store.storedDevices()
+        for stored in found {
+            let slot = DeviceSlot(restoring: stored.name, lanes: lanes, store: store, policy: policy, log: log)
+            registry.withLock { registry in
+                registry.slots[stored.name] = slot
+                registry.restoring.insert(stored.name)
+            }
         }
         if registry.withLock({ $0.slots["default"] }) == nil {
             _ = try create(CreateParams(device: "default"))
+        }
+        if !found.isEmpty { log.info("restoring \(found.count) devices in the background") }
+        for stored in found.sorted(by: { $0.journalBytes < $1.journalBytes }) {
+            restorers.submit { [self] in restore(stored.name, snapshots: stored.snapshots) }
         }
     }
 
     /// Names of the devices, for `daemon.status`.
     var deviceNames: [String] { registry.withLock { $0.slots.keys.sorted() } }
+
+    /// Names of the devices still being restored, for `daemon.status`.
+    var restoringNames: [String] { registry.withLock { $0.restoring.sorted() } }
 
     /// Syncs and closes every journal (on shutdown), waiting at most `timeout` seconds for
     /// devices busy with a request. Returns false, having said why in the log, when a journal
@@ -104,27 +122,54 @@ final class DeviceService: Sendable {
 
     // MARK: - Restoring
 
-    /// Rebuilds a stored device (``DeviceReplay``) and hosts it. One that cannot be rebuilt has
-    /// its files moved aside (`.corrupt-<unix time>`), so that nothing — not a new device of
-    /// the same name — writes over them.
-    private func restore(_ stored: DeviceStateStore.StoredDevice) {
-        let device: SimulatedDevice
+    /// Reads a stored device and rebuilds it (``DeviceReplay``) into its slot, on a restoring
+    /// thread. One that cannot be read or rebuilt has its files moved aside
+    /// (`.corrupt-<unix time>`), so that nothing — not a new device of the same name — writes
+    /// over them, and leaves the registry. Once the last is back, memory freed by the replays is
+    /// given back to the system.
+    private func restore(_ name: String, snapshots: [Int]) {
+        guard let slot = registry.withLock({ $0.slots[name] }) else { return }
+        var replayed = 0
         do {
-            device = try DeviceReplay(log: log).rebuild(stored)
+            let stored = try store.load(name, snapshots: snapshots)
+            replayed = stored.entries.count
+            try slot.restore(stored)
         } catch {
-            let aside = store.moveAside(stored.name)
-            log.error("device \(stored.name) could not be restored (\(error)); its files were moved aside: \(aside.joined(separator: ", "))")
+            let aside = store.moveAside(name)
+            let moved = aside.isEmpty ? "" : "; its files were moved aside: \(aside.joined(separator: ", "))"
+            log.error("device \(name) could not be restored (\(error))\(moved)")
+            // The daemon always has its `default`: a fresh one stands in for one that is lost, in
+            // the same slot, so that requests waiting for it are answered by the new one.
+            if name == "default", (try? startAfresh(slot)) != nil {
+                log.info("device default created afresh")
+            } else {
+                slot.abandon()
+                registry.withLock { registry in
+                    if registry.slots[name] === slot { registry.slots[name] = nil }
+                }
+            }
+            registry.withLock { _ = $0.restoring.remove(name) }
             return
         }
-        let slot = DeviceSlot(device: device, lanes: lanes, store: store, compactionThreshold: compactionThreshold, log: log)
-        registry.withLock { $0.slots[stored.name] = slot }
-        do {
-            try slot.attach(entries: stored.entries.count, generation: stored.generation) { try store.openJournal(stored.name) }
-        } catch {
-            log.error("device \(stored.name): its journal cannot be opened, so nothing more will be saved: \(error)")
+        let left = registry.withLock { registry in
+            registry.restoring.remove(name)
+            return registry.restoring.count
         }
         slot.startWallClock()
-        log.info("device \(stored.name) restored (\(device.appName), t=\(device.now.t), \(stored.entries.count) requests replayed)")
+        let summary = (try? slot.look { "\($0.appName), t=\($0.now.t)" }) ?? "removed meanwhile"
+        log.info("device \(name) restored (\(summary), \(replayed) requests replayed)")
+        if left == 0 {
+            SystemCall.returnFreedMemory()
+            log.info("every device is restored")
+        }
+    }
+
+    /// Gives a slot whose device could not be restored a new device of its name, as
+    /// `device.create` would make it.
+    private func startAfresh(_ slot: DeviceSlot) throws {
+        let creation = try resolve(CreateParams(device: slot.name))
+        let device = try DeviceReplay.make(creation)
+        try slot.start(device, journal: store.create(creation))
     }
 
     // MARK: - The registry's methods
@@ -139,7 +184,7 @@ final class DeviceService: Sendable {
         } catch {
             throw RPCError(error)
         }
-        let slot = DeviceSlot(device: device, lanes: lanes, store: store, compactionThreshold: compactionThreshold, log: log)
+        let slot = DeviceSlot(device: device, lanes: lanes, store: store, policy: policy, log: log)
         do {
             try attach(slot, creating: creation)
         } catch {
@@ -157,7 +202,7 @@ final class DeviceService: Sendable {
     /// A device of the name still being removed (by a request that is not on the lane: a batch
     /// member) is removed here, on its behalf, files and all; its own `close` then finds that done.
     private func attach(_ slot: DeviceSlot, creating creation: DeviceCreation) throws {
-        try slot.attach(entries: 0) {
+        try slot.attach {
             while true {
                 let waitFor: DeviceSlot? = try registry.withLock { registry throws(RPCError) in
                     if registry.slots[creation.name] != nil { throw RPCError.deviceExists(creation.name) }

@@ -11,45 +11,64 @@ import Foundation
 /// A request that changed the device (``SimulatedDevice/changes(since:)``) is appended to the
 /// device's journal before its answer goes out, so `kill -9` loses nothing answered; when the
 /// change is durable the answer also waits for the journal to be synced (``DurabilityWaits``).
-/// After ``compactionThreshold`` lines (when set) the journal is compacted into a snapshot, and
-/// the device goes on as rebuilt from that snapshot — as a restart will rebuild it, so that a
-/// restart after a compaction is as invisible as any other.
+/// When its replay would cost too much (``CompactionPolicy``: journal lines, or scheduler steps a
+/// restart would run again) the journal is compacted into a snapshot, and the device goes on as
+/// rebuilt from that snapshot — as a restart will rebuild it — keeping its trace.
+///
+/// A device found on disk at start is restored in the background (``restore(_:)``): its lane is
+/// held shut until then, so requests for it wait there while the daemon serves the others.
 ///
 /// What the device traces goes to the connections subscribed to it (``feed``) after each piece
 /// of work on the lane, once a request's change is journalled.
 final class DeviceSlot: @unchecked Sendable {
     let name: String
     let feed: TraceFeed
-    /// Replaced only on the lane, when a change that could not be saved is rolled back.
-    private(set) var device: SimulatedDevice
+    /// Set once restored; replaced only on the lane (a compaction, a change that could not be
+    /// saved rolled back); nil when it could not be restored.
+    private var device: SimulatedDevice?
     private let lane: DeviceLanes.Lane
     private let lanes: DeviceLanes
     private let store: DeviceStateStore
     private let log: Logger
     /// Rebuilds the device and reopens its journal from the files (``DeviceReplay``).
     private let rebuild: @Sendable () throws -> (SimulatedDevice, DeviceJournal, DeviceStateStore.StoredDevice)
-    /// Journal lines after which the device is snapshotted and its journal started afresh (0: never).
-    private let compactionThreshold: Int
+    /// When the device is snapshotted and its journal started afresh.
+    private let policy: CompactionPolicy
     /// Touched only on the lane: the journal (nil while the device is being replayed), its
-    /// lines since its base, its base's snapshot generation, the wall timer, whether a turn of
-    /// catching up with the wall clock is queued, and whether the device was removed.
+    /// lines since its base, the scheduler steps a replay of them runs, its base's snapshot
+    /// generation, the wall timer, whether a turn of catching up with the wall clock is queued,
+    /// and whether the device was removed.
     private var journal: DeviceJournal?
     private var entriesSinceBase = 0
+    private var replaySteps = 0
     private var generation = 0
     private var wallTimer: (any DispatchSourceTimer)?
     private var catchingUp = false
     private var closed = false
 
-    init(device: SimulatedDevice, lanes: DeviceLanes, store: DeviceStateStore, compactionThreshold: Int, log: Logger) {
-        self.name = device.name
+    /// A device made now (`device.create`, or `default` at the first start).
+    convenience init(device: SimulatedDevice, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, log: Logger) {
+        self.init(name: device.name, lanes: lanes, store: store, policy: policy, log: log)
         self.device = device
+        replaySteps = device.stepsRun
+        feed.skip(to: device.mark.sequence)
+    }
+
+    /// A device to be restored from its files by ``restore(_:)``: until then its lane is held
+    /// shut, and requests for it wait.
+    convenience init(restoring name: String, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, log: Logger) {
+        self.init(name: name, lanes: lanes, store: store, policy: policy, log: log)
+        lane.suspend()
+    }
+
+    private init(name: String, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, log: Logger) {
+        self.name = name
         self.lanes = lanes
-        self.lane = lanes.hold(device.name)
+        self.lane = lanes.hold(name)
         self.store = store
-        self.compactionThreshold = compactionThreshold
+        self.policy = policy
         self.log = log
-        feed = TraceFeed(device: device.name, published: device.mark.sequence, log: log)
-        let name = device.name
+        feed = TraceFeed(device: name, published: 0, log: log)
         let replay = DeviceReplay(log: log)
         self.rebuild = {
             let stored = try store.load(name)
@@ -57,15 +76,59 @@ final class DeviceSlot: @unchecked Sendable {
         }
     }
 
+    /// Restores a device made by ``init(restoring:lanes:store:policy:log:)`` from `stored`, off
+    /// its lane (no request runs on it yet), then opens the lane. The replay's cost is the
+    /// scheduler steps it ran; over the policy's bound, the device is compacted at once, so the
+    /// next start is quick. Throws, the lane still shut, when the device cannot be rebuilt: then
+    /// ``start(_:journal:)`` or ``abandon()`` opens it.
+    func restore(_ stored: DeviceStateStore.StoredDevice) throws {
+        let restored = try DeviceReplay(log: log).rebuild(stored)
+        let opened = try store.openJournal(name)
+        device = restored
+        journal = opened
+        entriesSinceBase = stored.entries.count
+        generation = stored.generation
+        replaySteps = restored.stepsRun
+        feed.skip(to: restored.mark.sequence)
+        if policy.isDue(lines: entriesSinceBase, steps: replaySteps) {
+            log.info("device \(name): its replay ran \(replaySteps) steps (\(entriesSinceBase) lines); compacting it")
+            compact(opened)
+        }
+        lane.resume()
+    }
+
+    /// The device could not be read from its files: a new one takes its place, with a journal
+    /// of its own (`default`, which the daemon always has), and the lane opens.
+    func start(_ fresh: SimulatedDevice, journal freshJournal: DeviceJournal) {
+        device = fresh
+        journal = freshJournal
+        entriesSinceBase = 0
+        generation = 0
+        replaySteps = fresh.stepsRun
+        feed.skip(to: fresh.mark.sequence)
+        lane.resume()
+    }
+
+    /// The device could not be read from its files: the lane opens on a closed slot (requests
+    /// that waited get -32000).
+    func abandon() {
+        device = nil
+        journal = nil
+        closed = true
+        lanes.release(lane)
+        feed.end(.closed)
+        lane.resume()
+    }
+
     /// From now on, what changes the device is appended to the journal `open` gives, which
     /// already holds `entries` lines after its base, the snapshot of `generation` (0 for a
     /// creation). `open` runs on the device's lane, so no request runs on the device before it
     /// has a journal.
-    func attach(entries: Int, generation: Int = 0, _ open: () throws -> DeviceJournal) rethrows {
+    func attach(_ open: () throws -> DeviceJournal) rethrows {
         try lane.run {
             journal = try open()
-            entriesSinceBase = entries
-            self.generation = generation
+            entriesSinceBase = 0
+            generation = 0
         }
     }
 
@@ -75,8 +138,9 @@ final class DeviceSlot: @unchecked Sendable {
         method: String, params: JSONValue?, waits: DurabilityWaits?, _ body: (SimulatedDevice) throws(DeviceError) -> T
     ) throws -> T {
         try lane.run { () throws -> T in
-            guard !closed else { throw RPCError.noSuchDevice(name) }
+            guard !closed, let device else { throw RPCError.noSuchDevice(name) }
             let before = device.mark
+            let stepsBefore = device.stepsRun
             let result: Result<T, DeviceError>
             do throws(DeviceError) {
                 result = .success(try body(device))
@@ -85,8 +149,9 @@ final class DeviceSlot: @unchecked Sendable {
             }
             let change = device.changes(since: before)
             if change != .none {
-                try record(method: method, params: params, at: before, durable: change == .durable, waits)
-                feed.publish(device)
+                replaySteps += device.stepsRun - stepsBefore
+                try record(device, method: method, params: params, at: before, durable: change == .durable, waits)
+                feed.publish(self.device ?? device)
             }
             return try result.mapError(RPCError.init).get()
         }
@@ -95,14 +160,15 @@ final class DeviceSlot: @unchecked Sendable {
     /// Runs `body` on the device's lane for a look that changes nothing (`device.list`).
     func look<T>(_ body: (SimulatedDevice) -> T) throws -> T {
         try lane.run { () throws -> T in
-            guard !closed else { throw RPCError.noSuchDevice(name) }
+            guard !closed, let device else { throw RPCError.noSuchDevice(name) }
             return body(device)
         }
     }
 
-    private func record(method: String, params: JSONValue?, at before: DeviceMark, durable: Bool, _ waits: DurabilityWaits?)
-        throws
-    {
+    private func record(
+        _ device: SimulatedDevice, method: String, params: JSONValue?, at before: DeviceMark, durable: Bool,
+        _ waits: DurabilityWaits?
+    ) throws {
         guard let journal else { return }
         var members = params?.objectValue ?? [:]
         members["device"] = .string(name)
@@ -118,7 +184,7 @@ final class DeviceSlot: @unchecked Sendable {
         }
         if durable { waits?.add(journal, upTo: end) }
         entriesSinceBase += 1
-        if compactionThreshold > 0, entriesSinceBase >= compactionThreshold { compact(journal) }
+        if policy.isDue(lines: entriesSinceBase, steps: replaySteps) { compact(journal) }
     }
 
     /// Puts the device back as its files have it (the change that could not be saved undone),
@@ -127,10 +193,12 @@ final class DeviceSlot: @unchecked Sendable {
     private func rollBack(_ failed: DeviceJournal) {
         failed.finish()
         do {
-            let stored: DeviceStateStore.StoredDevice
-            (device, journal, stored) = try rebuild()
+            let (rebuilt, reopened, stored) = try rebuild()
+            device = rebuilt
+            journal = reopened
             entriesSinceBase = stored.entries.count
             generation = stored.generation
+            replaySteps = rebuilt.stepsRun
         } catch {
             log.error("device \(name): could not be rebuilt from its files (\(error)); closed until the daemon restarts")
             journal = nil
@@ -141,23 +209,26 @@ final class DeviceSlot: @unchecked Sendable {
 
     /// Writes a snapshot and starts a journal that continues from it; from then on the device
     /// is the one rebuilt from the snapshot as read back, exactly what a restart rebuilds (its
-    /// main app launched again, what lived only in memory started afresh: docs/decisions.md).
+    /// main app launched again, what lived only in memory started afresh: docs/decisions.md); the
+    /// snapshot holds the trace, so nothing a client can still ask for is lost.
     /// On failure the old journal and device stay in use (the journal is still whole) and
     /// compaction is tried again later.
     private func compact(_ old: DeviceJournal) {
+        guard let device else { return }
         do {
             let snapshot = try device.snapshot()
             let bytes = try JSONWire.bytes(snapshot)
             let restored = try SimulatedDevice(restoring: DeviceStateStore.decodeSnapshot(Data(bytes)))
             let fresh = try store.compact(bytes, of: name, sequence: snapshot.traceSequence ?? 0, generation: generation + 1)
             old.finish()
-            device = restored
+            self.device = restored
             journal = fresh
             generation += 1
             entriesSinceBase = 0
+            replaySteps = restored.stepsRun
             log.info("device \(name): journal compacted into snapshot \(generation)")
         } catch {
-            entriesSinceBase = compactionThreshold / 2
+            (entriesSinceBase, replaySteps) = policy.retryLater(lines: entriesSinceBase, steps: replaySteps)
             log.error("device \(name): could not compact its journal: \(error)")
         }
     }
@@ -166,7 +237,7 @@ final class DeviceSlot: @unchecked Sendable {
     /// journalled: a replay catches up to the time of each request, and then to now.
     func startWallClock() {
         lane.run {
-            guard device.clockMode == .wall, wallTimer == nil, !closed else { return }
+            guard device?.clockMode == .wall, wallTimer == nil, !closed else { return }
             tickWallClock()
             let timer = lane.makeTimer()
             timer.schedule(deadline: .now() + 1, repeating: 1)
@@ -185,12 +256,14 @@ final class DeviceSlot: @unchecked Sendable {
     /// at most; a device far behind (its daemon was stopped for a week, say) queues another
     /// turn behind the requests waiting, which meanwhile see its time as it stands.
     private func tickWallClock() {
-        guard !closed else { return }
+        guard !closed, let device else { return }
         let turnEnds = DispatchTime.now() + Self.wallTurn
         do {
             var there = false
             repeat {
+                let stepsBefore = device.stepsRun
                 there = try device.advanceWall(to: Date(), atMostMilliseconds: Self.wallStepMilliseconds)
+                replaySteps += device.stepsRun - stepsBefore
                 feed.publish(device)
             } while !there && DispatchTime.now() < turnEnds
             if !there, !catchingUp {

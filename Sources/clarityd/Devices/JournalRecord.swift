@@ -60,15 +60,19 @@ struct JournalEntry: Codable, Sendable {
     }
 }
 
-/// The header line, `{"journal":2,"created":{…}}` or `{"journal":2,"snapshot":{"generation":G,"seq":N}}`
-/// (`generation` is absent for generation 0).
+/// The header line, `{"build":…,"journal":2,"created":{…}}` or
+/// `{"build":…,"journal":2,"snapshot":{"generation":G,"seq":N}}` (`generation` is absent for
+/// generation 0).
 struct JournalHeader: Codable, Sendable {
     static let format = 2
 
     var base: JournalBase
+    /// The build that wrote the journal (``JournalBuild``); nil in journals written before
+    /// headers named it.
+    var build: String?
 
     private enum Key: String, CodingKey {
-        case journal, created, snapshot
+        case journal, created, snapshot, build
     }
 
     private struct SnapshotBase: Codable {
@@ -76,12 +80,15 @@ struct JournalHeader: Codable, Sendable {
         var seq: Int
     }
 
+    /// A header written by this build.
     init(base: JournalBase) {
         self.base = base
+        build = JournalBuild.current
     }
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Key.self)
+        build = try fields.decodeIfPresent(String.self, forKey: .build)
         let format = try fields.decode(Int.self, forKey: .journal)
         guard format == Self.format else {
             throw DecodingError.dataCorruptedError(
@@ -102,6 +109,7 @@ struct JournalHeader: Codable, Sendable {
     func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Key.self)
         try fields.encode(Self.format, forKey: .journal)
+        try fields.encodeIfPresent(build, forKey: .build)
         switch base {
         case .created(let creation): try fields.encode(creation, forKey: .created)
         case .snapshot(let generation, let sequence):

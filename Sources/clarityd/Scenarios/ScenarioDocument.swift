@@ -141,6 +141,8 @@ struct ConditionDocument: Decodable, Sendable {
         var equals: StoredValue?
         var `in`: [StoredValue]?
         var absent: Bool?
+
+        enum CodingKeys: String, CodingKey { case path, equals, `in`, absent }
     }
 
     private struct NotificationDocument: Decodable {
@@ -167,6 +169,13 @@ struct ConditionDocument: Decodable, Sendable {
             condition = .shielded(app: shielded.app, is: shielded.is)
         case .state:
             let state = try fields.decode(StateDocument.self, forKey: .state)
+            // An empty path (or an empty step in one) names nothing, so `absent` would always hold.
+            guard state.path.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ !$0.isEmpty }) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath + [Key.state, StateDocument.CodingKeys.path],
+                        debugDescription: "a dotted path into device.state, e.g. app.challenge.status (no empty step)"))
+            }
             condition = .state(
                 path: state.path, try Self.match(state.equals, state.in, state.absent, at: decoder.codingPath + [Key.state]))
         case .notification:

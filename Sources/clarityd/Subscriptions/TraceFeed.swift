@@ -52,6 +52,12 @@ final class TraceFeed: Sendable {
         state.withLock { $0.subscriptions.removeAll { $0 === subscription } }
     }
 
+    /// What was traced up to `sequence` is not offered (a device just made or restored: its
+    /// subscribers get what it traces from now on). On the device's queue.
+    func skip(to sequence: Int) {
+        state.withLock { $0.published = sequence }
+    }
+
     /// Offers the events `device` traced since the last publication. On the device's queue.
     func publish(_ device: SimulatedDevice) {
         let last = device.mark.sequence

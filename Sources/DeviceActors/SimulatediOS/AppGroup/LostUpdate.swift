@@ -16,4 +16,13 @@ public struct LostUpdate: Sendable, Equatable {
     public let otherWriteSeq: Int
     /// The writer's `store.write` or `store.remove` that overwrote it.
     public let writeSeq: Int
+
+    @_spi(Host) public init(suite: String, key: String, readSeq: Int, otherActor: String, otherWriteSeq: Int, writeSeq: Int) {
+        self.suite = suite
+        self.key = key
+        self.readSeq = readSeq
+        self.otherActor = otherActor
+        self.otherWriteSeq = otherWriteSeq
+        self.writeSeq = writeSeq
+    }
 }

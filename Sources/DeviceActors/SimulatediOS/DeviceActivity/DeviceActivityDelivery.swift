@@ -133,11 +133,15 @@ struct DeviceActivityDelivery {
     // MARK: - Accounting
 
     /// Counts the frontmost app's usage up to `now` (per day, and toward every active event).
+    /// Only the current day's usage is ever read, so an earlier day's is let go of when a new
+    /// day's begins (a device simulated for 66 years kept a megabyte of them).
     mutating func accrue(to now: VirtualInstant) {
         defer { state.lastAccrual = now }
         guard let app = state.foregroundApp, now > state.lastAccrual else { return }
         let delta = (now - state.lastAccrual).milliseconds
-        state.usageByDay[calendar.dayKey(state.lastAccrual), default: [:]][app, default: 0] += delta
+        let day = calendar.dayKey(state.lastAccrual)
+        if state.usageByDay[day] == nil { state.usageByDay.removeAll() }
+        state.usageByDay[day, default: [:]][app, default: 0] += delta
         let category = catalog.category(of: app)
         for name in state.activities.keys where state.activities[name]!.phase == .active {
             for event in state.activities[name]!.events(counting: app, category: category) {
