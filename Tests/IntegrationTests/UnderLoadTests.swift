@@ -164,6 +164,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         let clarityctl = ChildProcess(process)
         try clarityctl.run()
+        defer { kill(clarityctl.processIdentifier, SIGKILL) }
         // Until the private daemon answers on its socket (clarityctl, alive, paces the looks).
         var directory: String?
         var daemonPID: pid_t = 0
