@@ -38,7 +38,6 @@ final class WorkerThreads: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Job] = []
     private var started = false
-    private var running = 0
 
     /// `count` threads named `name.<i>`, started with the first job; with `lowPriority` they
     /// yield the cores to every other thread of the daemon (``SystemCall/lowerThreadPriority()``).
@@ -73,13 +72,6 @@ final class WorkerThreads: @unchecked Sendable {
         return true
     }
 
-    /// Jobs waiting for a thread, and threads running one.
-    var load: (queued: Int, running: Int) {
-        condition.lock()
-        defer { condition.unlock() }
-        return (queue.count, running)
-    }
-
     /// Under `condition`.
     private func startThreads() {
         started = true
@@ -103,12 +95,8 @@ final class WorkerThreads: @unchecked Sendable {
             while queue.isEmpty { condition.wait() }
             let job = queue.removeFirst()
             job.taken = true
-            running += 1
             condition.unlock()
             job.body()
-            condition.lock()
-            running -= 1
-            condition.unlock()
         }
     }
 }
