@@ -33,6 +33,20 @@ public final class CallbackContext: @unchecked Sendable {
         try sandbox?.checkpoint(self)
     }
 
+    /// The process as decisions name it: the actor, and for an extension which launch of it
+    /// (`clarity.monitor#3`).
+    public var process: String { sandbox == nil ? actor : "\(actor)#\(generation)" }
+
+    /// A platform call of the running task is about to happen: the calling process must still
+    /// be alive (``checkpoint()``, a jetsammed callback is cut here), and this is a scheduling
+    /// point — other processes may run first (``Scheduler/yield(before:process:)``).
+    public static func platformCall(_ operation: @autoclosure () -> VisibleOperation) throws {
+        let context = current
+        try context?.checkpoint()
+        guard let scheduler = Scheduler.current else { return }
+        scheduler.yieldRunningTask(recording: scheduler.recordsChoices ? operation() : nil, process: context?.process)
+    }
+
     /// Charges `bytes` to this callback for the rest of it; throws ``Jetsam`` over budget.
     public func charge(bytes: Int) throws {
         try sandbox?.charge(self, bytes: bytes)

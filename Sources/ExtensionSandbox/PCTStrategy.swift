@@ -33,7 +33,7 @@ public struct PCTStrategy: SchedulingStrategy {
 
     public var name: String { "pct" }
 
-    public mutating func pickNext(_ ready: ReadyJobs) -> Int {
+    public mutating func pickNext(_ ready: ReadyTasks) -> Int {
         decision += 1
         var best = highest(in: ready)
         if let first = changePoints.first, first == decision {
@@ -45,9 +45,9 @@ public struct PCTStrategy: SchedulingStrategy {
         return best
     }
 
-    /// The first ready job of the highest-priority task; a task seen for the first time gets a
-    /// random priority above every lowered one.
-    private mutating func highest(in ready: ReadyJobs) -> Int {
+    /// The highest-priority ready task; a task seen for the first time gets a random priority
+    /// above every lowered one.
+    private mutating func highest(in ready: ReadyTasks) -> Int {
         var best = 0
         var bestPriority: UInt64 = 0
         for index in 0..<ready.count {

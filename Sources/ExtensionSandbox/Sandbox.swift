@@ -68,8 +68,12 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
         onEvent(.callback(name: callback))
         do {
             try checkpoint(context)
+            // Delivering the callback and its return are scheduling points, as iOS's processes
+            // interleave there (docs/runtime.md).
+            Scheduler.yield(before: VisibleOperation("deliver", callback), process: context.process)
             let result = try await CallbackContext.$current.withValue(context) { try await body(extensionInstance) }
             try checkpoint(context)
+            Scheduler.yield(before: VisibleOperation("return", callback), process: context.process)
             finish(context)
             return result
         } catch {

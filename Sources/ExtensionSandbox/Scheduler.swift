@@ -7,39 +7,58 @@ import Foundation
 #endif
 
 /// The deterministic scheduler of one world: every job of every actor and task in the world
-/// lands here, and ``runUntilIdle()`` runs them one at a time on the calling thread, in the
-/// order its ``SchedulingStrategy`` picks.
+/// lands here, and ``runUntilIdle()`` runs them one at a time on the calling thread.
+///
+/// **Scheduling points are semantic** (docs/runtime.md): a task runs on, job after job, across
+/// any number of actor hops, until it reaches a visible operation — a platform call it announces
+/// with ``yield(before:process:)`` — or blocks, or ends. Only there is there a *decision*: the
+/// ``SchedulingStrategy`` picks which ready task runs next (the task that yielded may go on).
+/// How many jobs the compiler makes between two visible operations (the optimiser elides hops
+/// in release builds) therefore changes nothing: the same scenario makes the same decisions in a
+/// debug and a release build. Each decision is recorded, when asked, with what it chose between:
+/// every ready task, its process and the operation it is about to perform (``Decision``).
 ///
 /// Tasks started by the world prefer this executor (`Task(executorPreference:)`), and every
-/// world actor has its own ``WorldActorExecutor`` feeding it, so the runtime hops between
-/// actors and interleavings exist to be explored (docs/runtime.md, pitfalls 1 and 2).
+/// world actor has its own ``WorldActorExecutor`` feeding it (docs/runtime.md, pitfalls 1 and 2).
 /// A job enqueued from another thread is a leak of nondeterminism and is counted in
 /// ``foreignEnqueues``; the world fails the run when it sees one.
 public final class Scheduler: TaskExecutor, @unchecked Sendable {
     struct ReadyJob: @unchecked Sendable {
         let job: UnownedJob
         let actorExecutor: WorldActorExecutor?
-        /// The world-local task number (``ReadyJobs/task(at:)``).
+        /// The world-local task number (``ReadyTasks/task(at:)``).
         let task: Int
     }
 
     private let lock = NSLock()
     private var ready: [ReadyJob] = []
-    /// The strategy that picks at each decision (read it back to see a replay's divergences).
+    /// The strategy that picks at each decision (read it back to see a replay's divergence).
     public private(set) var strategy: any SchedulingStrategy
     private var runLoopThread: pthread_t?
     /// Swift task ids seen since the world was last idle, and the number each was given.
     private var taskNumbers: [UInt64: Int] = [:]
     private var lastTaskNumber = 0
+    /// The task whose job ran last, and whether it announced a visible operation since.
+    private var runningTask: Int?
+    private var yielded = false
+    /// What each task announced it is about to do, until it runs again.
+    private var announced: [Int: (operation: VisibleOperation, process: String?)] = [:]
     /// Jobs run since the scheduler was made.
     public private(set) var steps = 0
-    /// Times two or more jobs were ready and the strategy picked one.
+    /// Times two or more tasks were ready at a scheduling point and the strategy picked one.
     public private(set) var decisions = 0
-    /// When true, every decision's pick is appended to ``choices`` (a scenario run turns it on;
-    /// a long-lived device leaves it off so that nothing grows without bound).
+    /// Decisions that switched away from a task that could have gone on (CHESS's preemptions).
+    public private(set) var preemptions = 0
+    /// When true, every decision is kept in ``decisionLog`` and its pick in ``choices`` (a
+    /// scenario run turns it on; a long-lived device leaves it off so that nothing grows).
     public var recordsChoices = false
-    /// The index picked at each decision since recording began: the run's schedule.
+    /// The task picked at each decision since recording began: the run's schedule.
     public private(set) var choices: [Int] = []
+    /// Every decision since recording began, with what it chose between.
+    public private(set) var decisionLog: [Decision] = []
+    /// Set when the strategy refused to go on (a replay that met another situation than the one
+    /// it recorded): the world stops, and says why.
+    public private(set) var stopped: String?
     /// Jobs that arrived from a thread other than the run loop's while it ran, or while idle.
     public var foreignEnqueues: Int { lock.withLock { foreignCount } }
     /// Jobs that simulated code tried to send to the global executor (see ``GlobalEnqueueHook``).
@@ -50,6 +69,30 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     public init(strategy: any SchedulingStrategy = FIFOStrategy()) {
         self.strategy = strategy
     }
+
+    /// The scheduler whose run loop owns the calling thread: nil outside every world.
+    public static var current: Scheduler? { GlobalEnqueueHook.currentScheduler }
+
+    /// The running task is about to perform `operation` (a platform call, a callback delivered
+    /// or returning) for `process`: the next pick is a decision among every ready task. Outside a
+    /// world, nothing happens. Called on the run loop's thread, from the task's own code, just
+    /// before the actor hop that performs the operation.
+    public static func yield(before operation: @autoclosure () -> VisibleOperation, process: String?) {
+        guard let scheduler = current else { return }
+        scheduler.yieldRunningTask(recording: scheduler.recordsChoices ? operation() : nil, process: process)
+    }
+
+    /// Marks the running task as at a scheduling point; `operation` is kept for the decision's
+    /// record when the run records them.
+    func yieldRunningTask(recording operation: VisibleOperation?, process: String?) {
+        guard let runningTask else { return }
+        yielded = true
+        if let operation { announced[runningTask] = (operation, process) }
+    }
+
+    /// Where the world's trace stands (its last sequence number), recorded with each decision so
+    /// that a story can place the switches among the effects. Set by the device that owns the world.
+    public var position: (@Sendable () -> Int)?
 
     public func enqueue(_ job: consuming ExecutorJob) {
         enqueue(UnownedJob(job), actorExecutor: nil)
@@ -104,16 +147,16 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
         return try body()
     }
 
-    /// Runs ready jobs until none is left, or `budget` jobs have run; returns false when the
-    /// budget ran out, after dropping the jobs still ready (their tasks never resume: a world
-    /// stuck in an endless loop of awaits is stopped, and later work starts afresh). Must be
-    /// called inside ``withRunLoop(_:)``.
+    /// Runs ready jobs until none is left, or `budget` jobs have run, or the strategy stops the
+    /// world (``stopped``); returns false in the last two cases, after dropping the jobs still
+    /// ready (their tasks never resume: a world stuck in an endless loop of awaits is stopped, and
+    /// later work starts afresh). Must be called inside ``withRunLoop(_:)``.
     @discardableResult
     public func runUntilIdle(budget: Int = .max) -> Bool {
         let taskExecutor = asUnownedTaskExecutor()
         var ran = 0
         while let next = takeNext() {
-            guard ran < budget else {
+            guard ran < budget, stopped == nil else {
                 lock.withLock { ready.removeAll() }
                 return false
             }
@@ -126,24 +169,52 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
                 next.job.runSynchronously(on: taskExecutor)
             }
         }
-        return true
+        return stopped == nil
     }
 
+    /// The next job: the running task's, while it has one ready and announced nothing; else, at
+    /// a scheduling point, the oldest job of the task the strategy picks among the ready ones.
     private func takeNext() -> ReadyJob? {
         lock.withLock {
-            switch ready.count {
-            case 0:
+            guard !ready.isEmpty else {
                 taskNumbers.removeAll(keepingCapacity: true)
+                runningTask = nil
+                yielded = false
                 return nil
-            case 1:
-                return ready.removeFirst()
-            default:
-                decisions += 1
-                let picked = strategy.pickNext(ReadyJobs(jobs: ready))
-                let index = picked >= 0 && picked < ready.count ? picked : 0
-                if recordsChoices { choices.append(index) }
+            }
+            if let runningTask, !yielded, let index = ready.firstIndex(where: { $0.task == runningTask }) {
                 return ready.remove(at: index)
             }
+            var tasks: [Int] = []
+            var actors: [String?] = []
+            for job in ready where !tasks.contains(job.task) {
+                tasks.append(job.task)
+                actors.append(job.actorExecutor?.label)
+            }
+            let canGoOn = yielded ? runningTask.flatMap { tasks.firstIndex(of: $0) } : nil
+            var picked = 0
+            if tasks.count > 1 {
+                decisions += 1
+                let view = ReadyTasks(
+                    tasks: tasks, current: canGoOn, decision: decisions - 1, announced: announced,
+                    actors: recordsChoices ? actors : [])
+                let choice = strategy.pickNext(view)
+                if choice < 0 || choice >= tasks.count {
+                    stopped = strategy.stopReason ?? "the strategy picked no ready task at decision \(decisions - 1)"
+                    return ready.removeFirst()
+                }
+                picked = choice
+                if let canGoOn, picked != canGoOn { preemptions += 1 }
+                if recordsChoices {
+                    choices.append(tasks[picked])
+                    decisionLog.append(view.decision(picking: picked, at: position?() ?? 0))
+                }
+            }
+            let task = tasks[picked]
+            runningTask = task
+            yielded = false
+            announced[task] = nil
+            return ready.remove(at: ready.firstIndex { $0.task == task }!)
         }
     }
 }

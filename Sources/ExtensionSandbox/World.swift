@@ -109,6 +109,7 @@ public final class World: @unchecked Sendable {
         let before = reported
         let now = (escaped: scheduler.escapedJobs, foreign: scheduler.foreignEnqueues)
         reported = now
+        if let reason = scheduler.stopped { throw WorldError.diverged(reason) }
         if !finished { throw WorldError.stepBudgetExceeded(steps: budget) }
         if now.escaped > before.escaped { throw WorldError.jobEscaped(count: now.escaped - before.escaped) }
         if now.foreign > before.foreign { throw WorldError.foreignEnqueue(count: now.foreign - before.foreign) }
@@ -146,6 +147,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     case escapeHooksMissing([String])
     /// ``World/interruption`` asked the world to stop; timers due were left unfired.
     case interrupted
+    /// The strategy stopped the world: a replay met another situation than it recorded.
+    case diverged(String)
 
     public var description: String {
         switch self {
@@ -159,6 +162,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
             "the world ran \(steps) steps without finishing (an endless loop?) and was stopped"
         case .interrupted:
             "the world was stopped before it finished (its run was cancelled)"
+        case .diverged(let reason):
+            reason
         case .escapeHooksMissing(let symbols):
             "this Swift runtime lacks \(symbols.joined(separator: ", ")): jobs escaping a world could not be caught"
         }

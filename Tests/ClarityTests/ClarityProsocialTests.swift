@@ -182,8 +182,8 @@ import Testing
             effects: [.appState(locked: false, foregroundApp: ClarityKeys.bundleIdentifier, shieldShown: false)]
                 + verified(id, method: "communicationCategory", xp: 15, totalXP: 15) + [
                     .activityStop(activity: "prosocial_text_verification"),
-                    .storeRemove(suite: group, key: "pendingProsocialChallengeId"),
                     .monitorIntervalEnd(activity: "prosocial_text_verification"),
+                    .storeRemove(suite: group, key: "pendingProsocialChallengeId"),
                     picked("Mom", pick: "random"),
                 ])
         let app = try device.appState()

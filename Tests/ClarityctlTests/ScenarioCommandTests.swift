@@ -87,13 +87,13 @@ import Testing
         try withScenarioFile(scenario) { path in
             #expect(
                 usageError(ScenarioReplay.self, [path, "--schedule", "1,x"])
-                    == "--schedule must be choices (integers ≥ 0) separated by commas; 'x' is not one")
+                    == "--schedule must be a token (v1:…) or task numbers (integers ≥ 0) separated by commas; 'x' is not one")
             #expect(
                 usageError(ScenarioReplay.self, [path, "--schedule", "1,-2"])
-                    == "--schedule must be choices (integers ≥ 0) separated by commas; '-2' is not one")
-            #expect(usageError(ScenarioReplay.self, [path]) == "replay needs --schedule LIST, or --seed S and --strategy fifo|random|pct")
+                    == "--schedule must be a token (v1:…) or task numbers (integers ≥ 0) separated by commas; '-2' is not one")
+            #expect(usageError(ScenarioReplay.self, [path]) == "replay needs --schedule TOKEN, or --seed S and --strategy fifo|random|pct")
             #expect(usageError(ScenarioReplay.self, [path, "--seed", "2"]) == "--seed needs --strategy fifo|random|pct")
-            #expect(usageError(ScenarioReplay.self, [path, "--strategy", "pct"]) == "--strategy needs --seed S (or give --schedule LIST)")
+            #expect(usageError(ScenarioReplay.self, [path, "--strategy", "pct"]) == "--strategy needs --seed S (or give --schedule TOKEN)")
             #expect(usageError(ScenarioReplay.self, [path, "--schedule", "1", "--seed", "2"]) == "--schedule and --seed cannot be combined")
             #expect(
                 usageError(ScenarioReplay.self, [path, "--seed", "2", "--strategy", "random", "--expected-decisions", "9"])
@@ -132,7 +132,8 @@ import Testing
     private let failure: JSONValue = [
         "message": "challenge X was verified by Communication use", "invariant": "challengeVerifiedByTexting",
         "step": "steps[10]", "scheduleIndex": 2, "seed": 2, "strategy": "pct", "depth": 3, "expectedDecisions": 151,
-        "schedule": [0, 0, 1, 2], "preemptions": 2, "originalPreemptions": 5, "originalLength": 9,
+        "schedule": "v1:8c016fbf1f22746f:0@7,9@29", "preemptions": 2, "originalPreemptions": 5, "deviations": 2,
+        "originalLength": 9, "story": ["⇄ decision 0: clarity.monitor#1 (task 7) runs before clarity.app (task 6)"],
         "quirks": ["batchedThresholds": true, "lateIntervalEnd": true],
         "build": ["configuration": "debug", "compiler": "swift-6.3", "version": "0.1.0"],
     ]
@@ -144,7 +145,7 @@ import Testing
                 for: failure, file: try ScenarioFile(path: path), daemon: ScenarioDaemon(arguments: &none))
             #expect(
                 lines == [
-                    "clarityctl replay \(path) --schedule 0,0,1,2 --quirk lateIntervalEnd",
+                    "clarityctl replay \(path) --schedule v1:8c016fbf1f22746f:0@7,9@29 --quirk lateIntervalEnd",
                     "clarityctl replay \(path) --seed 2 --strategy pct --depth 3 --expected-decisions 151 --quirk lateIntervalEnd",
                 ])
             let replay = try parsedCommand(ScenarioReplay.self, lines[1].split(separator: " ").dropFirst(2).map(String.init))
@@ -158,7 +159,7 @@ import Testing
         try withScenarioFile(scenario) { path in
             var words = Arguments(["--standalone"])
             let lines = ScenarioReplay.commandLines(
-                for: ["seed": 0, "strategy": "random", "schedule": []], file: try ScenarioFile(path: path),
+                for: ["seed": 0, "strategy": "random", "schedule": ""], file: try ScenarioFile(path: path),
                 daemon: ScenarioDaemon(arguments: &words))
             #expect(
                 lines == [
@@ -180,7 +181,7 @@ import Testing
             "schedules": 3, "failed": 2, "failures": [failure], "schedulesPerSecond": 45.18, "stepsPerSecond": 31515.1,
             "seconds": 0.0885, "stoppedBy": "failure", "jobs": 2,
         ]
-        let lines = ScenarioView.explorationLines(report) { _ in ["clarityctl replay s.json --schedule 0,0,1,2"] }
+        let lines = ScenarioView.explorationLines(report) { _ in ["clarityctl replay s.json --schedule v1:8c016fbf1f22746f:0@7,9@29"] }
         #expect(
             lines == [
                 "schedules:   3",
@@ -197,11 +198,13 @@ import Testing
                 "  strategy:    pct",
                 "  depth:       3",
                 "  preemptions: 2 (5 as found)",
-                "  schedule:    4 choices (9 as found)",
+                "  schedule:    v1:8c016fbf1f22746f:0@7,9@29 (2 switches from running each process on; 9 decisions as found)",
                 "  quirks:      batchedThresholds, lateIntervalEnd",
                 "  build:       debug, swift-6.3, 0.1.0",
+                "  story:",
+                "    ⇄ decision 0: clarity.monitor#1 (task 7) runs before clarity.app (task 6)",
                 "  replay:",
-                "    clarityctl replay s.json --schedule 0,0,1,2",
+                "    clarityctl replay s.json --schedule v1:8c016fbf1f22746f:0@7,9@29",
                 "",
                 "(1 more failing schedule: the daemon keeps those with the lowest indexes)",
             ])
@@ -210,7 +213,8 @@ import Testing
     @Test func aScheduleShowsItsVerdictAndWithTraceItsTraceFirst() {
         let result: JSONValue = [
             "passed": false, "failures": [["message": "expected frictionLevel 2", "step": "steps[4]"]], "strategy": "fifo",
-            "seed": 0, "schedule": [0, 0, 0], "divergences": 0, "quirks": ["batchedThresholds": true, "x": false],
+            "seed": 0, "schedule": [1, 2, 1], "decisions": 3, "preemptions": 1, "token": "v1:0123456789abcdef:1@2",
+            "quirks": ["batchedThresholds": true, "x": false],
             "trace": [["seq": 1, "t": 0, "kind": "store.write", "actor": "clarity.app", "key": "k"]],
         ]
         #expect(
@@ -224,7 +228,8 @@ import Testing
                 "strategy:  fifo",
                 "quirks:    batchedThresholds",
                 "trace:     1 event",
-                "schedule:  3 choices",
+                "schedule:  3 decisions, 1 preemption",
+                "token:     v1:0123456789abcdef:1@2",
             ])
     }
 

@@ -80,9 +80,8 @@ import Testing
         try device.intent(
             "watch",
             effects: [
-                .activityStart(activity: "daily"),
-                .shieldApply(store: "limit", applications: [instagram], categories: .none),
-                .monitorIntervalStart(activity: "daily"), error("intervalDidStart"),
+                .activityStart(activity: "daily"), .monitorIntervalStart(activity: "daily"),
+                .shieldApply(store: "limit", applications: [instagram], categories: .none), error("intervalDidStart"),
             ])
         #expect(device.device.traceEntries(since: nil, limit: nil, kinds: ["app.error"]).map(\.entry.actor) == ["failing.monitor"])
 

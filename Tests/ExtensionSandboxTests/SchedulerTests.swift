@@ -29,9 +29,13 @@ private func lostUpdateRun(seed: UInt64) throws -> (Int, [String]) {
     }
 }
 
+/// Three read-then-writes, each access announced as the visible operation it is (a task runs
+/// on between them: only there can another task come in).
 private func work(_ counter: Counter, _ name: String) async {
     for _ in 0..<3 {
+        Scheduler.yield(before: VisibleOperation("read", "counter"), process: name)
         let value = await counter.get()
+        Scheduler.yield(before: VisibleOperation("write", "counter"), process: name)
         await counter.set(value + 1, by: name)
     }
 }

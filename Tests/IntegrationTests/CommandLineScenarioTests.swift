@@ -35,13 +35,16 @@ import Testing
 
         let explore = daemon.runCtl(["explore", Self.race, "--schedules", "50", "--jobs", "1"])
         #expect(explore.status == 1, "stderr: \(explore.stderr)")
-        #expect(explore.stdout.hasPrefix("schedules:   3\nfailed:      1\n"))
-        #expect(explore.stdout.contains("\n  invariant:   challengeVerifiedByTexting\n  step:        steps[10]\n  seed:        2\n"))
-        #expect(explore.stderr == "clarityctl: explore: 1 of 3 schedules failed\n")
+        #expect(explore.stdout.hasPrefix("schedules:   14\nfailed:      1\n"))
+        #expect(explore.stdout.contains("\n  invariant:   challengeVerifiedByTexting\n  step:        steps[10]\n  seed:        13\n"))
+        #expect(explore.stdout.contains("\n  preemptions: 2 (2 as found)\n"))
+        #expect(explore.stdout.contains("\n  story:\n"))
+        #expect(explore.stderr == "clarityctl: explore: 1 of 14 schedules failed\n")
         let replays = Self.replayCommands(explore.stdout)
         #expect(replays.count == 2)
         #expect(replays.first?.contains("--schedule") == true)
-        #expect(replays.last?.suffix(8) == ["--seed", "2", "--strategy", "pct", "--depth", "3", "--expected-decisions", "151"])
+        #expect(replays.first?.last?.hasPrefix("v1:") == true, "the schedule is a token to paste")
+        #expect(replays.last?.suffix(8) == ["--seed", "13", "--strategy", "pct", "--depth", "3", "--expected-decisions", "29"])
         for words in replays {
             let replay = daemon.runCtl(words)
             #expect(replay.status == 1, "\(words): \(replay.stderr)")
@@ -76,9 +79,10 @@ import Testing
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first?.split(separator: " ").prefix(4) == ["1", "0", "store.write", "clarity.app"])
-        #expect(lines.suffix(5) == ["result:   passed", "strategy: fifo", "trace:    82 events", "schedule: 151 choices", ""])
+        #expect(lines.suffix(6).prefix(4) == ["result:   passed", "strategy: fifo", "trace:    82 events", "schedule: 29 decisions, 21 preemptions"])
+        #expect(lines.suffix(2).first?.hasPrefix("token:    v1:") == true)
 
-        let json = daemon.runCtl(["--json", "replay", Self.race, "--seed", "2", "--strategy", "pct"])
+        let json = daemon.runCtl(["--json", "replay", Self.race, "--seed", "13", "--strategy", "pct"])
         #expect(json.status == 1)
         let result = try JSONWire.decode(JSONValue.self, from: Data(json.stdout.utf8))
         #expect(result["passed"] == false)
@@ -113,7 +117,10 @@ import Testing
         let cases: [([String], String)] = [
             (["explore", Self.race, "--shard", "3/2"], "--shard must be i/n with 0 ≤ i < n (e.g. 0/4), got '3/2'"),
             (["explore", Self.race, "--schedules", "0"], "--schedules must be a positive integer, got '0'"),
-            (["replay", Self.race, "--schedule", "1,x"], "--schedule must be choices (integers ≥ 0) separated by commas; 'x' is not one"),
+            (
+                ["replay", Self.race, "--schedule", "1,x"],
+                "--schedule must be a token (v1:…) or task numbers (integers ≥ 0) separated by commas; 'x' is not one"
+            ),
             (["run", "/nonexistent/s.json"], "scenario file /nonexistent/s.json: no such file"),
         ]
         for (words, message) in cases {
@@ -167,7 +174,7 @@ import Testing
         #expect(events.contains { $0["ph"] == "s" })
         let replayed = directory.appendingPathComponent("replay.json").path
         let replay = Clarityctl.run(
-            nowhere + ["replay", Self.race, "--standalone", "--seed", "2", "--strategy", "pct", "--perfetto", replayed])
+            nowhere + ["replay", Self.race, "--standalone", "--seed", "13", "--strategy", "pct", "--perfetto", replayed])
         #expect(replay.status == 1, "stderr: \(replay.stderr)")
         #expect(FileManager.default.fileExists(atPath: replayed))
         #expect(!replay.stdout.contains("traceEvents"))

@@ -22,6 +22,7 @@ struct DeviceWiring {
         let world = World(seed: seed, strategy: strategy)
         world.scheduler.recordsChoices = recordsSchedule
         let trace = DeviceTrace(clock: world.clock, lastSequence: traceSequence)
+        if recordsSchedule { world.scheduler.position = { [recorder = trace.recorder] in recorder.lastSequence } }
         let catalog = CategoryCatalog.builtIn.merging(config.apps)
         let deviceActivity = DeviceActivityAgent(
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,

@@ -6,38 +6,51 @@ public struct ExplorationFailure: Sendable, Encodable {
     public let message: String
     public let step: String?
     public let invariant: String?
-    /// The schedule's index in the exploration (seed = seedStart + index).
+    /// What sets the failure apart (a lost update: the key, and who overwrote whom).
+    public let kind: String?
+    /// The schedule's index in the exploration (seed = seedStart + index); -1 for the scenario's
+    /// own schedule (FIFO), which is tried first.
     public let scheduleIndex: Int
     public let seed: UInt64
     public let strategy: ExplorationPlan.StrategyKind
     public let depth: Int?
     public let expectedDecisions: Int?
-    /// The shortest list of choices found that still fails this way: replays it under any strategy.
-    public let schedule: [Int]
-    /// Choices that differ from FIFO's (0) in `schedule`, and in the schedule as first found.
+    /// The shortest schedule found that still fails this way, as a token to paste
+    /// (``ScheduleToken``): replays it under any strategy, in any build that makes the same
+    /// decisions.
+    public let schedule: String
+    /// Switches away from a process that could have gone on (CHESS's preemptions), in the shrunk
+    /// schedule and in the schedule as first found; the deviations from the non-preemptive
+    /// schedule, and the decisions of the schedule as first found.
     public let preemptions: Int
     public let originalPreemptions: Int
+    public let deviations: Int
     public let originalLength: Int
+    /// The shrunk schedule told as a story: the operations around each switch.
+    public let story: [String]
     public let quirks: [String: Bool]
     public let build: BuildInfo
 
     init(
-        reason: ScenarioFailureReason, index: Int, seed: ScheduleSeed, shrunk: [Int], original: [Int],
-        quirks: [String: Bool], build: BuildInfo
+        reason: ScenarioFailureReason, index: Int, seed: ScheduleSeed, shrunk: ScenarioOutcome, original: ScenarioOutcome,
+        scenarioHash: String, build: BuildInfo
     ) {
         message = reason.message
         step = reason.step
         invariant = reason.invariant
+        kind = reason.kind
         scheduleIndex = index
         self.seed = seed.seed
         strategy = seed.strategy
         depth = seed.depth
         expectedDecisions = seed.expectedDecisions
-        schedule = shrunk
-        preemptions = shrunk.filter { $0 != 0 }.count
-        originalPreemptions = original.filter { $0 != 0 }.count
-        originalLength = original.count
-        self.quirks = quirks.filter(\.value)
+        schedule = ScheduleToken(scenarioHash: scenarioHash, deviations: shrunk.deviations).description
+        preemptions = shrunk.preemptions
+        originalPreemptions = original.preemptions
+        deviations = shrunk.deviations.count
+        originalLength = original.decisions
+        story = ScheduleStory.lines(of: shrunk)
+        quirks = original.quirks.filter(\.value)
         self.build = build
     }
 }

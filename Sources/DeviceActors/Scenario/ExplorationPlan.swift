@@ -23,6 +23,8 @@ public struct ExplorationPlan: Sendable {
     public var swarm: Bool
     /// Worlds run at once, one per thread (a world is single-threaded).
     public var jobs: Int
+    /// The scenario's hash, which a failure's replay token names (empty when not known).
+    public var scenarioHash = ""
 
     public init(
         strategy: StrategyKind, depth: Int = 3, schedules: Int, seedStart: UInt64 = 0, stopAtFirst: Bool = true,

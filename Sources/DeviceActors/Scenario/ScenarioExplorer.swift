@@ -75,13 +75,17 @@ public enum ScenarioExplorer {
             let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
             let reason = outcome.failure!
             // Only the first failure is shrunk: each shrink replays the scenario hundreds of times.
-            let shrunk =
-                position == 0
-                ? shrink(outcome.schedule, failing: reason, scenario: scenario, quirks: outcome.quirks, interruption: isStopped)
-                : outcome.schedule
+            var shrunk = outcome
+            if position == 0 {
+                let deviations = ScheduleShrinker(scenario: scenario, quirks: outcome.quirks, interruption: isStopped)
+                    .shrink(outcome.deviations, failing: reason)
+                let replayed = ScenarioRunner.run(
+                    scenario, replaying: .deviations(deviations), quirks: outcome.quirks, interruption: isStopped)
+                if replayed.failure?.isSameFailure(as: reason) == true { shrunk = replayed }
+            }
             return ExplorationFailure(
-                reason: reason, index: index, seed: seed, shrunk: shrunk, original: outcome.schedule,
-                quirks: outcome.quirks, build: build)
+                reason: shrunk.failure ?? reason, index: index, seed: seed, shrunk: shrunk, original: outcome,
+                scenarioHash: plan.scenarioHash, build: build)
         }
         let (schedules, failed) = state.counts
         return ExplorationReport(
@@ -95,56 +99,6 @@ public enum ScenarioExplorer {
         ScheduleSeed(
             strategy: plan.strategy, seed: plan.seedStart &+ UInt64(index), depth: plan.depth,
             expectedDecisions: expectedDecisions)
-    }
-
-    /// Removes preemptions while the schedule still fails the same way (same step and
-    /// invariant): first the tail (past its end a replay picks as FIFO does), then runs of
-    /// non-FIFO choices set back to FIFO's, halving the run length down to single choices
-    /// (delta debugging). At most `budget` replays.
-    /// Stops early, with the shortest schedule found so far, once `interruption` says so.
-    static func shrink(
-        _ schedule: [Int], failing reason: ScenarioFailureReason, scenario: Scenario, quirks: [String: Bool],
-        budget: Int = 400, interruption: (@Sendable () -> Bool)? = nil
-    ) -> [Int] {
-        var runs = 0
-        func stillFails(_ candidate: [Int]) -> Bool {
-            runs += 1
-            if let interruption, interruption() {
-                runs = budget
-                return false
-            }
-            let outcome = ScenarioRunner.run(scenario, replaying: candidate, quirks: quirks, interruption: interruption)
-            return outcome.failure?.step == reason.step && outcome.failure?.invariant == reason.invariant
-        }
-        var best = schedule
-        while best.last == 0 { best.removeLast() }
-        var cut = best.count / 2
-        while cut > 0, runs < budget {
-            let candidate = Array(best.prefix(best.count - cut))
-            if stillFails(candidate) {
-                best = candidate
-                cut = min(cut, best.count / 2)
-            } else {
-                cut /= 2
-            }
-        }
-        var chunk = max(1, best.filter { $0 != 0 }.count / 2)
-        while runs < budget {
-            let preempted = best.indices.filter { best[$0] != 0 }
-            var changed = false
-            for start in stride(from: 0, to: preempted.count, by: chunk) where runs < budget {
-                var candidate = best
-                for position in preempted[start..<min(start + chunk, preempted.count)] { candidate[position] = 0 }
-                if stillFails(candidate) {
-                    best = candidate
-                    changed = true
-                }
-            }
-            if chunk == 1 && !changed { break }
-            if !changed { chunk = max(1, chunk / 2) }
-        }
-        while best.last == 0 { best.removeLast() }
-        return best
     }
 
     /// The workers' shared bookkeeping.

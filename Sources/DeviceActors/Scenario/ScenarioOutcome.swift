@@ -10,13 +10,22 @@ public struct ScenarioOutcome: Sendable {
     /// of the failures it reports).
     public var trace: [TracedEffect] { device?.traceEntries(since: nil, limit: nil) ?? [] }
     private let device: SimulatedDevice?
-    /// The index picked at each decision: replays this run under ``ReplayStrategy``.
+    /// The task picked at each decision: replays this run under ``ReplayStrategy``.
     public let schedule: [Int]
-    /// Scheduler steps (jobs run) and decisions (steps with a choice).
+    /// Every decision, with what it chose between.
+    public let decisionLog: [Decision]
+    /// The picks that differ from the non-preemptive one: all a replay needs.
+    public var deviations: [ScheduleDeviation] {
+        decisionLog.filter(\.deviates).map { ScheduleDeviation(decision: $0.index, task: $0.chosen) }
+    }
+    /// Scheduler steps (jobs run), decisions (scheduling points with a choice) and preemptions
+    /// (decisions that switched away from a task that could have gone on).
     public let steps: Int
     public let decisions: Int
-    /// Decisions where a replayed schedule no longer fitted (0 for a faithful replay).
-    public let divergences: Int
+    public let preemptions: Int
+    /// Why a replay stopped: it met another situation than the one it recorded (nil for a
+    /// faithful replay, and for every other run).
+    public let divergence: String?
     /// The quirks that were on.
     public let quirks: [String: Bool]
     /// The run was stopped before its end (its interruption said so): it neither passed nor
@@ -31,14 +40,23 @@ public struct ScenarioOutcome: Sendable {
         self.interrupted = interrupted
         self.device = device
         guard let device else {
-            (schedule, steps, decisions, divergences) = ([], 0, 0, 0)
+            (schedule, decisionLog, steps, decisions, preemptions, divergence) = ([], [], 0, 0, 0, nil)
             return
         }
         let scheduler = device.world.scheduler
         schedule = scheduler.choices
+        decisionLog = scheduler.decisionLog
         steps = scheduler.steps
         decisions = scheduler.decisions
-        divergences = (scheduler.strategy as? ReplayStrategy)?.divergences ?? 0
+        preemptions = scheduler.preemptions
+        if let stopped = scheduler.stopped {
+            divergence = stopped
+        } else if let replay = scheduler.strategy as? ReplayStrategy, replay.unconsumed > 0 {
+            divergence =
+                "the replay diverged: the run ended after \(scheduler.decisions) decisions, before \(replay.unconsumed) of the schedule's picks"
+        } else {
+            divergence = nil
+        }
     }
 
     /// One value as compact JSON, for messages.
@@ -47,4 +65,11 @@ public struct ScenarioOutcome: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
+}
+
+/// A schedule as a failure or a client gives it: the task picked at every decision, or only the
+/// picks that differ from the non-preemptive one (what a replay token holds).
+public enum RecordedSchedule: Sendable, Equatable {
+    case tasks([Int])
+    case deviations([ScheduleDeviation])
 }

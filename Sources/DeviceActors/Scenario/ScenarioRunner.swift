@@ -42,12 +42,18 @@ public enum ScenarioRunner {
         run(scenario, strategy: seed.makeStrategy(), quirks: quirks, interruption: interruption)
     }
 
-    /// One schedule from its recorded choices (``ReplayStrategy``).
+    /// One schedule from its recorded picks: the task at every decision, or only the deviations
+    /// from the non-preemptive pick (``ReplayStrategy``).
     public static func run(
-        _ scenario: Scenario, replaying choices: [Int], quirks: [String: Bool] = [:],
+        _ scenario: Scenario, replaying schedule: RecordedSchedule, quirks: [String: Bool] = [:],
         interruption: (@Sendable () -> Bool)? = nil
     ) -> ScenarioOutcome {
-        run(scenario, strategy: ReplayStrategy(choices: choices), quirks: quirks, interruption: interruption)
+        let strategy =
+            switch schedule {
+            case .tasks(let tasks): ReplayStrategy(tasks: tasks)
+            case .deviations(let deviations): ReplayStrategy(deviations: deviations)
+            }
+        return run(scenario, strategy: strategy, quirks: quirks, interruption: interruption)
     }
 
     /// The decisions of the scenario's FIFO run: PCT's estimate of a schedule's length.
@@ -129,10 +135,12 @@ public enum ScenarioRunner {
             } catch {
                 return ScenarioFailureReason(message: "checking invariants failed: \(error)", step: step, invariant: nil)
             }
-            if scenario.failOnRace, let race = newEntries.first(where: { if case .race = $0.payload { true } else { false } }) {
-                let shown = TracedEffect(entry: race, calendar: device.calendar)
+            for entry in newEntries where scenario.failOnRace {
+                guard case .race(let lost) = entry.payload else { continue }
+                let shown = TracedEffect(entry: entry, calendar: device.calendar)
                 return ScenarioFailureReason(
-                    message: "lost update on the App Group: \(ScenarioOutcome.json(shown))", step: step, invariant: "race")
+                    message: "lost update on the App Group: \(ScenarioOutcome.json(shown))", step: step, invariant: "race",
+                    kind: "\(lost.key): \(entry.actor) over \(lost.otherActor)")
             }
             return nil
         }
@@ -145,4 +153,21 @@ public struct ScenarioFailureReason: Sendable, Encodable, Equatable {
     public let message: String
     public let step: String?
     public let invariant: String?
+    /// What sets this failure apart from another of the same step and invariant, when that is
+    /// more than the message's numbers: for a lost update, the key and who overwrote whom
+    /// (`prosocialChallengeVerified: clarity.app over clarity.monitor`).
+    public let kind: String?
+
+    public init(message: String, step: String?, invariant: String?, kind: String? = nil) {
+        self.message = message
+        self.step = step
+        self.invariant = invariant
+        self.kind = kind
+    }
+
+    /// Whether `other` is this failure again, as shrinking needs it: the same step, invariant
+    /// and kind (a lost update of the app over the monitor is not one of the monitor over the app).
+    public func isSameFailure(as other: ScenarioFailureReason) -> Bool {
+        step == other.step && invariant == other.invariant && kind == other.kind
+    }
 }

@@ -72,7 +72,7 @@ public struct Platform: Sendable {
 
     /// Today's usage per app in seconds, as a `DeviceActivityReport` would show the main app.
     public func usageToday() async throws -> [String: Double] {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("read", "DeviceActivityReport", "usageToday"))
         return await deviceActivity.usageToday()
     }
 

@@ -20,6 +20,8 @@ enum ScenarioView {
         for (index, failure) in failures.enumerated() {
             lines += ["", "failure \(index + 1): \(text(failure["message"]))"]
             lines += labelled(failureFacts(failure), indent: "  ")
+            let story = failure["story"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if !story.isEmpty { lines += ["  story:"] + story.map { "    " + $0 } }
             lines += ["  replay:"] + replayLines(failure).map { "    " + $0 }
         }
         let unshown = (report["failed"]?.intValue ?? 0) - failures.count
@@ -45,12 +47,15 @@ enum ScenarioView {
         let quirks = (result["quirks"]?.objectValue ?? [:]).filter { $0.value == true }.keys.sorted()
         if !quirks.isEmpty { facts.append(("quirks", quirks.joined(separator: ", "))) }
         facts.append(("trace", counted(events.count, "event")))
-        facts.append(("schedule", counted(result["schedule"]?.arrayValue?.count ?? 0, "choice")))
-        if let divergences = result["divergences"]?.intValue, divergences > 0 {
-            let why = "the scenario or the build is not the one the schedule came from"
-            facts.append(("divergences", "\(counted(divergences, "choice")) did not fit: \(why)"))
+        facts.append(
+            ("schedule", "\(counted(result["decisions"]?.intValue ?? 0, "decision")), \(counted(result["preemptions"]?.intValue ?? 0, "preemption"))"))
+        facts.append(("token", text(result["token"])))
+        if let divergence = result["divergence"]?.stringValue {
+            facts.append(("divergence", divergence + " (the scenario or the build is not the one the schedule came from)"))
         }
-        let summary = labelled(facts)
+        var summary = labelled(facts)
+        let story = result["story"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if !story.isEmpty { summary += ["story:"] + story.map { "  " + $0 } }
         return trace ? EffectLines.lines(forTrace: .array(events)) + [""] + summary : summary
     }
 
@@ -61,10 +66,10 @@ enum ScenarioView {
             ("seed", text(failure["seed"])), ("strategy", text(failure["strategy"])),
         ]
         if let depth = failure["depth"] { facts.append(("depth", text(depth))) }
-        let choices = failure["schedule"]?.arrayValue?.count ?? 0
+        if let kind = failure["kind"], kind != .null { facts.append(("kind", text(kind))) }
         facts += [
             ("preemptions", "\(text(failure["preemptions"])) (\(text(failure["originalPreemptions"])) as found)"),
-            ("schedule", "\(counted(choices, "choice")) (\(text(failure["originalLength"])) as found)"),
+            ("schedule", "\(text(failure["schedule"])) (\(counted(failure["deviations"]?.intValue ?? 0, "switch", plural: "switches")) from running each process on; \(text(failure["originalLength"])) decisions as found)"),
             ("quirks", quirksText(failure["quirks"])),
             ("build", ["configuration", "compiler", "version"].map { text(failure["build"]?[$0]) }.joined(separator: ", ")),
         ]
@@ -87,8 +92,8 @@ enum ScenarioView {
     }
 
     /// `1 event`, `2 events`.
-    private static func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    private static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
     /// `label: value` lines with the values aligned.

@@ -18,7 +18,9 @@ struct ScenarioMethods: Sendable {
         try workers.perform(caller.cancellation) { () throws(RPCError) -> JSONValue in
             let request = try decodeParams(ScheduleParams.self, params)
             let scenario = try ScenarioDocument.scenario(from: request.scenario)
-            return try answer(scenario, request, strategy: request.strategy ?? .fifo, caller.cancellation)
+            return try answer(
+                scenario, hash: ScenarioDocument.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
+                caller.cancellation)
         }
     }
 
@@ -30,12 +32,14 @@ struct ScenarioMethods: Sendable {
                 throw RPCError.invalidParams(field: "schedule", reason: "give a failure's schedule, or its seed and strategy")
             }
             let scenario = try ScenarioDocument.scenario(from: request.scenario)
-            return try answer(scenario, request, strategy: request.strategy ?? .fifo, caller.cancellation)
+            return try answer(
+                scenario, hash: ScenarioDocument.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
+                caller.cancellation)
         }
     }
 
     private func answer(
-        _ scenario: Scenario, _ request: ScheduleParams, strategy kind: ExplorationPlan.StrategyKind,
+        _ scenario: Scenario, hash: String, _ request: ScheduleParams, strategy kind: ExplorationPlan.StrategyKind,
         _ cancellation: RequestCancellation
     ) throws(RPCError) -> JSONValue {
         try request.check()
@@ -44,7 +48,8 @@ struct ScenarioMethods: Sendable {
         var seed: ScheduleSeed?
         let outcome: ScenarioOutcome
         if let schedule = request.schedule {
-            outcome = ScenarioRunner.run(scenario, replaying: schedule, quirks: quirks, interruption: interruption)
+            outcome = ScenarioRunner.run(
+                scenario, replaying: try schedule.recorded(for: hash), quirks: quirks, interruption: interruption)
         } else {
             let expected =
                 kind == .pct
@@ -59,7 +64,9 @@ struct ScenarioMethods: Sendable {
             ScheduleResult(
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
                 seed: seed?.seed, depth: seed?.depth, expectedDecisions: seed?.expectedDecisions, schedule: outcome.schedule,
-                steps: outcome.steps, decisions: outcome.decisions, divergences: outcome.divergences,
+                token: ScheduleToken(scenarioHash: hash, deviations: outcome.deviations).description,
+                steps: outcome.steps, decisions: outcome.decisions, preemptions: outcome.preemptions,
+                divergence: outcome.divergence, story: outcome.passed ? nil : ScheduleStory.lines(of: outcome),
                 quirks: outcome.quirks.filter { $0.value }, build: build, trace: trace,
                 perfetto: request.traceFormat == .perfetto
                     ? PerfettoTrace(effects: trace, app: scenario.app, device: scenario.name) : nil))
@@ -83,6 +90,7 @@ struct ScenarioMethods: Sendable {
         let request = try decodeParams(ExploreParams.self, params)
         var plan = try request.plan()
         plan.jobs = min(plan.jobs, workers.threadCount)
+        plan.scenarioHash = ScenarioDocument.hash(of: request.scenario)
         let scenario = try ScenarioDocument.scenario(from: request.scenario)
         let subscriptions = caller.subscriptions
         let total = (plan.schedules - plan.shard.index + plan.shard.count - 1) / plan.shard.count
@@ -126,10 +134,17 @@ private struct ScheduleResult: Encodable {
     let seed: UInt64?
     let depth: Int?
     let expectedDecisions: Int?
+    /// The task picked at each decision; `token`, only the picks that differ from the
+    /// non-preemptive one: either replays the run.
     let schedule: [Int]
+    let token: String
     let steps: Int
     let decisions: Int
-    let divergences: Int
+    let preemptions: Int
+    /// Why a replay stopped at a situation other than the one it recorded.
+    let divergence: String?
+    /// A failed run told as the story of its switches.
+    let story: [String]?
     let quirks: [String: Bool]
     let build: BuildInfo
     let trace: [TracedEffect]
@@ -144,7 +159,7 @@ struct ScheduleParams: Decodable, Sendable {
     var seed: UInt64?
     var depth: Int?
     var expectedDecisions: Int?
-    var schedule: [Int]?
+    var schedule: ScheduleParam?
     /// Quirks switched on over the scenario's (a swarm failure's `quirks`).
     var quirks: [String: Bool]?
     /// `perfetto` adds the run's trace in Chrome trace-event JSON (`perfetto` in the answer).
@@ -162,8 +177,8 @@ struct ScheduleParams: Decodable, Sendable {
         if let expectedDecisions, expectedDecisions < 1 {
             throw RPCError.invalidParams(field: "expectedDecisions", reason: "must be ≥ 1")
         }
-        if let index = schedule?.firstIndex(where: { $0 < 0 }) {
-            throw RPCError.invalidParams(field: "schedule[\(index)]", reason: "a choice is an index ≥ 0")
+        if case .tasks(let tasks)? = schedule, let index = tasks.firstIndex(where: { $0 < 0 }) {
+            throw RPCError.invalidParams(field: "schedule[\(index)]", reason: "a choice is a task number ≥ 0")
         }
         if let quirks {
             // The device config's own check, so the two can never disagree.
@@ -225,5 +240,40 @@ struct ExploreParams: Decodable, Sendable {
             throw RPCError.invalidParams(field: "shard", reason: "\"i/n\" with 0 ≤ i < n ≤ 10000, e.g. \"0/4\"")
         }
         return (index, count)
+    }
+}
+
+/// A schedule to replay, as a failure gives it: the task picked at every decision (`[1,2,1,…]`),
+/// or a token (`"v1:<scenario hash>:12@3,40@1"`, ``ScheduleToken``).
+enum ScheduleParam: Decodable, Sendable {
+    case tasks([Int])
+    case token(String)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let token = try? container.decode(String.self) {
+            self = .token(token)
+        } else {
+            self = .tasks(try container.decode([Int].self))
+        }
+    }
+
+    /// The schedule to replay on the scenario of hash `scenarioHash`: a token found for another
+    /// scenario is refused (-32602 `schedule`).
+    func recorded(for scenarioHash: String) throws(RPCError) -> RecordedSchedule {
+        switch self {
+        case .tasks(let tasks): return .tasks(tasks)
+        case .token(let text):
+            switch ScheduleToken.parse(text) {
+            case .failure(let error): throw RPCError.invalidParams(field: "schedule", reason: error.reason)
+            case .success(let token):
+                guard token.scenarioHash.isEmpty || token.scenarioHash == scenarioHash else {
+                    throw RPCError.invalidParams(
+                        field: "schedule",
+                        reason: "the token was found for another scenario (hash \(token.scenarioHash); this one's is \(scenarioHash))")
+                }
+                return .deviations(token.deviations)
+            }
+        }
     }
 }

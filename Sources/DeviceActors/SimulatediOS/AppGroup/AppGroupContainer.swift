@@ -159,7 +159,7 @@ public struct AppGroupDefaults: Sendable {
     @_spi(Host) public let container: AppGroupContainer
 
     public func object(forKey key: String) async throws -> StoredValue? {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("read", suiteName, key))
         let value = await container.value(suite: suiteName, key: key)
         try CallbackContext.current?.charge(bytes: value?.encodedSize ?? 0)
         return value
@@ -194,19 +194,19 @@ public struct AppGroupDefaults: Sendable {
     }
 
     public func set(_ value: StoredValue, forKey key: String) async throws {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("write", suiteName, key))
         await container.set(value, suite: suiteName, key: key)
     }
 
     public func removeObject(forKey key: String) async throws {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("remove", suiteName, key))
         await container.set(nil, suite: suiteName, key: key)
     }
 
     /// `synchronize()`: pushes this process's pending writes to the store now (matters only
     /// under the `lateDefaultsPropagation` quirk).
     public func synchronize() async throws {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("synchronize", suiteName))
         await container.synchronize()
     }
 }

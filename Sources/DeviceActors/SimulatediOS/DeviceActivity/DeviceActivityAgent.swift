@@ -229,18 +229,19 @@ public struct DeviceActivityCenter: Sendable {
     public func startMonitoring(
         _ activity: String, during schedule: DeviceActivitySchedule, events: [String: DeviceActivityEvent] = [:]
     ) async throws {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("startMonitoring", "DeviceActivityCenter", activity))
         try await agent.startMonitoring(activity, of: app, schedule: schedule, events: events)
     }
 
     public func stopMonitoring(_ activities: [String]) async throws {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(
+            VisibleOperation("stopMonitoring", "DeviceActivityCenter", activities.joined(separator: ",")))
         await agent.stopMonitoring(activities, of: app)
     }
 
     /// The names of this app's monitored activities.
     public func activities() async throws -> [String] {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("read", "DeviceActivityCenter", "activities"))
         return await agent.activities(of: app).keys.sorted()
     }
 }

@@ -165,18 +165,18 @@ public struct ManagedSettingsStore: Sendable {
 
     /// `store.shield.applications` and `.applicationCategories`, in one write.
     public func setShield(applications: Set<String>, categories: CategoryPolicy) async throws {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("write", "ManagedSettingsStore \(name)", "shield"))
         try await agent.setShield(store: id, applications: applications, categories: categories)
     }
 
     /// What was written to this store.
     public func shield() async throws -> ShieldSettings {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("read", "ManagedSettingsStore \(name)", "shield"))
         return await agent.settings(of: id)
     }
 
     public func clearAllSettings() async throws {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("clear", "ManagedSettingsStore \(name)"))
         await agent.clearAllSettings(store: id)
     }
 }

@@ -46,7 +46,7 @@ public struct UserNotificationCenter: Sendable {
     /// Delivers a local notification now (`add(_:)` with an immediate trigger).
     public func add(title: String, body: String) async throws {
         let context = CallbackContext.current
-        try context?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("post", "notification", title))
         let silenced = await system.focusModeOn
         await agent.add(title: title, body: body, source: context?.actor ?? "system", silenced: silenced)
     }

@@ -110,19 +110,19 @@ public struct StoreKitServices: Sendable {
 
     /// `Product.products(for:)`.
     public func products(for ids: [String]) async throws -> [StoreProduct] {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("read", "StoreKit", "products"))
         return await agent.products.filter { ids.contains($0.id) }
     }
 
     /// `Transaction.currentEntitlements`.
     public func currentEntitlements() async throws -> [StoreTransaction] {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("read", "StoreKit", "currentEntitlements"))
         return await agent.currentEntitlements
     }
 
     /// `AppStore.sync()`: the simulated store is always in sync.
     public func sync() async throws {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("sync", "StoreKit"))
     }
 
     /// `Transaction.updates`: `handler` runs in the main app for every purchase, expiry and refund.

@@ -58,26 +58,26 @@ public struct SystemServices: Sendable {
 
     /// `NEHotspotNetwork.fetchCurrent`: the joined network's SSID, nil when not on WiFi.
     public func currentSSID() async throws -> String? {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("read", "NEHotspotNetwork", "ssid"))
         return await agent.ssid
     }
 
     /// `CNContactStore`: the address book set with `contacts.set`.
     public func contacts() async throws -> [Contact] {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("read", "CNContactStore", "contacts"))
         return await agent.contacts
     }
 
     /// Turns iOS Focus mode on or off (notifications delivered meanwhile are silenced).
     public func setFocusMode(_ on: Bool) async throws {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("write", "Focus", on ? "on" : "off"))
         await agent.setFocusMode(on)
     }
 
     /// `UIApplication.shared.open(url)`: `sms://…` opens Messages, `tel://…` opens Phone.
     @discardableResult
     public func open(_ url: String) async throws -> Bool {
-        try CallbackContext.current?.checkpoint()
+        try CallbackContext.platformCall(VisibleOperation("open", url))
         return await agent.open(url)
     }
 }

@@ -6,12 +6,14 @@ import ControlProtocol
 struct ScenarioReplay: ClarityCommand {
     static let help = CommandHelp(
         words: ["replay"],
-        synopsis: "FILE (--schedule LIST | --seed S --strategy S [--depth D] [--expected-decisions K]) "
+        synopsis: "FILE (--schedule TOKEN|LIST | --seed S --strategy S [--depth D] [--expected-decisions K]) "
             + "[--quirk NAME]... [--trace] [--perfetto FILE] [--standalone]",
         abstract: "replay a schedule of a scenario, e.g. a failure explore found (scenario.replay)",
         details: [
-            "  --schedule LIST       the choices, comma-separated (0,0,1,2): a failure's schedule; past its end",
-            "                        a replay picks as FIFO does",
+            "  --schedule TOKEN      a failure's schedule as explore prints it (v1:<scenario hash>:12@3,40@1):",
+            "                        the picks that differ from running each process on; or LIST, the task",
+            "                        picked at every decision, comma-separated (1,2,1,3), as run --json gives it.",
+            "                        A schedule that no longer fits stops with where it diverged",
             "  --seed S              with --strategy fifo|random|pct: the failure's seed",
             "  --depth D             PCT's depth, 1 to 10 (default 3)",
             "  --expected-decisions K",
@@ -28,7 +30,7 @@ struct ScenarioReplay: ClarityCommand {
     let params: [String: JSONValue]
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
-        let choices = try arguments.value(of: "--schedule").map(Self.choices)
+        let choices = try arguments.value(of: "--schedule").map(Self.schedule)
         let expectedDecisions = try arguments.value(of: "--expected-decisions").map {
             try ArgumentValues.integer($0, for: "--expected-decisions", minimum: 1)
         }
@@ -42,29 +44,33 @@ struct ScenarioReplay: ClarityCommand {
             }
         } else {
             guard schedule.seed != nil || schedule.strategy != nil else {
-                throw UsageError("replay needs --schedule LIST, or --seed S and --strategy fifo|random|pct")
+                throw UsageError("replay needs --schedule TOKEN, or --seed S and --strategy fifo|random|pct")
             }
-            guard schedule.seed != nil else { throw UsageError("--strategy needs --seed S (or give --schedule LIST)") }
+            guard schedule.seed != nil else { throw UsageError("--strategy needs --seed S (or give --schedule TOKEN)") }
             guard schedule.strategy != nil else { throw UsageError("--seed needs --strategy fifo|random|pct") }
             if expectedDecisions != nil, schedule.strategy != "pct" {
                 throw UsageError("--expected-decisions is PCT's: it goes with --strategy pct")
             }
         }
         var params = schedule.members
-        params["schedule"] = choices.map { .array($0.map(JSONValue.int)) }
+        params["schedule"] = choices
         params["expectedDecisions"] = expectedDecisions.map(JSONValue.int)
         self.params = params
     }
 
-    /// `--schedule`'s list: choices (integers ≥ 0) separated by commas; empty replays FIFO.
-    static func choices(_ text: String) throws -> [Int] {
-        guard !text.isEmpty else { return [] }
-        return try text.split(separator: ",", omittingEmptySubsequences: false).map { word in
-            guard let choice = Int(word), choice >= 0 else {
-                throw UsageError("--schedule must be choices (integers ≥ 0) separated by commas; '\(word)' is not one")
-            }
-            return choice
-        }
+    /// `--schedule`: a token (`v1:…`, checked by the daemon), or task numbers (integers ≥ 0)
+    /// separated by commas.
+    static func schedule(_ text: String) throws -> JSONValue {
+        if text.hasPrefix("v") { return .string(text) }
+        guard !text.isEmpty else { return .array([]) }
+        return .array(
+            try text.split(separator: ",", omittingEmptySubsequences: false).map { word in
+                guard let task = Int(word), task >= 0 else {
+                    throw UsageError(
+                        "--schedule must be a token (v1:…) or task numbers (integers ≥ 0) separated by commas; '\(word)' is not one")
+                }
+                return .int(task)
+            })
     }
 
     func run(in session: Session) throws {
@@ -79,7 +85,8 @@ struct ScenarioReplay: ClarityCommand {
         let quirks = (failure["quirks"]?.objectValue ?? [:])
             .filter { $0.value == true && !file.ownQuirks.contains($0.key) }
             .keys.sorted().flatMap { ["--quirk", $0] }
-        let schedule = (failure["schedule"]?.arrayValue ?? []).map(PlainText.scalar).joined(separator: ",")
+        let schedule = failure["schedule"]?.stringValue ?? ""
+
         var bySeed = ["--seed", failure["seed"].map(PlainText.scalar) ?? "0"]
         bySeed += ["--strategy", failure["strategy"]?.stringValue ?? "pct"]
         if let depth = failure["depth"] { bySeed += ["--depth", PlainText.scalar(depth)] }

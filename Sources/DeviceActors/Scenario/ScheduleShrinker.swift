@@ -1,0 +1,52 @@
+import ExtensionSandbox
+@_spi(Host) import SimulatediOS
+
+/// Shrinks a failing schedule to the fewest deviations from the non-preemptive schedule that
+/// still fail *the same way* (``ScenarioFailureReason/isSameFailure(as:)``): a lost update of
+/// the app over the monitor must not shrink to the monitor over the app.
+///
+/// A schedule is the non-preemptive pick everywhere but at its deviations, so removing one
+/// makes that decision keep running the task that could go on (as CHESS counts it, the fewer
+/// preemptions the more readable the story). It tries the non-preemptive schedule first, then
+/// removes runs of deviations, halving their length down to single ones (delta debugging). A
+/// candidate whose replay diverges (a later deviation's task is not ready where it picks it) is
+/// one that does not fail the same way. At most `budget` replays; stops early, with the best
+/// found so far, once `interruption` says so.
+struct ScheduleShrinker {
+    let scenario: Scenario
+    let quirks: [String: Bool]
+    var budget = 400
+    let interruption: (@Sendable () -> Bool)?
+
+    func shrink(_ deviations: [ScheduleDeviation], failing reason: ScenarioFailureReason) -> [ScheduleDeviation] {
+        var runs = 0
+        func stillFails(_ candidate: [ScheduleDeviation]) -> Bool {
+            guard runs < budget, interruption?() != true else { return false }
+            runs += 1
+            let outcome = ScenarioRunner.run(
+                scenario, replaying: .deviations(candidate), quirks: quirks, interruption: interruption)
+            guard outcome.divergence == nil, let failure = outcome.failure else { return false }
+            return failure.isSameFailure(as: reason)
+        }
+        if deviations.isEmpty || stillFails([]) { return [] }
+        var best = deviations
+        var chunk = max(1, best.count / 2)
+        while runs < budget, interruption?() != true {
+            var changed = false
+            var start = 0
+            while start < best.count, runs < budget {
+                var candidate = best
+                candidate.removeSubrange(start..<min(start + chunk, best.count))
+                if stillFails(candidate) {
+                    best = candidate
+                    changed = true
+                } else {
+                    start += chunk
+                }
+            }
+            if chunk == 1 && !changed { break }
+            if !changed { chunk = max(1, chunk / 2) }
+        }
+        return best
+    }
+}

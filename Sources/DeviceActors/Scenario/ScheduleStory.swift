@@ -1,0 +1,85 @@
+import ExtensionSandbox
+@_spi(Host) import SimulatediOS
+
+/// A failing schedule told as the story of its race: around each switch from one process to
+/// another, the operations that mattered, one line each — who did what to which key or store,
+/// with the value — and the switch itself, with what the process that was set aside was about to
+/// do. What a user reads instead of a list of choices.
+public enum ScheduleStory {
+    /// Events shown before and after each switch.
+    static let before = 3
+    static let after = 4
+
+    /// The kinds a story tells: what processes did that another could see or race with.
+    static let told: Set<String> = [
+        "store.read", "store.write", "store.remove", "store.writeLost", "shield.apply", "shield.clear", "notification",
+        "extension.callback", "intent", "race", "app",
+    ]
+
+    public static func lines(of outcome: ScenarioOutcome) -> [String] {
+        let events = outcome.trace.filter { told.contains($0.entry.payload.kind) }
+        let switches = outcome.decisionLog.filter { $0.isPreemption || $0.deviates }
+        guard !switches.isEmpty else {
+            return ["no switch: the schedule runs each process until it waits or ends"]
+                + events.suffix(before + after).map(line)
+        }
+        var shown = Set<Int>()
+        var lines: [String] = []
+        for decision in switches {
+            let at = events.firstIndex { $0.entry.sequence > decision.position } ?? events.count
+            let window = max(0, at - before)..<min(events.count, at + after)
+            for index in window where index < at && shown.insert(index).inserted { lines.append(line(events[index])) }
+            lines.append(switchLine(decision))
+            for index in window where index >= at && shown.insert(index).inserted { lines.append(line(events[index])) }
+        }
+        if let failure = outcome.failure {
+            lines.append("✗ \(failure.invariant.map { "\($0): " } ?? "")\(failure.message)")
+        }
+        return lines
+    }
+
+    /// A value as compact JSON, cut to `limit` characters.
+    private static func shortJSON(_ value: some Encodable, limit: Int = 60) -> String {
+        let text = ScenarioOutcome.json(value)
+        return text.count <= limit ? text : String(text.prefix(limit)) + "…"
+    }
+
+    private static func switchLine(_ decision: Decision) -> String {
+        let chosen = decision.candidates.first { $0.task == decision.chosen }
+        let setAside = decision.current.flatMap { current in decision.candidates.first { $0.task == current } }
+        var text = "⇄ decision \(decision.index): \(name(chosen, task: decision.chosen)) runs"
+        if let chosen, let operation = chosen.operation { text += " (\(operation))" }
+        if let setAside {
+            text += " before \(name(setAside, task: setAside.task))"
+            if let operation = setAside.operation { text += ", which was about to \(operation)" }
+        }
+        return text
+    }
+
+    private static func name(_ candidate: Decision.Candidate?, task: Int) -> String {
+        "\(candidate?.process ?? "task") (task \(task))"
+    }
+
+    /// `84  clarity.monitor  write group.com.clarity.focus/prosocialChallengeVerified = true`.
+    private static func line(_ effect: TracedEffect) -> String {
+        let entry = effect.entry
+        let what: String
+        switch entry.payload {
+        case .storeRead(let suite, let key, _): what = "read \(suite)/\(key)"
+        case .storeWrite(let suite, let key, let value): what = "write \(suite)/\(key) = \(shortJSON(value))"
+        case .storeRemove(let suite, let key): what = "remove \(suite)/\(key)"
+        case .storeWriteLost(let suite, let key): what = "write lost \(suite)/\(key)"
+        case .shieldApply(let store, let applications, _): what = "shield \(store): \(applications.joined(separator: ", "))"
+        case .shieldClear(let store): what = "clear shield \(store)"
+        case .notification(let title, _): what = "notify \"\(title)\""
+        case .extensionCallback(let name): what = "callback \(name)"
+        case .intent(let name): what = "intent \(name)"
+        case .race(let lost): what = "lost update of \(lost.key): overwrote \(lost.otherActor)'s write (seq \(lost.otherWriteSeq)) unseen"
+        case .app(let event, let fields):
+            what = ([event] + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(shortJSON($0.value))" })
+                .joined(separator: " ")
+        default: what = entry.payload.kind
+        }
+        return "\(entry.sequence)  \(entry.actor)  \(what)"
+    }
+}

@@ -1,0 +1,48 @@
+import ExtensionSandbox
+
+/// A schedule as one short string to paste (as Shuttle prints one): the scenario it was found
+/// for and the picks that differ from the non-preemptive one,
+/// `v1:<scenario hash>:<decision>@<task>,…` — `v1:3f2a9c1b0e7d5a44:12@3,40@1`, or
+/// `v1:3f2a9c1b0e7d5a44:` for the non-preemptive schedule itself. Replaying it on another
+/// scenario is refused; on another build it replays, or stops at the first decision it no
+/// longer fits (a divergence, never a silent other run).
+public struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
+    public static let version = "v1"
+
+    /// The scenario's hash (``Scenario/hash``); empty when not known.
+    public let scenarioHash: String
+    public let deviations: [ScheduleDeviation]
+
+    public init(scenarioHash: String, deviations: [ScheduleDeviation]) {
+        self.scenarioHash = scenarioHash
+        self.deviations = deviations
+    }
+
+    public var description: String {
+        "\(Self.version):\(scenarioHash):" + deviations.map { "\($0.decision)@\($0.task)" }.joined(separator: ",")
+    }
+
+    /// Reads a token; nil when it is not one (the reason says why).
+    public static func parse(_ text: String) -> Result<ScheduleToken, TokenError> {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return .failure(.init(reason: "a token is v1:<scenario hash>:<decision>@<task>,…")) }
+        guard parts[0] == Self.version else {
+            return .failure(.init(reason: "token version \(parts[0]) is not \(Self.version) (made by another clarityd)"))
+        }
+        var deviations: [ScheduleDeviation] = []
+        for pick in parts[2].split(separator: ",", omittingEmptySubsequences: false) where !parts[2].isEmpty {
+            let halves = pick.split(separator: "@", omittingEmptySubsequences: false)
+            guard halves.count == 2, let decision = Int(halves[0]), let task = Int(halves[1]), decision >= 0, task >= 0,
+                deviations.last.map({ $0.decision < decision }) ?? true
+            else {
+                return .failure(.init(reason: "\(pick) is not <decision>@<task> with decisions increasing"))
+            }
+            deviations.append(ScheduleDeviation(decision: decision, task: task))
+        }
+        return .success(ScheduleToken(scenarioHash: String(parts[1]), deviations: deviations))
+    }
+
+    public struct TokenError: Error, Sendable, Equatable {
+        public let reason: String
+    }
+}
