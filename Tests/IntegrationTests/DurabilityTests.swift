@@ -172,6 +172,13 @@ import Testing
         try daemon.start()
         #expect(try daemon.call("device.state")["app"]?["shieldedApps"] == [])
         #expect(daemon.log.contains("written by another build of clarityd (0.0.9 release swift-6.2-; this is 0.1.0"), "\(daemon.log)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices")
+        #expect(files.contains("default.1.snapshot"), "the device this build replayed is snapshotted: \(files)")
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        try daemon.start()
+        #expect(try daemon.call("device.state")["app"]?["shieldedApps"] == [])
+        #expect(daemon.log.components(separatedBy: "took another path").count == 2, "said once, at the first start only")
     }
 
     /// A last line that is whole (it ends with a newline) but does not read is damage, not a

@@ -15,6 +15,11 @@ struct DeviceReplay: Sendable {
     /// code may differ), or by this one and changed since (edited, or damaged); the device is as
     /// this build replays it. Throws when the base cannot be made (an unknown time zone, say).
     func rebuild(_ stored: DeviceStateStore.StoredDevice) throws -> SimulatedDevice {
+        try replay(stored).device
+    }
+
+    /// As ``rebuild(_:)``, and whether the replay left the recorded path.
+    func replay(_ stored: DeviceStateStore.StoredDevice) throws -> (device: SimulatedDevice, diverged: Bool) {
         let device: SimulatedDevice
         switch stored.base {
         case .created(let creation): device = try Self.make(creation)
@@ -39,11 +44,11 @@ struct DeviceReplay: Sendable {
                     ? "this build wrote the journal, so it was changed since (edited by hand, or damaged)"
                     : "the journal was written by another build of clarityd (\(stored.writtenBy ?? "one that did not say which"); this is \(JournalBuild.current))"
                 log.warning(
-                    "device \(stored.name): replaying its journal took another path at line \(index + 2) (\(entry.method)): \(why); the device is as this build replays it"
+                    "device \(stored.name): replaying its journal took another path at line \(index + 2) (\(entry.method)): \(why); the device is as this build replays it, and is snapshotted so that it stays so"
                 )
             }
         }
-        return device
+        return (device, diverged)
     }
 
     /// A new device as `creation` resolved it.

@@ -79,10 +79,12 @@ final class DeviceSlot: @unchecked Sendable {
     /// Restores a device made by ``init(restoring:lanes:store:policy:log:)`` from `stored`, off
     /// its lane (no request runs on it yet), then opens the lane. The replay's cost is the
     /// scheduler steps it ran; over the policy's bound, the device is compacted at once, so the
-    /// next start is quick. Throws, the lane still shut, when the device cannot be rebuilt: then
+    /// next start is quick; a replay that left the recorded path (another build wrote the
+    /// journal) is compacted too, so the device it gave is the one every later start brings
+    /// back. Throws, the lane still shut, when the device cannot be rebuilt: then
     /// ``start(_:journal:)`` or ``abandon()`` opens it.
     func restore(_ stored: DeviceStateStore.StoredDevice) throws {
-        let restored = try DeviceReplay(log: log).rebuild(stored)
+        let (restored, diverged) = try DeviceReplay(log: log).replay(stored)
         let opened = try store.openJournal(name)
         device = restored
         journal = opened
@@ -90,7 +92,11 @@ final class DeviceSlot: @unchecked Sendable {
         generation = stored.generation
         replaySteps = restored.stepsRun
         feed.skip(to: restored.mark.sequence)
-        if policy.isDue(lines: entriesSinceBase, steps: replaySteps) {
+        if diverged {
+            // What the journal recorded is no longer what replaying it gives (another build):
+            // from now on the device is this one, whatever build replays it next.
+            compact(opened)
+        } else if policy.isDue(lines: entriesSinceBase, steps: replaySteps) {
             log.info("device \(name): its replay ran \(replaySteps) steps (\(entriesSinceBase) lines); compacting it")
             compact(opened)
         }
