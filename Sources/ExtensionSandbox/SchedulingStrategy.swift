@@ -95,6 +95,12 @@ public struct Decision: Sendable {
         public let task: Int
         public let process: String?
         public let operation: VisibleOperation?
+
+        public init(task: Int, process: String?, operation: VisibleOperation?) {
+            self.task = task
+            self.process = process
+            self.operation = operation
+        }
     }
 
     /// Its place in the run, from 0.

@@ -55,7 +55,7 @@ import Testing
             #expect(usageError(ScenarioExplore.self, [path, "--shard", "3/2"]) == "--shard must be i/n with 0 ≤ i < n (e.g. 0/4), got '3/2'")
             #expect(usageError(ScenarioExplore.self, [path, "--shard", "1"]) == "--shard must be i/n with 0 ≤ i < n (e.g. 0/4), got '1'")
             #expect(usageError(ScenarioExplore.self, [path, "--schedules", "0"]) == "--schedules must be a positive integer, got '0'")
-            #expect(usageError(ScenarioExplore.self, [path, "--strategy", "fifo"]) == "--strategy must be one of random, pct, got 'fifo'")
+            #expect(usageError(ScenarioExplore.self, [path, "--strategy", "fifo"]) == "--strategy must be one of random, pct, dfs, got 'fifo'")
             #expect(usageError(ScenarioExplore.self, [path, "--depth", "0"]) == "--depth must be 1 to 10, got '0'")
             #expect(
                 usageError(ScenarioExplore.self, [path, "--strategy", "random", "--depth", "2"])

@@ -73,4 +73,7 @@ public struct ExplorationReport: Sendable, Encodable {
     public let jobs: Int
     /// The decision count of the scenario's FIFO run (PCT's estimate).
     public let expectedDecisions: Int
+    /// `dfs`: whether every schedule within the bound was run (none left), and the bound.
+    public var exhaustive: Bool?
+    public var bound: Int?
 }

@@ -6,6 +6,8 @@ public struct ExplorationPlan: Sendable {
     /// The exploring strategies.
     public enum StrategyKind: String, Sendable, Codable, CaseIterable {
         case fifo, random, pct
+        /// Every schedule within a preemption bound, depth first (``BoundedSearch``).
+        case dfs
     }
 
     public var strategy: StrategyKind
@@ -25,6 +27,8 @@ public struct ExplorationPlan: Sendable {
     public var jobs: Int
     /// The scenario's hash, which a failure's replay token names (empty when not known).
     public var scenarioHash = ""
+    /// `dfs`'s bound: the most preemptions a schedule may have (default 2).
+    public var preemptionBound = 2
 
     public init(
         strategy: StrategyKind, depth: Int = 3, schedules: Int, seedStart: UInt64 = 0, stopAtFirst: Bool = true,
@@ -60,7 +64,7 @@ public struct ScheduleSeed: Sendable, Encodable, Equatable {
 
     public func makeStrategy() -> any SchedulingStrategy {
         switch strategy {
-        case .fifo: FIFOStrategy()
+        case .fifo, .dfs: FIFOStrategy()
         case .random: RandomStrategy(seed: seed)
         case .pct: PCTStrategy(seed: seed, depth: depth ?? 3, expectedDecisions: expectedDecisions ?? 1)
         }

@@ -49,36 +49,65 @@ public enum ScenarioExplorer {
     ) -> ExplorationReport {
         let started = DispatchTime.now().uptimeNanoseconds
         let isStopped = control.isStopped
-        let baseline = ScenarioRunner.run(scenario, strategy: FIFOStrategy(), interruption: isStopped)
-        // Counted, not listed: ten million schedules made an array of 80 MB, seconds in the making.
-        let step = max(1, plan.shard.count)
-        let count = plan.schedules > plan.shard.index ? (plan.schedules - plan.shard.index + step - 1) / step : 0
-        let state = SharedState(first: plan.shard.index, step: step, count: count)
         let deadline = plan.timeLimit.map { started + UInt64(max(0, $0) * 1e9) }
-        let jobs = max(1, min(plan.jobs, count))
-        if let reason = control.stopReason() { state.stop(reason) }
-        control.spread(jobs) {
-            while let index = state.claim(stopAtFirst: plan.stopAtFirst) {
-                if let reason = control.stopReason() { return state.stop(reason) }
-                if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return state.stop("timeLimit") }
-                let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
-                let outcome = ScenarioRunner.run(
-                    scenario, strategy: seed.makeStrategy(), quirks: plan.swarm ? seed.swarmQuirks : [:], interruption: isStopped)
-                if outcome.interrupted { return state.stop(control.stopReason() ?? "cancelled") }
-                let (done, failed) = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
-                if done % control.progressEvery == 0 || outcome.failure != nil { control.progress(done, failed) }
+        // The scenario's own schedule first: a scenario whose run fails fails at once.
+        let baseline = ScenarioRunner.run(scenario, strategy: FIFOStrategy(), interruption: isStopped)
+        var failing: [(index: Int, outcome: ScenarioOutcome)] = []
+        var counts = (schedules: 0, failed: 0, done: 0, steps: 0, decisions: 0)
+        var stoppedBy: String?
+        var jobs = 1
+        var exhaustive: Bool?
+        if baseline.failure != nil, !baseline.interrupted {
+            failing = [(-1, baseline)]
+            counts = (1, 1, 1, baseline.steps, baseline.decisions)
+            stoppedBy = "failure"
+            control.progress(1, 1)
+        } else if plan.strategy == .dfs {
+            let found = BoundedSearch.search(scenario, plan: plan, control: control, deadline: deadline)
+            failing = found.failing
+            counts = (found.schedules, found.failedTotal, found.schedules, found.steps, found.decisions)
+            stoppedBy = found.stoppedBy
+            exhaustive = found.exhaustive
+        } else {
+            // Counted, not listed: ten million schedules made an array of 80 MB, seconds in the making.
+            let step = max(1, plan.shard.count)
+            let count = plan.schedules > plan.shard.index ? (plan.schedules - plan.shard.index + step - 1) / step : 0
+            let state = SharedState(first: plan.shard.index, step: step, count: count)
+            jobs = max(1, min(plan.jobs, count))
+            if let reason = control.stopReason() { state.stop(reason) }
+            control.spread(jobs) {
+                while let index = state.claim(stopAtFirst: plan.stopAtFirst) {
+                    if let reason = control.stopReason() { return state.stop(reason) }
+                    if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return state.stop("timeLimit") }
+                    let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
+                    let outcome = ScenarioRunner.run(
+                        scenario, strategy: seed.makeStrategy(), quirks: plan.swarm ? seed.swarmQuirks : [:],
+                        interruption: isStopped)
+                    if outcome.interrupted { return state.stop(control.stopReason() ?? "cancelled") }
+                    let (done, failed) = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
+                    if done % control.progressEvery == 0 || outcome.failure != nil { control.progress(done, failed) }
+                }
             }
+            failing = state.failures.map { (index: $0.0, outcome: $0.1) }
+            let (schedules, failed) = state.counts
+            counts = (schedules, failed, state.done, state.steps, state.decisions)
+            stoppedBy = state.stoppedBy
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let failures = state.failures.enumerated().map { position, failing in
+        let failures = failing.enumerated().map { position, failing in
             let (index, outcome) = failing
-            let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
+            let seed =
+                index < 0
+                ? ScheduleSeed(strategy: .fifo, seed: 0, depth: nil, expectedDecisions: nil)
+                : plan.strategy == .dfs
+                    ? ScheduleSeed(strategy: .dfs, seed: UInt64(index), depth: nil, expectedDecisions: nil)
+                    : scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
             let reason = outcome.failure!
             // Only the first failure is shrunk: each shrink replays the scenario hundreds of times.
             var shrunk = outcome
             if position == 0 {
                 let deviations = ScheduleShrinker(scenario: scenario, quirks: outcome.quirks, interruption: isStopped)
-                    .shrink(outcome.deviations, failing: reason)
+                    .shrink(outcome.deviations, failing: reason, preemptions: outcome.preemptions)
                 let replayed = ScenarioRunner.run(
                     scenario, replaying: .deviations(deviations), quirks: outcome.quirks, interruption: isStopped)
                 if replayed.failure?.isSameFailure(as: reason) == true { shrunk = replayed }
@@ -87,12 +116,16 @@ public enum ScenarioExplorer {
                 reason: shrunk.failure ?? reason, index: index, seed: seed, shrunk: shrunk, original: outcome,
                 scenarioHash: plan.scenarioHash, build: build)
         }
-        let (schedules, failed) = state.counts
-        return ExplorationReport(
-            schedules: schedules, failed: failed, firstFailingSeed: failures.first.map(\.seed),
-            failures: failures, schedulesPerSecond: Double(state.done) / max(seconds, 1e-9),
-            stepsPerSecond: Double(state.steps) / max(seconds, 1e-9), steps: state.steps, decisions: state.decisions,
-            seconds: seconds, stoppedBy: state.stoppedBy, jobs: jobs, expectedDecisions: baseline.decisions)
+        var report = ExplorationReport(
+            schedules: counts.schedules, failed: counts.failed, firstFailingSeed: failures.first.map(\.seed),
+            failures: failures, schedulesPerSecond: Double(counts.done) / max(seconds, 1e-9),
+            stepsPerSecond: Double(counts.steps) / max(seconds, 1e-9), steps: counts.steps, decisions: counts.decisions,
+            seconds: seconds, stoppedBy: stoppedBy, jobs: jobs, expectedDecisions: baseline.decisions)
+        if plan.strategy == .dfs {
+            report.exhaustive = exhaustive ?? false
+            report.bound = plan.preemptionBound
+        }
+        return report
     }
 
     static func scheduleSeed(_ index: Int, plan: ExplorationPlan, expectedDecisions: Int) -> ScheduleSeed {

@@ -26,6 +26,8 @@ public struct ScenarioOutcome: Sendable {
     /// Why a replay stopped: it met another situation than the one it recorded (nil for a
     /// faithful replay, and for every other run).
     public let divergence: String?
+    /// The strategy as the run left it (a bounded search reads what it noted).
+    let strategy: (any SchedulingStrategy)?
     /// The quirks that were on.
     public let quirks: [String: Bool]
     /// The run was stopped before its end (its interruption said so): it neither passed nor
@@ -40,10 +42,11 @@ public struct ScenarioOutcome: Sendable {
         self.interrupted = interrupted
         self.device = device
         guard let device else {
-            (schedule, decisionLog, steps, decisions, preemptions, divergence) = ([], [], 0, 0, 0, nil)
+            (schedule, decisionLog, steps, decisions, preemptions, divergence, strategy) = ([], [], 0, 0, 0, nil, nil)
             return
         }
         let scheduler = device.world.scheduler
+        strategy = scheduler.strategy
         schedule = scheduler.choices
         decisionLog = scheduler.decisionLog
         steps = scheduler.steps

@@ -1,9 +1,11 @@
 import ExtensionSandbox
 @_spi(Host) import SimulatediOS
 
-/// Shrinks a failing schedule to the fewest deviations from the non-preemptive schedule that
-/// still fail *the same way* (``ScenarioFailureReason/isSameFailure(as:)``): a lost update of
-/// the app over the monitor must not shrink to the monitor over the app.
+/// Shrinks a failing schedule to the fewest preemptions, then the fewest deviations from the
+/// non-preemptive schedule, that still fail *the same way*
+/// (``ScenarioFailureReason/isSameFailure(as:)``): a lost update of the app over the monitor
+/// must not shrink to the monitor over the app. A candidate with more preemptions than the best
+/// so far is refused, even with fewer deviations.
 ///
 /// A schedule is the non-preemptive pick everywhere but at its deviations, so removing one
 /// makes that decision keep running the task that could go on (as CHESS counts it, the fewer
@@ -18,15 +20,21 @@ struct ScheduleShrinker {
     var budget = 400
     let interruption: (@Sendable () -> Bool)?
 
-    func shrink(_ deviations: [ScheduleDeviation], failing reason: ScenarioFailureReason) -> [ScheduleDeviation] {
+    func shrink(
+        _ deviations: [ScheduleDeviation], failing reason: ScenarioFailureReason, preemptions: Int = .max
+    ) -> [ScheduleDeviation] {
         var runs = 0
+        var fewest = preemptions
         func stillFails(_ candidate: [ScheduleDeviation]) -> Bool {
             guard runs < budget, interruption?() != true else { return false }
             runs += 1
             let outcome = ScenarioRunner.run(
                 scenario, replaying: .deviations(candidate), quirks: quirks, interruption: interruption)
-            guard outcome.divergence == nil, let failure = outcome.failure else { return false }
-            return failure.isSameFailure(as: reason)
+            guard outcome.divergence == nil, let failure = outcome.failure, failure.isSameFailure(as: reason),
+                outcome.preemptions <= fewest
+            else { return false }
+            fewest = outcome.preemptions
+            return true
         }
         if deviations.isEmpty || stillFails([]) { return [] }
         var best = deviations

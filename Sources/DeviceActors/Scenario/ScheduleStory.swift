@@ -23,13 +23,20 @@ public enum ScheduleStory {
             return ["no switch: the schedule runs each process until it waits or ends"]
                 + events.suffix(before + after).map(line)
         }
+        // A task that announced nothing at a decision is named by what it announced elsewhere.
+        var names: [Int: String] = [:]
+        for decision in outcome.decisionLog {
+            for candidate in decision.candidates where names[candidate.task] == nil {
+                if let process = candidate.process { names[candidate.task] = process }
+            }
+        }
         var shown = Set<Int>()
         var lines: [String] = []
         for decision in switches {
             let at = events.firstIndex { $0.entry.sequence > decision.position } ?? events.count
             let window = max(0, at - before)..<min(events.count, at + after)
             for index in window where index < at && shown.insert(index).inserted { lines.append(line(events[index])) }
-            lines.append(switchLine(decision))
+            lines.append(switchLine(decision, names: names))
             for index in window where index >= at && shown.insert(index).inserted { lines.append(line(events[index])) }
         }
         if let failure = outcome.failure {
@@ -44,20 +51,19 @@ public enum ScheduleStory {
         return text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
 
-    private static func switchLine(_ decision: Decision) -> String {
+    private static func switchLine(_ decision: Decision, names: [Int: String]) -> String {
+        func name(_ task: Int) -> String { "\(names[task] ?? "a system task") (task \(task))" }
         let chosen = decision.candidates.first { $0.task == decision.chosen }
-        let setAside = decision.current.flatMap { current in decision.candidates.first { $0.task == current } }
-        var text = "⇄ decision \(decision.index): \(name(chosen, task: decision.chosen)) runs"
-        if let chosen, let operation = chosen.operation { text += " (\(operation))" }
-        if let setAside {
-            text += " before \(name(setAside, task: setAside.task))"
+        var text = "⇄ decision \(decision.index): \(name(decision.chosen)) runs"
+        text += chosen?.operation.map { " to \($0)" } ?? ""
+        if let current = decision.current, let setAside = decision.candidates.first(where: { $0.task == current }) {
+            text += " before \(name(current))"
             if let operation = setAside.operation { text += ", which was about to \(operation)" }
+        } else {
+            let others = decision.candidates.filter { $0.task != decision.chosen }.map { name($0.task) }
+            if !others.isEmpty { text += ", ahead of \(others.joined(separator: ", "))" }
         }
         return text
-    }
-
-    private static func name(_ candidate: Decision.Candidate?, task: Int) -> String {
-        "\(candidate?.process ?? "task") (task \(task))"
     }
 
     /// `84  clarity.monitor  write group.com.clarity.focus/prosocialChallengeVerified = true`.

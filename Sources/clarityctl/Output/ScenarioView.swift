@@ -15,7 +15,11 @@ enum ScenarioView {
             ("steps/s", decimal(report["stepsPerSecond"], digits: 0)),
             ("seconds", decimal(report["seconds"], digits: 2)),
             ("stoppedBy", text(report["stoppedBy"])),
-        ])
+        ] + (report["bound"].map { bound in
+            [("exhaustive", report["exhaustive"] == true
+                ? "yes: every schedule with at most \(text(bound)) preemptions ran"
+                : "no: stopped before every schedule within the bound (\(text(bound))) ran")]
+        } ?? []))
         let failures = report["failures"]?.arrayValue ?? []
         for (index, failure) in failures.enumerated() {
             lines += ["", "failure \(index + 1): \(text(failure["message"]))"]

@@ -174,6 +174,10 @@ struct ScheduleParams: Decodable, Sendable {
 
     func check() throws(RPCError) {
         try ScheduleParams.check(depth: depth)
+        if strategy == .dfs {
+            throw RPCError.invalidParams(
+                field: "strategy", reason: "dfs is an exploration (scenario.explore); replay its failure by its schedule")
+        }
         if let expectedDecisions, expectedDecisions < 1 {
             throw RPCError.invalidParams(field: "expectedDecisions", reason: "must be ≥ 1")
         }
@@ -205,6 +209,8 @@ struct ExploreParams: Decodable, Sendable {
     var shard: String?
     var swarm: Bool?
     var jobs: Int?
+    /// `dfs`: the most preemptions a schedule may have (0 to 10, default 2).
+    var preemptionBound: Int?
     /// Send `scenario.progress` notifications while exploring.
     var progress: Bool?
 
@@ -220,14 +226,27 @@ struct ExploreParams: Decodable, Sendable {
             throw RPCError.invalidParams(field: "strategy", reason: "explore with random or pct (fifo has one schedule: scenario.run)")
         }
         try ScheduleParams.check(depth: depth)
+        if let preemptionBound {
+            guard strategy == .dfs else {
+                throw RPCError.invalidParams(field: "preemptionBound", reason: "goes with strategy dfs")
+            }
+            guard (0...10).contains(preemptionBound) else {
+                throw RPCError.invalidParams(field: "preemptionBound", reason: "must be 0 to 10")
+            }
+        }
+        if strategy == .dfs, shard != nil {
+            throw RPCError.invalidParams(field: "shard", reason: "dfs runs one search; shard random or pct explorations")
+        }
         if let timeLimit, !(timeLimit > 0 && timeLimit <= 86_400) {
             throw RPCError.invalidParams(field: "timeLimit", reason: "seconds, > 0 and at most 86400")
         }
         if let jobs, !(1...256).contains(jobs) { throw RPCError.invalidParams(field: "jobs", reason: "must be 1 to 256") }
-        return ExplorationPlan(
+        var plan = ExplorationPlan(
             strategy: strategy, depth: depth ?? 3, schedules: schedules, seedStart: seedStart ?? 0,
             stopAtFirst: stopAtFirst ?? true, timeLimit: timeLimit, shard: try parsedShard(), swarm: swarm ?? false,
             jobs: jobs ?? .max)
+        plan.preemptionBound = preemptionBound ?? 2
+        return plan
     }
 
     /// `"i/n"`: this run takes every n-th schedule from the i-th (0 ≤ i < n).

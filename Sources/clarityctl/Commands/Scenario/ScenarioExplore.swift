@@ -6,12 +6,14 @@ import ControlProtocol
 struct ScenarioExplore: ClarityCommand {
     static let help = CommandHelp(
         words: ["explore"],
-        synopsis: "FILE [--strategy random|pct] [--depth D] [--schedules N] [--seed-start S] [--shard i/n] [--jobs N] "
+        synopsis: "FILE [--strategy random|pct|dfs] [--depth D] [--bound K] [--schedules N] [--seed-start S] [--shard i/n] [--jobs N] "
             + "[--time-limit SECONDS] [--swarm] [--all] [--perfetto FILE] [--standalone]",
         abstract: "run many schedules of a scenario to find races (scenario.explore)",
         details: [
-            "  --strategy S          pct (default: random priorities, D - 1 change points) or random",
+            "  --strategy S          pct (default: random priorities, D - 1 change points), random, or dfs:",
+            "                        every schedule with at most --bound preemptions, depth first (exhaustive)",
             "  --depth D             PCT's depth: the ordering constraints a bug may need, 1 to 10 (default 3)",
+            "  --bound K             dfs's bound: the most preemptions a schedule may have, 0 to 10 (default 2)",
             "  --schedules N         how many schedules (default \(defaultSchedules)); schedule i has seed S + i",
             "  --seed-start S        the first schedule's seed (default 0)",
             "  --shard i/n           only schedules i, i + n, i + 2n… (0 ≤ i < n): one job of n in a CI matrix",
@@ -41,12 +43,18 @@ struct ScenarioExplore: ClarityCommand {
         perfetto = try PerfettoFile.take(from: &arguments)
         var params: [String: JSONValue] = [:]
         let strategy = try arguments.value(of: "--strategy").map {
-            try ArgumentValues.choice($0, for: "--strategy", among: ["random", "pct"])
+            try ArgumentValues.choice($0, for: "--strategy", among: ["random", "pct", "dfs"])
         }
         params["strategy"] = strategy.map(JSONValue.string)
         if let depth = try arguments.value(of: "--depth").map(ScheduleOptions.depth) {
-            if strategy == "random" { throw UsageError("--depth is PCT's: it does not go with --strategy random") }
+            if let strategy, strategy != "pct" { throw UsageError("--depth is PCT's: it does not go with --strategy \(strategy)") }
             params["depth"] = .int(depth)
+        }
+        if let bound = try arguments.value(of: "--bound") {
+            guard strategy == "dfs" else { throw UsageError("--bound is dfs's: it goes with --strategy dfs") }
+            let value = try ArgumentValues.integer(bound, for: "--bound", minimum: 0)
+            guard value <= 10 else { throw UsageError("--bound must be 0 to 10, got '\(bound)'") }
+            params["preemptionBound"] = .int(value)
         }
         schedules =
             try arguments.value(of: "--schedules").map { try ArgumentValues.integer($0, for: "--schedules", minimum: 1) }

@@ -91,6 +91,9 @@ struct ScenarioReplay: ClarityCommand {
         bySeed += ["--strategy", failure["strategy"]?.stringValue ?? "pct"]
         if let depth = failure["depth"] { bySeed += ["--depth", PlainText.scalar(depth)] }
         if let expected = failure["expectedDecisions"] { bySeed += ["--expected-decisions", PlainText.scalar(expected)] }
-        return [ShellWords.line(head + ["--schedule", schedule] + quirks), ShellWords.line(head + bySeed + quirks)]
+        let byToken = ShellWords.line(head + ["--schedule", schedule] + quirks)
+        // A bounded search's schedule has no seed to replay it by.
+        guard failure["strategy"]?.stringValue != "dfs" else { return [byToken] }
+        return [byToken, ShellWords.line(head + bySeed + quirks)]
     }
 }
