@@ -28,6 +28,7 @@ public enum Method: String, Sendable, CaseIterable {
     case scenarioRun = "scenario.run"
     case scenarioReplay = "scenario.replay"
     case scenarioExplore = "scenario.explore"
+    case scenarioCancel = "scenario.cancel"
     case traceExport = "trace.export"
     case subscribe = "subscribe"
     case unsubscribe = "unsubscribe"

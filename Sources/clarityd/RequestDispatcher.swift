@@ -160,6 +160,8 @@ struct RequestDispatcher: Sendable {
             request = valid
         }
         let outcome: RPCResponse.Outcome
+        var caller = caller
+        caller.requestID = request.id
         do {
             let reply = try router.route(request.method, params: request.params, caller: caller)
             if let action = reply.afterDelivery { afterDelivery.append(action) }

@@ -15,6 +15,8 @@ struct Caller: Sendable {
     let subscriptions: ConnectionSubscriptions
     let waits: DurabilityWaits?
     let cancellation: RequestCancellation
+    /// The request's id, when it has one (`scenario.cancel` finds an exploration by it).
+    var requestID: RPCID?
 }
 
 /// The daemon's one routing table: each method, where it runs and its handler, one line per

@@ -15,6 +15,7 @@ extension Router {
         on(.scenarioRun, .ownThread, scenarios.run)
         on(.scenarioReplay, .ownThread, scenarios.replay)
         on(.scenarioExplore, .ownThread, scenarios.explore)
+        on(.scenarioCancel, .eventLoop, scenarios.cancel)
         for (method, route) in DeviceRoutes.table {
             on(method, route.runsOn, devices.handler(for: method, route))
         }

@@ -76,4 +76,33 @@ public struct ExplorationReport: Sendable, Encodable {
     /// `dfs`: whether every schedule within the bound was run (none left), and the bound.
     public var exhaustive: Bool?
     public var bound: Int?
+    /// The scenario pins a known race (`expectFailure`): then it passes when a schedule failed.
+    public var expectFailure: Bool?
+    /// The verdict: no schedule failed, or, for a scenario that expects a failure, one did.
+    public var passed: Bool { expectFailure == true ? failed > 0 : failed == 0 }
+
+    private enum CodingKeys: String, CodingKey {
+        case schedules, failed, firstFailingSeed, failures, schedulesPerSecond, stepsPerSecond, steps, decisions, seconds
+        case stoppedBy, jobs, expectedDecisions, exhaustive, bound, expectFailure, passed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(schedules, forKey: .schedules)
+        try c.encode(failed, forKey: .failed)
+        try c.encodeIfPresent(firstFailingSeed, forKey: .firstFailingSeed)
+        try c.encode(failures, forKey: .failures)
+        try c.encode(schedulesPerSecond, forKey: .schedulesPerSecond)
+        try c.encode(stepsPerSecond, forKey: .stepsPerSecond)
+        try c.encode(steps, forKey: .steps)
+        try c.encode(decisions, forKey: .decisions)
+        try c.encode(seconds, forKey: .seconds)
+        try c.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
+        try c.encode(jobs, forKey: .jobs)
+        try c.encode(expectedDecisions, forKey: .expectedDecisions)
+        try c.encodeIfPresent(exhaustive, forKey: .exhaustive)
+        try c.encodeIfPresent(bound, forKey: .bound)
+        try c.encodeIfPresent(expectFailure, forKey: .expectFailure)
+        try c.encode(passed, forKey: .passed)
+    }
 }

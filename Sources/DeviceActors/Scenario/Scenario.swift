@@ -22,12 +22,15 @@ public struct Scenario: Sendable {
     public var failOnRace: Bool
     /// The app's built-in invariants (docs/scenarios.md) are checked too; on by default.
     public var builtInInvariants: Bool
+    /// A known race pinned: an exploration passes when some schedule fails (`expectFailure`).
+    public var expectFailure: Bool
 
     public init(
         name: String, app: String, start: Date, timeZone: TimeZone, timeZoneName: String, seed: UInt64,
         config: DeviceConfig, steps: [ScenarioStep], invariants: [ScenarioCondition], failOnRace: Bool = false,
-        builtInInvariants: Bool = true
+        builtInInvariants: Bool = true, expectFailure: Bool = false
     ) {
+        self.expectFailure = expectFailure
         self.name = name
         self.app = app
         self.start = start

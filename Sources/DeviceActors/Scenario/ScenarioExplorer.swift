@@ -125,6 +125,7 @@ public enum ScenarioExplorer {
             report.exhaustive = exhaustive ?? false
             report.bound = plan.preemptionBound
         }
+        if scenario.expectFailure { report.expectFailure = true }
         return report
     }
 

@@ -52,6 +52,12 @@ struct Output {
         }
     }
 
+    /// A line of the human text (a heading between several results); nothing with `--json`,
+    /// whose output stays one JSON value per result.
+    func note(_ line: String) {
+        if !json { print(line) }
+    }
+
     func showJSON(_ value: JSONValue) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -15,7 +15,9 @@ enum ScenarioView {
             ("steps/s", decimal(report["stepsPerSecond"], digits: 0)),
             ("seconds", decimal(report["seconds"], digits: 2)),
             ("stoppedBy", text(report["stoppedBy"])),
-        ] + (report["bound"].map { bound in
+        ] + (report["expectFailure"] == true
+            ? [("expected", "a failure (expectFailure: a known race, pinned): " + ((report["failed"]?.intValue ?? 0) > 0 ? "found, so it passes" : "not found, so it fails"))]
+            : []) + (report["bound"].map { bound in
             [("exhaustive", report["exhaustive"] == true
                 ? "yes: every schedule with at most \(text(bound)) preemptions ran"
                 : "no: stopped before every schedule within the bound (\(text(bound))) ran")]

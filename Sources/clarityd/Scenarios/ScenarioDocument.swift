@@ -17,6 +17,9 @@ struct ScenarioDocument: Decodable, Sendable {
     var invariants: [ConditionDocument]?
     var failOnRace: Bool?
     var builtInInvariants: Bool?
+    /// The scenario pins a known race: exploring it passes when a schedule fails, and fails when
+    /// none does (CI stays green while the race is found, red once it is not).
+    var expectFailure: Bool?
 
     static let defaultStart = "2026-01-05T08:00:00Z"
 
@@ -76,7 +79,7 @@ struct ScenarioDocument: Decodable, Sendable {
         return Scenario(
             name: name ?? "scenario", app: app ?? "clarity", start: startDate, timeZone: zone, timeZoneName: zoneName,
             seed: seed ?? 0, config: deviceConfig, steps: steps.map(\.step), invariants: (invariants ?? []).map(\.condition),
-            failOnRace: failOnRace ?? false, builtInInvariants: builtInInvariants ?? true)
+            failOnRace: failOnRace ?? false, builtInInvariants: builtInInvariants ?? true, expectFailure: expectFailure ?? false)
     }
 }
 

@@ -15,7 +15,7 @@ struct ScenarioMethods: Sendable {
 
     /// `scenario.run`: one schedule, FIFO unless a strategy is given.
     func run(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
-        try workers.perform(caller.cancellation) { () throws(RPCError) -> JSONValue in
+        try workers.perform(.scenarioRun, for: caller) { () throws(RPCError) -> JSONValue in
             let request = try decodeParams(ScheduleParams.self, params)
             let scenario = try ScenarioDocument.scenario(from: request.scenario)
             return try answer(
@@ -26,7 +26,7 @@ struct ScenarioMethods: Sendable {
 
     /// `scenario.replay`: a failure again, from its `schedule`, or from `seed` + `strategy`.
     func replay(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
-        try workers.perform(caller.cancellation) { () throws(RPCError) -> JSONValue in
+        try workers.perform(.scenarioReplay, for: caller) { () throws(RPCError) -> JSONValue in
             let request = try decodeParams(ScheduleParams.self, params)
             guard request.schedule != nil || (request.seed != nil && request.strategy != nil) else {
                 throw RPCError.invalidParams(field: "schedule", reason: "give a failure's schedule, or its seed and strategy")
@@ -79,7 +79,7 @@ struct ScenarioMethods: Sendable {
     /// or the daemon stops, the exploration stops within a schedule (`stoppedBy`). Its `jobs`
     /// are at most the daemon's scenario threads.
     func explore(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
-        try workers.perform(caller.cancellation) { () throws(RPCError) -> JSONValue in
+        try workers.perform(.scenarioExplore, for: caller) { () throws(RPCError) -> JSONValue in
             try explore(params, caller, cancellation: caller.cancellation)
         }
     }
@@ -115,6 +115,14 @@ struct ScenarioMethods: Sendable {
         case nil: break
         }
         return try encode(report)
+    }
+
+    /// `scenario.cancel`: `id`, the request id of a `scenario.explore` that runs or waits, on any
+    /// connection; `{"cancelled": true}` when one was (it answers its caller with what it found,
+    /// `stoppedBy: "cancelled"`), false when none runs under that id.
+    func cancel(_ params: JSONValue?) throws -> JSONValue {
+        let request = try decodeParams(CancelParams.self, params)
+        return ["cancelled": .bool(workers.cancel(explorationsWithID: request.id) > 0)]
     }
 
     private func encode(_ value: some Encodable) throws(RPCError) -> JSONValue {
@@ -295,4 +303,9 @@ enum ScheduleParam: Decodable, Sendable {
             }
         }
     }
+}
+
+/// `scenario.cancel`'s params: the id of the exploration's request.
+struct CancelParams: Decodable, Sendable {
+    var id: RPCID
 }

@@ -15,8 +15,16 @@ import Foundation
 final class ScenarioWorkers: Sendable {
     private let threads: WorkerThreads
     let queueLimit: Int
-    /// The requests admitted, and whether a thread has started each.
-    private let admitted = Protected<[ObjectIdentifier: (cancellation: RequestCancellation, started: Bool)]>([:])
+    /// The requests admitted: how to cancel each, its method and request id (for
+    /// `scenario.cancel`), and whether a thread has started it.
+    private let admitted = Protected<[ObjectIdentifier: Admitted]>([:])
+
+    private struct Admitted {
+        let cancellation: RequestCancellation
+        let method: Method
+        let requestID: RPCID?
+        var started = false
+    }
 
     init(threads: Int, queueLimit: Int) {
         self.threads = WorkerThreads(name: "clarityd.scenario", count: threads, lowPriority: true)
@@ -39,12 +47,13 @@ final class ScenarioWorkers: Sendable {
     /// Runs `body` on a scenario thread and returns what it returned, once a thread is free;
     /// -32007 when `threads + queueLimit` requests are already admitted, -32008 when the request
     /// is cancelled before a thread took it.
-    func perform<T: Sendable>(_ cancellation: RequestCancellation, _ body: @escaping @Sendable () throws -> T) throws -> T {
+    func perform<T: Sendable>(_ method: Method, for caller: Caller, _ body: @escaping @Sendable () throws -> T) throws -> T {
+        let cancellation = caller.cancellation
         let key = ObjectIdentifier(cancellation)
         let limit = threads.count + queueLimit
         let admittedNow = admitted.withLock { admitted in
             guard admitted.count < limit else { return false }
-            admitted[key] = (cancellation, false)
+            admitted[key] = Admitted(cancellation: cancellation, method: method, requestID: caller.requestID)
             return true
         }
         guard admittedNow else { throw RPCError.busy(limit: limit) }
@@ -88,6 +97,16 @@ final class ScenarioWorkers: Sendable {
         body()
         for job in jobs where threads.withdraw(job) { group.leave() }
         group.wait()
+    }
+
+    /// `scenario.cancel`: cancels the admitted `scenario.explore` requests whose id is `id`, on
+    /// whatever connection; how many it cancelled.
+    func cancel(explorationsWithID id: RPCID) -> Int {
+        let matching = admitted.withLock { admitted in
+            admitted.values.filter { $0.method == .scenarioExplore && $0.requestID == id && !$0.cancellation.isCancelled }
+        }
+        for request in matching { request.cancellation.cancel(.cancelled) }
+        return matching.count
     }
 
     /// Cancels every admitted request (the daemon is stopping).

@@ -1,13 +1,16 @@
 import ControlProtocol
+import Foundation
 
-/// `clarityctl explore FILE`: many schedules of a scenario (`scenario.explore`), each on a fresh
-/// world, to find the interleavings that break it. Prints the summary and each failure with the
-/// `clarityctl replay` commands that reproduce it; exit status 1 when a schedule failed.
+/// `clarityctl explore FILE|DIR`: many schedules of a scenario (`scenario.explore`), each on a
+/// fresh world, to find the interleavings that break it — or of every `*.json` scenario in DIR.
+/// Prints the summary and each failure with the `clarityctl replay` commands that reproduce it;
+/// `--junit FILE` writes a JUnit report; exit status 1 when a scenario did not pass (a schedule
+/// failed, or a scenario that pins a race with `expectFailure` had none fail).
 struct ScenarioExplore: ClarityCommand {
     static let help = CommandHelp(
         words: ["explore"],
-        synopsis: "FILE [--strategy random|pct|dfs] [--depth D] [--bound K] [--schedules N] [--seed-start S] [--shard i/n] [--jobs N] "
-            + "[--time-limit SECONDS] [--swarm] [--all] [--perfetto FILE] [--standalone]",
+        synopsis: "FILE|DIR [--strategy random|pct|dfs] [--depth D] [--bound K] [--schedules N] [--seed-start S] [--shard i/n] "
+            + "[--jobs N] [--time-limit SECONDS] [--swarm] [--all] [--junit FILE] [--perfetto FILE] [--standalone]",
         abstract: "run many schedules of a scenario to find races (scenario.explore)",
         details: [
             "  --strategy S          pct (default: random priorities, D - 1 change points), random, or dfs:",
@@ -21,10 +24,14 @@ struct ScenarioExplore: ClarityCommand {
             "  --time-limit SECONDS  start no schedule after that long",
             "  --swarm               each schedule switches a seeded random set of platform quirks on",
             "  --all                 run every schedule (default: stop at the first failure)",
+            "  --junit FILE          write a JUnit report: a test case per scenario, the story and the",
+            "                        replay command in a failure",
             PerfettoFile.helpLine,
             ScenarioDaemon.helpLine,
-            "Prints the summary, then each failure with two clarityctl replay commands that reproduce it.",
-            "Exit status 1 when a schedule failed, 0 when none did. Waits as long as the exploration takes",
+            "Prints the summary, then each failure with the clarityctl replay commands that reproduce it.",
+            "With a directory, explores every *.json scenario in it, in name order.",
+            "A scenario with \"expectFailure\": true pins a known race: it passes when a schedule fails.",
+            "Exit status 1 when a scenario did not pass, 0 when all did. Waits as long as the exploration takes",
             "(on a terminal, a progress bar on stderr: schedules done, failed, seconds) unless --timeout is given.",
             "Example:",
             "  clarityctl explore config/scenarios/clarity-stale-verification.json --schedules 200",
@@ -32,15 +39,19 @@ struct ScenarioExplore: ClarityCommand {
 
     static let defaultSchedules = 1000
 
-    let file: ScenarioFile
+    /// The scenarios: the one FILE, or every `*.json` of DIR.
+    let files: [ScenarioFile]
     let daemon: ScenarioDaemon
     let schedules: Int
     let params: [String: JSONValue]
     let perfetto: PerfettoFile?
+    let junit: String?
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
         daemon = ScenarioDaemon(arguments: &arguments)
         perfetto = try PerfettoFile.take(from: &arguments)
+        junit = try arguments.value(of: "--junit")
+        if junit?.isEmpty == true { throw UsageError("option --junit needs a file name") }
         var params: [String: JSONValue] = [:]
         let strategy = try arguments.value(of: "--strategy").map {
             try ArgumentValues.choice($0, for: "--strategy", among: ["random", "pct", "dfs"])
@@ -70,8 +81,7 @@ struct ScenarioExplore: ClarityCommand {
         params["timeLimit"] = try arguments.value(of: "--time-limit").map(Self.timeLimit)
         if arguments.flag("--swarm") { params["swarm"] = true }
         if arguments.flag("--all") { params["stopAtFirst"] = false }
-        file = try ScenarioFile(arguments: &arguments)
-        params["scenario"] = file.scenario
+        files = try Self.scenarios(at: try arguments.positional("FILE|DIR (a scenario, JSON, or a directory of them)"))
         self.params = params
     }
 
@@ -101,9 +111,57 @@ struct ScenarioExplore: ClarityCommand {
         return seconds
     }
 
+    /// The scenario at `path`, or every `*.json` scenario in the directory at `path`.
+    static func scenarios(at path: String) throws -> [ScenarioFile] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return [try ScenarioFile(path: path)]
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        guard !names.isEmpty else { throw UsageError("directory \(path): holds no *.json scenario") }
+        return try names.map { try ScenarioFile(path: (path as NSString).appendingPathComponent($0)) }
+    }
+
     func run(in session: Session) throws {
+        var junit = self.junit.map(JUnitReport.init(path:))
+        var notPassed: [String] = []
+        for (position, file) in files.enumerated() {
+            if files.count > 1 {
+                if position > 0 { session.output.note("") }
+                session.output.note("== \(file.path)")
+            }
+            let report = try explore(file, in: session)
+            let replayLines = report["failures"]?.arrayValue?.first.map {
+                ScenarioReplay.commandLines(for: $0, file: file, daemon: daemon)
+            } ?? []
+            junit?.add(file: file.path, report: report, replayLines: replayLines)
+            if report["passed"]?.boolValue ?? ((report["failed"]?.intValue ?? 0) == 0) == false {
+                notPassed.append(Self.verdict(of: report, file: file.path))
+            }
+        }
+        try junit?.write()
+        if files.count > 1 {
+            session.output.note("")
+            session.output.note("\(files.count) scenarios: \(files.count - notPassed.count) passed, \(notPassed.count) did not")
+        }
+        if !notPassed.isEmpty { throw ScenarioFailed(message: notPassed.joined(separator: "; ")) }
+    }
+
+    /// Why a scenario did not pass: `explore: 1 of 14 schedules failed`, or for one that pins a
+    /// race, that none failed.
+    private static func verdict(of report: JSONValue, file: String) -> String {
+        let failed = report["failed"]?.intValue ?? 0
+        if report["expectFailure"] == true, failed == 0 {
+            return "explore: \(file) expects a failure, but none of \(report["schedules"]?.intValue ?? 0) schedules failed"
+        }
+        return "explore: \(failed) of \(report["schedules"]?.intValue ?? 0) schedules failed"
+    }
+
+    /// Explores one scenario and shows its report.
+    private func explore(_ file: ScenarioFile, in session: Session) throws -> JSONValue {
         let shard = params["shard"]?.stringValue.map { ", shard \($0)" } ?? ""
         var params = params
+        params["scenario"] = file.scenario
         if ProgressLine.isShown { params["progress"] = true }
         let request = params
         let report = try ProgressLine.whileRunning(ProgressLine.Status("exploring \(schedules) schedules\(shard)…")) { status in
@@ -124,9 +182,6 @@ struct ScenarioExplore: ClarityCommand {
             replay["quirks"] = failure["quirks"]
             try perfetto.write(from: try daemon.call(.scenarioReplay, .object(replay), in: session))
         }
-        let failed = report["failed"]?.intValue ?? 0
-        if failed > 0 {
-            throw ScenarioFailed(message: "explore: \(failed) of \(report["schedules"]?.intValue ?? 0) schedules failed")
-        }
+        return report
     }
 }
