@@ -29,8 +29,9 @@ import Testing
 
     @Test func exploreSendsTheScenarioAndWhatWasGiven() throws {
         try withScenarioFile(scenario) { path in
-            let plain = try parsedCommand(ScenarioExplore.self, [path]).params
-            #expect(plain == ["scenario": try JSONWire.decode(JSONValue.self, from: Data(scenario.utf8)), "schedules": 1000])
+            let command = try parsedCommand(ScenarioExplore.self, [path])
+            #expect(command.params == ["schedules": 1000])
+            #expect(command.files.map(\.scenario) == [try JSONWire.decode(JSONValue.self, from: Data(scenario.utf8))])
             let all = try parsedCommand(
                 ScenarioExplore.self,
                 [
@@ -62,7 +63,7 @@ import Testing
                     == "--depth is PCT's: it does not go with --strategy random")
             #expect(usageError(ScenarioExplore.self, [path, "--time-limit", "0"]) == "--time-limit must be more than 0 seconds, got '0'")
             #expect(usageError(ScenarioExplore.self, [path, "--jobs", "x"]) == "--jobs must be a positive integer, got 'x'")
-            #expect(usageError(ScenarioExplore.self, []) == "missing FILE (a scenario, JSON)")
+            #expect(usageError(ScenarioExplore.self, []) == "missing FILE|DIR (a scenario, JSON, or a directory of them)")
         }
     }
 
@@ -246,5 +247,28 @@ import Testing
         #expect(ScenarioExplore.bar(done: 500, of: 1000, failed: 2) == "[##########··········] 500/1000 schedules, 2 failed")
         #expect(ScenarioExplore.bar(done: 1000, of: 1000, failed: 0) == "[####################] 1000/1000 schedules, 0 failed")
         #expect(ScenarioExplore.bar(done: 7, of: 3, failed: 0).hasPrefix("[####################]"))
+    }
+}
+
+/// `explore --junit`: a test case per scenario, a failed one with its message, story and replay
+/// command, properties a CI's merge reads; text escaped for XML.
+@Suite struct JUnitReportTests {
+    @Test func aFailedScenarioCarriesItsStoryAndReplayAndAPinnedOneThatWasNotFoundFails() {
+        var report = JUnitReport(path: "/dev/null")
+        report.add(
+            file: "race.json",
+            report: [
+                "schedules": 14, "failed": 1, "passed": false, "seconds": 0.5,
+                "failures": [["message": "a <b> & \"c\"", "scheduleIndex": 13, "schedule": "v1:ab:9@29", "story": ["⇄ decision 9"]]],
+            ], replayLines: ["clarityctl replay race.json --schedule v1:ab:9@29"])
+        report.add(file: "pinned.json", report: ["schedules": 50, "failed": 0, "passed": false, "expectFailure": true], replayLines: [])
+        report.add(file: "fixed.json", report: ["schedules": 50, "failed": 0, "passed": true], replayLines: [])
+        let xml = report.xml
+        #expect(xml.contains(#"<testsuite name="clarityd scenarios" tests="3" failures="2" errors="0" time="0.500">"#))
+        #expect(xml.contains(#"<failure message="a &lt;b&gt; &amp; &quot;c&quot;">"#))
+        #expect(xml.contains("⇄ decision 9\nreplay:\nclarityctl replay race.json --schedule v1:ab:9@29\n"))
+        #expect(xml.contains(#"<property name="scheduleIndex" value="13"/>"#))
+        #expect(xml.contains("expected a failure (expectFailure), but no schedule failed"))
+        #expect(xml.components(separatedBy: "<failure").count == 3)
     }
 }

@@ -1,0 +1,127 @@
+import ControlProtocol
+import DaemonTestSupport
+import Foundation
+import Testing
+
+/// Races a CI can trust (docs/scenarios.md): schedules are made at platform calls, so a failure
+/// replays from its token in any build that makes the same decisions; the shrunk schedule fails
+/// the same way with the fewest preemptions; a bounded search says when it is exhaustive; a
+/// known race can be pinned; an exploration can be cancelled from another connection.
+@Suite struct TrustedRacesTests {
+    static let race = try! ScenarioTests.scenario(ScenarioTests.race)
+    static let fixed = try! ScenarioTests.scenario(ScenarioTests.fixed)
+
+    /// The race needs no preemption at all: a bounded search finds it at bound 0, and the
+    /// failure it reports replays from its token.
+    @Test func aBoundedSearchFindsTheRaceWithoutPreemptionAndItsTokenReplaysIt() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let report = try daemon.call(
+            "scenario.explore", ["scenario": Self.race, "strategy": "dfs", "preemptionBound": 2, "schedules": 100_000])
+        #expect(report["failed"] == 1 && report["stoppedBy"] == "failure")
+        #expect(report["exhaustive"] == false && report["bound"] == 2)
+        #expect(report["passed"] == true, "the race scenario pins it with expectFailure")
+        let failure = try #require(report["failures"]?.arrayValue?.first)
+        #expect(failure["strategy"] == "dfs")
+        #expect(failure["preemptions"] == 0, "\(failure)")
+        let replay = try daemon.call("scenario.replay", ["scenario": Self.race, "schedule": failure["schedule"]!])
+        #expect(replay["failures"]?.arrayValue?.first?["invariant"] == failure["invariant"])
+        #expect(replay["divergence"] == nil)
+    }
+
+    /// The fixed variant: every schedule with no preemption passes, and the search says it ran
+    /// them all.
+    @Test func aBoundedSearchOfTheFixedVariantIsExhaustiveAtBoundZero() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let report = try daemon.call(
+            "scenario.explore", ["scenario": Self.fixed, "strategy": "dfs", "preemptionBound": 0, "schedules": 100_000])
+        #expect(report["failed"] == 0)
+        #expect(report["exhaustive"] == true, "\(report)")
+        #expect((report["schedules"]?.intValue ?? 0) > 1)
+        #expect(report["passed"] == true)
+    }
+
+    /// A token names its scenario: replaying it on another is refused; one that no longer fits
+    /// (a pick whose task is not ready) stops with where it diverged.
+    @Test func aTokenForAnotherScenarioIsRefusedAndOneThatNoLongerFitsDiverges() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let run = try daemon.call("scenario.run", ["scenario": Self.race])
+        let token = try #require(run["token"]?.stringValue)
+        #expect(token.hasPrefix("v1:"))
+        #expect(throws: RPCError.self) { try daemon.call("scenario.replay", ["scenario": Self.fixed, "schedule": .string(token)]) }
+        let hash = token.split(separator: ":")[1]
+        let misfit = try daemon.call("scenario.replay", ["scenario": Self.race, "schedule": .string("v1:\(hash):3@999")])
+        #expect(misfit["divergence"]?.stringValue?.contains("diverged at decision 3: the schedule runs task 999 there") == true, "\(misfit)")
+        #expect(misfit["passed"] == false)
+        let fifo = try daemon.call("scenario.replay", ["scenario": Self.race, "schedule": run["schedule"]!])
+        #expect(fifo["trace"] == run["trace"], "the task picked at every decision replays the run")
+        #expect(fifo["divergence"] == nil)
+    }
+
+    /// The same scenario makes the same decisions however often it runs: pinned here as the
+    /// count of the scenario's own schedule (29, the same in a debug and a release build:
+    /// scripts/replay-across-builds.sh, run by .ci/run).
+    @Test func theRaceScenariosOwnScheduleMakesTwentyNineDecisions() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        #expect(try daemon.call("scenario.run", ["scenario": Self.race])["decisions"] == 29)
+    }
+
+    /// A pinned race fails its exploration once it is no longer found.
+    @Test func aPinnedRaceThatIsNotFoundFails() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        guard case .object(var pinned) = Self.fixed else { return }
+        pinned["expectFailure"] = true
+        let report = try daemon.call("scenario.explore", ["scenario": .object(pinned), "schedules": 50])
+        #expect(report["failed"] == 0)
+        #expect(report["expectFailure"] == true && report["passed"] == false)
+    }
+
+    /// `scenario.cancel` stops an exploration from another connection; its caller gets what it
+    /// found, `stoppedBy: "cancelled"`.
+    @Test func anExplorationIsCancelledFromAnotherConnection() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let explorer = try daemon.connect(receiveTimeout: 60)
+        try explorer.request(id: 41, "scenario.explore", ["scenario": Self.fixed, "strategy": "random", "schedules": 10_000_000])
+        #expect(try daemon.eventually { try daemon.scenarioLoad().running == 1 })
+        #expect(try daemon.call("scenario.cancel", ["id": 40])["cancelled"] == false)
+        #expect(try daemon.call("scenario.cancel", ["id": 41])["cancelled"] == true)
+        let answer = try #require(try explorer.answer())
+        #expect(answer["result"]?["stoppedBy"] == "cancelled", "\(answer)")
+    }
+
+    /// A lost update shrinks to a schedule that loses the same update the same way (the app's
+    /// write over the monitor's), never to the reverse race: the failure names its kind, and
+    /// its schedule replays that kind. (README's race-detector tour, as a scenario.)
+    @Test func aRaceShrinksToTheSameRace() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        func step(_ type: String, _ fields: [String: JSONValue] = [:]) -> JSONValue {
+            ["event": .object(fields.merging(["type": .string(type)]) { first, _ in first })]
+        }
+        func intent(_ name: String, _ args: JSONValue = [:]) -> JSONValue { ["intent": ["name": .string(name), "args": args]] }
+        let racy: JSONValue = [
+            "name": "lost-update", "failOnRace": true, "builtInInvariants": false,
+            "config": ["quirks": ["batchedThresholds": true]],
+            "steps": [
+                step("contacts.set", ["contacts": [["id": "mom", "name": "Mom", "phone": "+15550100"]]]),
+                intent("setImportantContacts", ["contacts": [["id": "mom"]]]),
+                intent("selectApps", ["apps": ["com.burbn.instagram"]]),
+                step("app.open", ["app": "com.burbn.instagram"]), ["advance": 660],
+                step("app.open", ["app": "com.clarity.focus"]), intent("challenge.open"), ["advance": 40],
+                step("app.open", ["app": "com.clarity.focus"]),
+                ["parallel": [[["advance": 30]], [["advance": 30], intent("challenge.open")]]],
+            ],
+        ]
+        let report = try daemon.call("scenario.explore", ["scenario": racy, "strategy": "random", "schedules": 200])
+        let failure = try #require(report["failures"]?.arrayValue?.first, "\(report)")
+        #expect(failure["kind"] == "prosocialChallengeVerified: clarity.app over clarity.monitor", "\(failure)")
+        let replay = try daemon.call("scenario.replay", ["scenario": racy, "schedule": failure["schedule"]!])
+        #expect(replay["failures"]?.arrayValue?.first?["kind"] == failure["kind"])
+        #expect((failure["preemptions"]?.intValue ?? .max) <= (failure["originalPreemptions"]?.intValue ?? 0))
+    }
+}
