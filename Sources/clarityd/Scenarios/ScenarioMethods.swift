@@ -225,7 +225,8 @@ struct ExploreParams: Decodable, Sendable {
     static let maxSchedules = 10_000_000
 
     func plan() throws(RPCError) -> ExplorationPlan {
-        let schedules = schedules ?? 1000
+        // A bounded search ends when it has run every schedule within its bound.
+        let schedules = schedules ?? (strategy == .dfs ? Self.maxSchedules : 1000)
         guard (1...Self.maxSchedules).contains(schedules) else {
             throw RPCError.invalidParams(field: "schedules", reason: "must be 1 to \(Self.maxSchedules)")
         }

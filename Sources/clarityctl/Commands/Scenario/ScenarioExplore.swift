@@ -17,7 +17,7 @@ struct ScenarioExplore: ClarityCommand {
             "                        every schedule with at most --bound preemptions, depth first (exhaustive)",
             "  --depth D             PCT's depth: the ordering constraints a bug may need, 1 to 10 (default 3)",
             "  --bound K             dfs's bound: the most preemptions a schedule may have, 0 to 10 (default 2)",
-            "  --schedules N         how many schedules (default \(defaultSchedules)); schedule i has seed S + i",
+            "  --schedules N         how many schedules (default \(defaultSchedules), with dfs \(dfsSchedules)); schedule i has seed S + i",
             "  --seed-start S        the first schedule's seed (default 0)",
             "  --shard i/n           only schedules i, i + n, i + 2n… (0 ≤ i < n): one job of n in a CI matrix",
             "  --jobs N              schedules run at once (default: the daemon's cores)",
@@ -38,6 +38,7 @@ struct ScenarioExplore: ClarityCommand {
         ], aliases: [["scenario", "explore"]])
 
     static let defaultSchedules = 1000
+    static let dfsSchedules = 10_000_000
 
     /// The scenarios: the one FILE, or every `*.json` of DIR.
     let files: [ScenarioFile]
@@ -67,9 +68,11 @@ struct ScenarioExplore: ClarityCommand {
             guard value <= 10 else { throw UsageError("--bound must be 0 to 10, got '\(bound)'") }
             params["preemptionBound"] = .int(value)
         }
-        schedules =
-            try arguments.value(of: "--schedules").map { try ArgumentValues.integer($0, for: "--schedules", minimum: 1) }
-            ?? Self.defaultSchedules
+        let given = try arguments.value(of: "--schedules").map {
+            try ArgumentValues.integer($0, for: "--schedules", minimum: 1)
+        }
+        // dfs runs until it has run every schedule within its bound, unless told to stop sooner.
+        schedules = given ?? (strategy == "dfs" ? Self.dfsSchedules : Self.defaultSchedules)
         params["schedules"] = .int(schedules)
         params["seedStart"] = try arguments.value(of: "--seed-start").map {
             .int(try ArgumentValues.integer($0, for: "--seed-start", minimum: 0))
