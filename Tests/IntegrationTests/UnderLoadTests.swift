@@ -183,16 +183,20 @@ import Testing
         }
         let directoryPath = try #require(directory, "the private daemon never started")
         let connection = try #require(watcher, "the private daemon never answered")
+        // The daemon's pid lock is dropped by the kernel only when the process exits: taking it
+        // is how the test waits for the exit (the socket closes a moment before).
+        let lock = open(directoryPath + "/clarityd.sock.lock", O_RDONLY | O_CLOEXEC)
+        try #require(lock >= 0)
+        defer { close(lock) }
         kill(clarityctl.processIdentifier, SIGKILL)
         _ = clarityctl.wait(timeout: 30)
         #expect(connection.waitForClose(), "the private daemon did not stop")
-        #expect(Self.hasEnded(daemonPID), "clarityd \(daemonPID) outlived its clarityctl: \(Self.processState(daemonPID))")
+        let exited = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { if flock(lock, LOCK_EX) == 0 { exited.signal() } }
+        #expect(
+            exited.wait(timeout: .now() + 30) == .success,
+            "clarityd \(daemonPID) outlived its clarityctl: \(Self.processState(daemonPID))")
         #expect(!FileManager.default.fileExists(atPath: directoryPath))
-    }
-
-    /// Gone, or a zombie waiting for its new parent to reap it.
-    private static func hasEnded(_ pid: pid_t) -> Bool {
-        (kill(pid, 0) != 0 && errno == ESRCH) || processState(pid).contains("State:\tZ")
     }
 
     private static func processState(_ pid: pid_t) -> String {
