@@ -38,9 +38,10 @@ public enum AppCatalog {
         }
     }
 
-    /// The built-in invariants of `app`.
+    /// The built-in invariants a scenario of `app` checks: the platform's (``PlatformInvariants``),
+    /// then the app's.
     static func invariants(of app: String) -> [AppInvariant] {
-        registrations[app]?.invariants ?? []
+        PlatformInvariants.all + (registrations[app]?.invariants ?? [])
     }
 }
 

@@ -6,12 +6,30 @@
 ///
 /// An app that is frontmost while a store shields it is covered by its shield; usage counts only
 /// for an uncovered frontmost app on an unlocked device.
+///
+/// A shield is drawn before it shows: the system asks ShieldConfiguration for its texts, and only
+/// then can the user see it and press its buttons. Whatever happened meanwhile wins over the
+/// drawing: an app closed, another brought to the front, the shield lifted or redrawn — the
+/// drawing is then dropped, so no `shield.shown` is ever traced over an app that is gone (an
+/// await in SpringBoard must not make a race the explorer would blame on the app).
 struct ShieldFlow: Equatable {
+    /// The frontmost app's shield.
+    enum Shield: Equatable {
+        case none
+        /// Covered; ShieldConfiguration is being asked for the texts (``Action/showShield(app:reason:)``).
+        case drawing
+        /// The user sees it and can press its buttons.
+        case shown
+    }
+
     /// What the flow remembers between inputs: what `app.state` traces.
     struct State: Equatable {
         var locked = false
         var foregroundApp: String?
-        var shieldShown = false
+        var shield = Shield.none
+
+        /// What `app.state` and `device.state` call `shieldShown`.
+        var shieldShown: Bool { shield == .shown }
     }
 
     /// Changed only by the inputs below.
@@ -30,9 +48,11 @@ struct ShieldFlow: Equatable {
         case becomeActive
         /// Look up what shields ``ShieldFlow/appToCheck`` now and answer ``ShieldFlow/refresh(_:shieldedBy:)``.
         case refresh
-        /// Ask ShieldConfiguration for the app's shield (as shielded by `reason`), trace it shown,
-        /// then trace `app.state`.
+        /// Ask ShieldConfiguration for the app's shield (as shielded by `reason`), then answer
+        /// ``ShieldFlow/shieldDrawn(_:)``.
         case showShield(app: String, reason: ShieldReason)
+        /// Trace `shield.shown`: the shield drawn over `app`, with the texts it was drawn with.
+        case traceShieldShown(app: String, configuration: ShieldConfiguration, source: ShieldConfigurationSource)
         /// Tell DeviceActivity whose usage counts: `app` unless its shield shows by then (nil: none).
         case countUsage(app: String?)
     }
@@ -69,7 +89,7 @@ struct ShieldFlow: Equatable {
     mutating func reboot() -> [Action] {
         state.locked = true
         state.foregroundApp = nil
-        state.shieldShown = false
+        state.shield = .none
         return [.reboot, .traceAppState, .setUnlockedSinceBoot(false), .setInUse(false), .refresh]
     }
 
@@ -82,7 +102,7 @@ struct ShieldFlow: Equatable {
     /// Makes `app` frontmost, uncovered until the refresh looks at the shields.
     mutating func bringToFront(_ app: String, mainApp: String) -> [Action] {
         state.foregroundApp = app
-        state.shieldShown = false
+        state.shield = .none
         return [.traceAppState] + (app == mainApp ? [.becomeActive] : []) + [.refresh]
     }
 
@@ -90,13 +110,14 @@ struct ShieldFlow: Equatable {
     mutating func close(_ app: String) -> Result<[Action], Refusal> {
         guard state.foregroundApp == app else { return .failure(.notForeground(app)) }
         state.foregroundApp = nil
-        state.shieldShown = false
+        state.shield = .none
         return .success([.traceAppState, .refresh])
     }
 
-    /// Whether a shield button can be pressed on `app`: only on its shield, showing.
+    /// Whether a shield button can be pressed on `app`: only on its shield, shown (not while
+    /// it is being drawn).
     func canPress(on app: String) -> Refusal? {
-        state.foregroundApp == app && state.shieldShown ? nil : .noShieldShown(app)
+        state.foregroundApp == app && state.shield == .shown ? nil : .noShieldShown(app)
     }
 
     /// ShieldAction answered a press: `.close` goes home, `.defer` redraws the shield, `.none`
@@ -105,10 +126,10 @@ struct ShieldFlow: Equatable {
         switch response {
         case .close:
             state.foregroundApp = nil
-            state.shieldShown = false
+            state.shield = .none
             return [.traceAppState, .refresh]
         case .defer:
-            state.shieldShown = false
+            state.shield = .none
             return [.refresh]
         case .none:
             return [.refresh]
@@ -120,21 +141,37 @@ struct ShieldFlow: Equatable {
     var appToCheck: String? { state.locked ? nil : state.foregroundApp }
 
     /// `app` (the ``appToCheck`` the refresh began with) is shielded by `reason` (nil: not
-    /// shielded): cover or uncover it.
+    /// shielded): cover or uncover it. A refresh that began before the lock or another app came
+    /// to the front changes nothing (the input that changed them refreshes again).
     mutating func refresh(_ app: String, shieldedBy reason: ShieldReason?) -> [Action] {
-        if let reason, !state.shieldShown {
-            state.shieldShown = true
+        guard appToCheck == app else { return [] }
+        if let reason, state.shield == .none {
+            state.shield = .drawing
             return [.showShield(app: app, reason: reason), .countUsage(app: app)]
         }
-        if reason == nil, state.shieldShown {
-            state.shieldShown = false
+        if reason == nil, state.shield != .none {
+            state.shield = .none
             return [.traceAppState, .countUsage(app: app)]
         }
         return [.countUsage(app: app)]
     }
 
-    /// Whose usage counts when ``Action/countUsage(app:)`` is performed: nobody's under a shield.
+    /// ShieldConfiguration answered for `app`'s shield (or the system default stands in): it
+    /// shows, unless the drawing no longer stands (the app left the front, the shield was lifted
+    /// or redrawn, the device locked).
+    mutating func shieldDrawn(
+        _ app: String, configuration: ShieldConfiguration, source: ShieldConfigurationSource
+    ) -> [Action] {
+        guard appToCheck == app, state.shield == .drawing else { return [] }
+        state.shield = .shown
+        return [.traceShieldShown(app: app, configuration: configuration, source: source), .traceAppState]
+    }
+
+    /// Whose usage counts when ``Action/countUsage(app:)`` is performed: `app`'s only while it is
+    /// frontmost and uncovered on an unlocked device (a count asked for by a refresh that began
+    /// before `app` left the front counts nobody's).
     func usage(of app: String?) -> String? {
-        state.shieldShown ? nil : app
+        guard let app, appToCheck == app, state.shield == .none else { return nil }
+        return app
     }
 }

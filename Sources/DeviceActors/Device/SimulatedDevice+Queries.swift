@@ -92,25 +92,23 @@ extension SimulatedDevice {
     /// `device.state`. The app's state is read as an observer, outside any process: its App Group
     /// reads are neither traced nor seen by the race detector, so looking changes nothing.
     public func state() throws(DeviceError) -> DeviceStateReport {
-        let springBoard = springBoard
-        let platform = platform
-        let app = app
-        let sandboxes = sandboxes()
+        try run { [self] in try await stateInWorld() }
+    }
+
+    /// `device.state`, built inside the world (by ``state()``, and by a scenario's conditions
+    /// from a world task).
+    func stateInWorld() async throws -> DeviceStateReport {
+        let effective = await platform.managedSettings.effective()
         let (t, time) = now
-        let name = name
-        let appName = appName
-        return try run {
-            let effective = await platform.managedSettings.effective()
-            return DeviceStateReport(
-                device: name, app: appName, t: t, time: time, locked: await springBoard.locked,
-                foregroundApp: await springBoard.foregroundApp, shieldShown: await springBoard.shieldShown,
-                wifi: await platform.system.ssid, call: await springBoard.call, contacts: await platform.system.contacts,
-                focusMode: await platform.system.focusModeOn,
-                shields: .init(applications: effective.applications, categories: effective.categories),
-                usageToday: await platform.deviceActivity.usageToday(),
-                usageTodayByCategory: await platform.deviceActivity.usageTodayByCategory(), sandboxes: sandboxes,
-                appState: try await app.state())
-        }
+        return DeviceStateReport(
+            device: name, app: appName, t: t, time: time, locked: await springBoard.locked,
+            foregroundApp: await springBoard.foregroundApp, shieldShown: await springBoard.shieldShown,
+            wifi: await platform.system.ssid, call: await springBoard.call, contacts: await platform.system.contacts,
+            focusMode: await platform.system.focusModeOn,
+            shields: .init(applications: effective.applications, categories: effective.categories),
+            usageToday: await platform.deviceActivity.usageToday(),
+            usageTodayByCategory: await platform.deviceActivity.usageTodayByCategory(), sandboxes: sandboxes(),
+            appState: try await app.state())
     }
 
     /// The app's part of `device.state` (`app`), read as ``state()`` reads it.

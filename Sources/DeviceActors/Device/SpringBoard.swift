@@ -189,9 +189,10 @@ actor SpringBoard: WorldActor {
             case .refresh:
                 await refreshForeground()
             case .showShield(let bundle, let reason):
-                let shown = await configuration(for: bundle, reason: reason)
-                trace.record(.shieldShown(app: bundle, configuration: shown.configuration, source: shown.source), by: "springBoard")
-                traceAppState()
+                let drawn = await configuration(for: bundle, reason: reason)
+                await perform(flow.shieldDrawn(bundle, configuration: drawn.configuration, source: drawn.source))
+            case .traceShieldShown(let bundle, let configuration, let source):
+                trace.record(.shieldShown(app: bundle, configuration: configuration, source: source), by: "springBoard")
             case .countUsage(let bundle):
                 await platform.deviceActivity.setForegroundUsage(app: flow.usage(of: bundle))
             }

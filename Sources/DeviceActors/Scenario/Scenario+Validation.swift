@@ -27,8 +27,8 @@ extension Scenario {
 
     /// Checks what decoding cannot, before anything runs: the app exists, every intent is one
     /// the app answers with arguments it takes (each is prepared on a throwaway device, not
-    /// run), `advance` is > 0 and at most a year, a `parallel` branch holds only `event`,
-    /// `intent` and `advance` steps, and one run's cost is bounded (``maxSteps``,
+    /// run), `advance` and a `waitUntil`'s limit are > 0 and at most a year, a `parallel`
+    /// branch holds only `event`, `intent`, `advance` and `waitUntil` steps, and one run's cost is bounded (``maxSteps``,
     /// ``maxInvariants``, ``maxChecks``, ``maxVirtualSeconds``), so that no request can keep a
     /// scenario thread for hours.
     public func validate() throws(ScenarioInvalid) {
@@ -68,14 +68,17 @@ extension Scenario {
                 reason:
                     "\(steps.count) steps × \(conditions) invariants (built-in ones included) = \(checks) checks a run; at most \(Self.maxChecks): fewer invariants or fewer steps")
         }
+        // A `waitUntil` counts for its limit: the most time it may let pass.
         let seconds = steps.reduce(0.0) { total, step in
             switch step {
-            case .advance(let seconds): return total + seconds
+            case .advance(let seconds), .waitUntil(_, let seconds): return total + seconds
             case .parallel(let branches):
                 let longest = branches.map { branch in
                     branch.reduce(0.0) { sum, inner in
-                        if case .advance(let seconds) = inner { return sum + seconds }
-                        return sum
+                        switch inner {
+                        case .advance(let seconds), .waitUntil(_, let seconds): return sum + seconds
+                        default: return sum
+                        }
                     }
                 }.max()
                 return total + (longest ?? 0)
@@ -108,6 +111,10 @@ extension Scenario {
         case .advance(let seconds):
             guard seconds > 0, seconds <= 366 * 86_400 else {
                 throw ScenarioInvalid(field: "\(path).advance", reason: "must be > 0 and at most a year (31622400)")
+            }
+        case .waitUntil(_, let seconds):
+            guard seconds > 0, seconds <= 366 * 86_400 else {
+                throw ScenarioInvalid(field: "\(path).waitUntil.within", reason: "must be > 0 and at most a year (31622400)")
             }
         case .parallel(let branches):
             guard !inBranch else {

@@ -55,10 +55,20 @@ public enum ScenarioStep: Sendable {
     /// while the others go on.
     case advance(seconds: Double)
     /// Branches run concurrently: their steps, and every extension callback they cause,
-    /// interleave under the exploring strategy. A branch holds `event`, `intent` and `advance`.
+    /// interleave under the exploring strategy. A branch holds `event`, `intent`, `advance` and
+    /// `waitUntil`.
     case parallel([[ScenarioStep]])
     /// One condition checked at this point.
     case expect(ScenarioCondition)
+    /// Time passes, and the world goes on, until `condition` holds: it is checked at once and
+    /// again after every effect the device records; the step fails when it does not hold within
+    /// `seconds` of virtual time. Inside a `parallel` branch only that branch waits ("the user
+    /// taps the shield once it shows, while the monitor is still running"). Default limit:
+    /// ``ScenarioStep/defaultWaitSeconds``.
+    case waitUntil(ScenarioCondition, within: Double)
+
+    /// How long a `waitUntil` waits when its scenario gives no `within`: one hour of virtual time.
+    public static let defaultWaitSeconds: Double = 3_600
 }
 
 /// A condition on the device (`expect` steps, `invariants`).
@@ -67,6 +77,8 @@ public enum ScenarioCondition: Sendable {
     case store(suite: String?, key: String, ValueMatch)
     /// Whether the effective shields cover `app`.
     case shielded(app: String, is: Bool)
+    /// `app` is frontmost under its shield: the user sees the shield and can press its buttons.
+    case shieldShown(app: String)
     /// A value in `device.state`, by a dotted path (`app.challenge.status`; array items by index).
     case state(path: String, ValueMatch)
     /// Notifications delivered so far: those whose title and body contain the texts given;

@@ -4,18 +4,30 @@ import Foundation
 extension ScenarioCondition {
     /// Checks the condition on `device`; returns why it does not hold (nil when it does).
     func violation(on device: SimulatedDevice) throws(DeviceError) -> String? {
+        try device.run { [self] in try await violation(in: device) }
+    }
+
+    /// As ``violation(on:)``, from a world task of the device (a `waitUntil` in a branch). The
+    /// device is read as an observer: no read is traced or seen by the race detector, and no
+    /// read is a scheduling point.
+    func violation(in device: SimulatedDevice) async throws -> String? {
         switch self {
         case .store(let suite, let key, let match):
-            let value = try device.storeGet(suite: suite, key: key)
+            let value = await device.platform.appGroups.dump(suite: suite ?? device.app.appGroup)[key]
             return match.matches(value) ? nil : "store \(key) \(match.wanted): got \(value.map(Self.show) ?? "absent")"
         case .shielded(let app, let wanted):
-            let shielded = try device.isShielded(app)
+            let shielded = await device.platform.managedSettings.shieldReason(for: app) != nil
             return shielded == wanted ? nil : "\(app) \(wanted ? "" : "not ")shielded: it is\(shielded ? "" : " not")"
+        case .shieldShown(let app):
+            let (foreground, shown) = (await device.springBoard.foregroundApp, await device.springBoard.shieldShown)
+            if foreground == app && shown { return nil }
+            let now = foreground.map { "\($0) is frontmost\(shown ? " under its shield" : ", no shield shown")" }
+            return "shield shown over \(app): \(now ?? "no app is frontmost")"
         case .state(let path, let match):
-            let value = try Self.value(at: path, on: device)
+            let value = try await Self.value(at: path, in: device)
             return match.matches(value) ? nil : "state \(path) \(match.wanted): got \(value.map(Self.show) ?? "absent")"
         case .notification(let title, let body, let count):
-            let matching = try device.notifications(since: nil).filter { note in
+            let matching = await device.platform.notifications.list(since: nil).filter { note in
                 (title.map(note.title.contains) ?? true) && (body.map(note.body.contains) ?? true)
             }
             let wanted = [title.map { "title containing \"\($0)\"" }, body.map { "body containing \"\($0)\"" }]
@@ -34,11 +46,15 @@ extension ScenarioCondition {
     /// for the app's state: every step of an exploration checks its invariants, and encoding the
     /// whole of `device.state` and decoding it into a tree each time cost a third of the run.
     static func value(at path: String, on device: SimulatedDevice) throws(DeviceError) -> StoredValue? {
+        try device.run { try await value(at: path, in: device) }
+    }
+
+    private static func value(at path: String, in device: SimulatedDevice) async throws -> StoredValue? {
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if components.first == "app" {
-            return try value(at: components.dropFirst(), in: try device.appState(), of: path)
+            return try value(at: components.dropFirst(), in: try await device.app.state(), of: path)
         }
-        return try value(at: components[...], in: try device.state(), of: path)
+        return try value(at: components[...], in: try await device.stateInWorld(), of: path)
     }
 
     private static func value(
@@ -80,14 +96,6 @@ extension ValueMatch {
         case .oneOf(let values): "in [\(values.map(ScenarioCondition.show).joined(separator: ", "))]"
         case .absent: "absent"
         }
-    }
-}
-
-extension SimulatedDevice {
-    /// Whether any store's shield covers `bundle` now (by app or by its category).
-    func isShielded(_ bundle: String) throws(DeviceError) -> Bool {
-        let managedSettings = platform.managedSettings
-        return try run { await managedSettings.shieldReason(for: bundle) != nil }
     }
 }
 

@@ -94,11 +94,15 @@ public enum ScenarioRunner {
             for (branch, failure) in try device.runBranches(branches).enumerated() {
                 guard let failure else { continue }
                 return ScenarioFailureReason(
-                    message: "\(failure.error)", step: "\(path).parallel[\(branch)][\(failure.step)]", invariant: nil)
+                    message: failure.message, step: "\(path).parallel[\(branch)][\(failure.step)]", invariant: nil)
             }
         case .expect(let condition):
             if let violation = try condition.violation(on: device) {
                 return ScenarioFailureReason(message: "expected \(violation)", step: path, invariant: nil)
+            }
+        case .waitUntil(let condition, let seconds):
+            if let timeout = try device.wait(until: condition, within: seconds) {
+                return ScenarioFailureReason(message: timeout, step: path, invariant: nil)
             }
         }
         return nil

@@ -23,7 +23,11 @@ public enum ScheduleStory {
             return ["no switch: the schedule runs each process until it waits or ends"]
                 + events.suffix(before + after).map(line)
         }
-        // A task that announced nothing at a decision is named by what it announced elsewhere.
+        // A task is named by the process it runs for at the decision; one that announced nothing
+        // there, by the first process it announced elsewhere (a task can move from one process
+        // to another: a delivery runs the monitor's callback, then SpringBoard asks
+        // ShieldConfiguration). One that never announced an operation is named by its number:
+        // the lines after the switch show what it did.
         var names: [Int: String] = [:]
         for decision in outcome.decisionLog {
             for candidate in decision.candidates where names[candidate.task] == nil {
@@ -52,7 +56,11 @@ public enum ScheduleStory {
     }
 
     private static func switchLine(_ decision: Decision, names: [Int: String]) -> String {
-        func name(_ task: Int) -> String { "\(names[task] ?? "a system task") (task \(task))" }
+        func name(_ task: Int) -> String {
+            let here = decision.candidates.first { $0.task == task }?.process
+            guard let process = here ?? names[task] else { return "task \(task)" }
+            return "\(process) (task \(task))"
+        }
         let chosen = decision.candidates.first { $0.task == decision.chosen }
         var text = "⇄ decision \(decision.index): \(name(decision.chosen)) runs"
         text += chosen?.operation.map { " to \($0)" } ?? ""

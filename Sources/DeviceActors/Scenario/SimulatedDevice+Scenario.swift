@@ -6,42 +6,65 @@ extension SimulatedDevice {
     /// passing until every branch is done (an `advance` inside a branch waits on the virtual
     /// clock while the other branches, and whatever their steps caused, go on). Returns, per
     /// branch, the first step that failed and why (nil when the branch went through).
-    func runBranches(_ branches: [[ScenarioStep]]) throws(DeviceError) -> [(step: Int, error: DeviceError)?] {
+    func runBranches(_ branches: [[ScenarioStep]]) throws(DeviceError) -> [(step: Int, message: String)?] {
         let springBoard = springBoard
         let app = app
         let world = world
         let trace = trace
         let actor = "\(appName).app"
+        let device = self
         return try run(lettingTimePass: true) {
-            await withTaskGroup(of: (Int, (Int, DeviceError)?).self) { group in
+            await withTaskGroup(of: (Int, (Int, String)?).self) { group in
                 for (index, steps) in branches.enumerated() {
                     group.addTask {
                         for (position, step) in steps.enumerated() {
                             do {
                                 try await Self.runInWorld(
-                                    step, springBoard: springBoard, app: app, world: world, trace: trace, actor: actor)
+                                    step, on: device, springBoard: springBoard, app: app, world: world, trace: trace,
+                                    actor: actor)
+                            } catch let timeout as WaitTimedOut {
+                                return (index, (position, timeout.message))
                             } catch let error as DeviceError {
-                                return (index, (position, error))
+                                return (index, (position, "\(error)"))
                             } catch {
-                                return (index, (position, Self.deviceError(error)))
+                                return (index, (position, "\(Self.deviceError(error))"))
                             }
                         }
                         return (index, nil)
                     }
                 }
-                var failures = [(step: Int, error: DeviceError)?](repeating: nil, count: branches.count)
+                var failures = [(step: Int, message: String)?](repeating: nil, count: branches.count)
                 for await (index, failure) in group {
-                    failures[index] = failure.map { (step: $0.0, error: $0.1) }
+                    failures[index] = failure.map { (step: $0.0, message: $0.1) }
                 }
                 return failures
             }
         }
     }
 
+    /// A top-level `waitUntil` step: the world runs with time passing until `condition` holds;
+    /// returns why the step failed (nil when the condition came to hold in time).
+    func wait(until condition: ScenarioCondition, within seconds: Double) throws(DeviceError) -> String? {
+        try run(lettingTimePass: true) { [self] in try await waitInWorld(until: condition, within: seconds) }
+    }
+
+    /// Waits, in a world task, until `condition` holds: checked now and after every effect
+    /// the device records, until `seconds` of virtual time have passed.
+    private func waitInWorld(until condition: ScenarioCondition, within seconds: Double) async throws -> String? {
+        let deadline = world.clock.now + .seconds(seconds)
+        while true {
+            guard let violation = try await condition.violation(in: self) else { return nil }
+            guard world.clock.now < deadline, await trace.nextEffect(orUntil: deadline) else {
+                let limit = seconds == seconds.rounded() && seconds < 1e15 ? "\(Int64(seconds))" : "\(seconds)"
+                return "waitUntil: not within \(limit) s (virtual): \(violation)"
+            }
+        }
+    }
+
     /// One step of a branch, inside the world.
     private static func runInWorld(
-        _ step: ScenarioStep, springBoard: SpringBoard, app: any SimulatedApp, world: World, trace: DeviceTrace,
-        actor: String
+        _ step: ScenarioStep, on device: SimulatedDevice, springBoard: SpringBoard, app: any SimulatedApp, world: World,
+        trace: DeviceTrace, actor: String
     ) async throws {
         switch step {
         case .event(let event):
@@ -52,8 +75,17 @@ extension SimulatedDevice {
             _ = try await springBoard.runMainApp { try await work() }
         case .advance(let seconds):
             await world.sleep(seconds: seconds)
+        case .waitUntil(let condition, let seconds):
+            if let timeout = try await device.waitInWorld(until: condition, within: seconds) {
+                throw WaitTimedOut(message: timeout)
+            }
         case .parallel, .expect:
             throw DeviceError.invalidArgument(field: "", reason: "not allowed inside a parallel branch")
         }
     }
+}
+
+/// A `waitUntil` in a branch whose condition did not come to hold in time.
+private struct WaitTimedOut: Error {
+    let message: String
 }

@@ -83,11 +83,26 @@ struct ScenarioDocument: Decodable, Sendable {
     }
 }
 
-/// One step: exactly one of `event`, `intent`, `advance`, `parallel`, `expect`.
+/// One step: exactly one of `event`, `intent`, `advance`, `parallel`, `expect`, `waitUntil`.
 struct StepDocument: Decodable, Sendable {
     let step: ScenarioStep
 
-    private enum Key: String, CodingKey, CaseIterable { case event, intent, advance, parallel, expect }
+    private enum Key: String, CodingKey, CaseIterable { case event, intent, advance, parallel, expect, waitUntil }
+
+    /// `waitUntil`'s object: one condition, as `expect` takes it, and `within` (seconds of
+    /// virtual time, default ``ScenarioStep/defaultWaitSeconds``).
+    private struct WaitDocument: Decodable {
+        let condition: ScenarioCondition
+        let within: Double
+
+        private enum Key: CodingKey { case within }
+
+        init(from decoder: any Decoder) throws {
+            within = try decoder.container(keyedBy: Key.self).decodeIfPresent(Double.self, forKey: .within)
+                ?? ScenarioStep.defaultWaitSeconds
+            condition = try ConditionDocument(from: decoder).condition
+        }
+    }
 
     /// `intent`'s object: `name` and `args`, as the `intent` method takes them.
     private struct IntentDocument: Decodable {
@@ -117,7 +132,9 @@ struct StepDocument: Decodable, Sendable {
         let present = Key.allCases.filter(fields.contains)
         guard present.count == 1, let kind = present.first else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "needs exactly one of event, intent, advance, parallel, expect"))
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "needs exactly one of event, intent, advance, parallel, expect, waitUntil"))
         }
         switch kind {
         case .event: step = .event(try fields.decode(EventDocument.self, forKey: .event).event)
@@ -127,15 +144,22 @@ struct StepDocument: Decodable, Sendable {
         case .advance: step = .advance(seconds: try fields.decode(Double.self, forKey: .advance))
         case .parallel: step = .parallel(try fields.decode([[StepDocument]].self, forKey: .parallel).map { $0.map(\.step) })
         case .expect: step = .expect(try fields.decode(ConditionDocument.self, forKey: .expect).condition)
+        case .waitUntil:
+            let wait = try fields.decode(WaitDocument.self, forKey: .waitUntil)
+            step = .waitUntil(wait.condition, within: wait.within)
         }
     }
 }
 
-/// A condition: exactly one of `store`, `shielded`, `state`, `notification`.
+/// A condition: exactly one of `store`, `shielded`, `shieldShown`, `state`, `notification`.
 struct ConditionDocument: Decodable, Sendable {
     let condition: ScenarioCondition
 
-    private enum Key: String, CodingKey, CaseIterable { case store, shielded, state, notification }
+    private enum Key: String, CodingKey, CaseIterable { case store, shielded, shieldShown, state, notification }
+
+    private struct ShieldShownDocument: Decodable {
+        var app: String
+    }
 
     private struct StoreDocument: Decodable {
         var suite: String?
@@ -170,7 +194,7 @@ struct ConditionDocument: Decodable, Sendable {
         let present = Key.allCases.filter(fields.contains)
         guard present.count == 1, let kind = present.first else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "needs exactly one of store, shielded, state, notification"))
+                .init(codingPath: decoder.codingPath, debugDescription: "needs exactly one of store, shielded, shieldShown, state, notification"))
         }
         switch kind {
         case .store:
@@ -181,6 +205,8 @@ struct ConditionDocument: Decodable, Sendable {
         case .shielded:
             let shielded = try fields.decode(ShieldedDocument.self, forKey: .shielded)
             condition = .shielded(app: shielded.app, is: shielded.is)
+        case .shieldShown:
+            condition = .shieldShown(app: try fields.decode(ShieldShownDocument.self, forKey: .shieldShown).app)
         case .state:
             let state = try fields.decode(StateDocument.self, forKey: .state)
             // An empty path (or an empty step in one) names nothing, so `absent` would always hold.

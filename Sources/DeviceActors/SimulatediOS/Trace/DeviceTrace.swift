@@ -9,6 +9,8 @@ import ExtensionSandbox
 public final class DeviceTrace: @unchecked Sendable {
     @_spi(Host) public let recorder: TraceRecorder<Effect>
     @_spi(Host) public let clock: VirtualClock
+    /// World tasks waiting for the next effect (``nextEffect(orUntil:)``).
+    private var waiters: [EffectWaiter] = []
 
     /// The most bytes a device's trace holds (estimated): 24 MiB, room for the 100 000 effects
     /// of a busy device (about 100 bytes each), so that only large values make it keep fewer.
@@ -27,14 +29,12 @@ public final class DeviceTrace: @unchecked Sendable {
     @discardableResult
     @_spi(Host) public func record(_ effect: Effect) -> Int {
         let context = CallbackContext.current
-        return recorder.record(
-            time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect
-        ).sequence
+        return append(time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect)
     }
 
     /// Records an effect of the platform itself (`springBoard`, `deviceActivity`), whoever is running.
     @_spi(Host) public func record(_ effect: Effect, by actor: String) {
-        recorder.record(time: clock.now, actor: actor, sandbox: nil, payload: effect)
+        append(time: clock.now, actor: actor, sandbox: nil, payload: effect)
     }
 
     /// Records what `callback` threw as `app.error`, under the running context (the process that
@@ -44,7 +44,7 @@ public final class DeviceTrace: @unchecked Sendable {
         guard !(error is Jetsam), !(error is NoShieldConfigurationExtension) else { return }
         let effect = Effect.appError(callback: callback, message: "\(error)")
         if let actor {
-            recorder.record(time: clock.now, actor: actor, sandbox: sandbox, payload: effect)
+            append(time: clock.now, actor: actor, sandbox: sandbox, payload: effect)
         } else {
             record(effect)
         }
@@ -52,6 +52,48 @@ public final class DeviceTrace: @unchecked Sendable {
 
     /// Records a sandbox's own event under that sandbox.
     @_spi(Host) public func record(_ event: SandboxEvent, actor: String, sandbox: String) {
-        recorder.record(time: clock.now, actor: actor, sandbox: sandbox, payload: Effect(event))
+        append(time: clock.now, actor: actor, sandbox: sandbox, payload: Effect(event))
+    }
+
+    /// Suspends the calling world task until the device records its next effect (true) or the
+    /// clock reaches `deadline` (false), whichever comes first: how a scenario's `waitUntil`
+    /// looks again only when something happened.
+    @_spi(Host) public func nextEffect(orUntil deadline: VirtualInstant) async -> Bool {
+        let clock = clock
+        return await withCheckedContinuation { continuation in
+            let waiter = EffectWaiter(continuation)
+            waiter.timer = clock.schedule(at: deadline, label: "waitUntil") { waiter.resume(returning: false) }
+            waiters.append(waiter)
+        }
+    }
+
+    @discardableResult
+    private func append(time: VirtualInstant, actor: String, sandbox: String?, payload: Effect) -> Int {
+        let sequence = recorder.record(time: time, actor: actor, sandbox: sandbox, payload: payload).sequence
+        if !waiters.isEmpty {
+            let woken = waiters
+            waiters.removeAll()
+            for waiter in woken {
+                if let timer = waiter.timer { clock.cancel(timer) }
+                waiter.resume(returning: true)
+            }
+        }
+        return sequence
+    }
+}
+
+/// A world task waiting in ``DeviceTrace/nextEffect(orUntil:)``: resumed once, by the next
+/// effect or by its deadline. World-confined.
+private final class EffectWaiter: @unchecked Sendable {
+    private var continuation: CheckedContinuation<Bool, Never>?
+    var timer: VirtualClock.TimerID?
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume(returning recorded: Bool) {
+        continuation?.resume(returning: recorded)
+        continuation = nil
     }
 }
