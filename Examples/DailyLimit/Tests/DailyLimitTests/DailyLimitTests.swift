@@ -136,10 +136,10 @@ import Testing
             "removeLimit",
             effects: [
                 .activityStop(activity: "daily_limit"),
-                .shieldClear(store: "dailyLimit"),
                 .monitorIntervalEnd(activity: "daily_limit"),
-                .storeRemove(suite: group, key: "limitedApps"),
+                .shieldClear(store: "dailyLimit"),
                 .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+                .storeRemove(suite: group, key: "limitedApps"),
             ])
         #expect(try device.activities().isEmpty)
     }
