@@ -37,6 +37,9 @@ public final class DaemonProcess {
     public var descriptorLimit: Int?
     /// Run under `ulimit -S -n` with this many descriptors (the soft limit only), when set.
     public var softDescriptorLimit: Int?
+    /// How long ``call(_:_:)`` waits for an answer: raise it for a long exploration, which a
+    /// loaded machine (a parallel test run) may take far longer to finish.
+    public var answerTimeout: Double = 10
     private var child: ChildProcess?
     private var connection: RawConnection?
     private var nextID = 1
@@ -117,7 +120,7 @@ public final class DaemonProcess {
     /// Calls `method` on a connection kept open for these calls; returns the result or throws the
     /// daemon's ``RPCError`` (or a ``RawConnection/Failure``).
     public func call(_ method: String, _ params: JSONValue? = nil) throws -> JSONValue {
-        let connection = try self.connection ?? RawConnection(path: socketPath)
+        let connection = try self.connection ?? RawConnection(path: socketPath, receiveTimeout: answerTimeout)
         self.connection = connection
         let request = RPCRequest(id: .number(nextID), method: method, params: params)
         nextID += 1

@@ -34,6 +34,7 @@ import Testing
     @Test func aBoundedSearchOfTheFixedVariantIsExhaustiveAtBoundZero() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
+        daemon.answerTimeout = 300
         let report = try daemon.call(
             "scenario.explore", ["scenario": Self.fixed, "strategy": "dfs", "preemptionBound": 0, "schedules": 100_000])
         #expect(report["failed"] == 0)
@@ -94,18 +95,35 @@ import Testing
         #expect(answer["result"]?["stoppedBy"] == "cancelled", "\(answer)")
     }
 
-    /// A lost update shrinks to a schedule that loses the same update the same way (the app's
-    /// write over the monitor's), never to the reverse race: the failure names its kind, and
-    /// its schedule replays that kind. (README's race-detector tour, as a scenario.)
-    @Test func aRaceShrinksToTheSameRace() throws {
+    /// A failure found by a PCT schedule shrinks to the fewest preemptions that still fail the
+    /// same way, and its token replays that failure.
+    @Test func aRaceFoundByPCTShrinksToTheSameFailure() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
+        let report = try daemon.call("scenario.explore", ["scenario": Self.race, "strategy": "pct", "schedules": 200, "seedStart": 1])
+        let failure = try #require(report["failures"]?.arrayValue?.first, "\(report)")
+        #expect(failure["scheduleIndex"] != -1, "found by a PCT schedule, not the scenario's own")
+        let preemptions = try #require(failure["preemptions"]?.intValue)
+        #expect(preemptions <= 3 && preemptions <= (failure["originalPreemptions"]?.intValue ?? -1), "\(failure)")
+        #expect((failure["deviations"]?.intValue ?? .max) <= (failure["originalLength"]?.intValue ?? 0))
+        let replay = try daemon.call("scenario.replay", ["scenario": Self.race, "schedule": failure["schedule"]!])
+        let replayed = try #require(replay["failures"]?.arrayValue?.first)
+        #expect(replayed["invariant"] == failure["invariant"] && replayed["step"] == failure["step"])
+    }
+
+    /// The race detector's old false positive, as a scenario: the main app reads
+    /// `prosocialChallengeVerified` on becoming active; while the monitor writes true (the late
+    /// batch), `challenge.open` resets it without reading. No schedule is a lost update.
+    @Test func aResetRacingTheMonitorIsNoLostUpdateInAnySchedule() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        daemon.answerTimeout = 300
         func step(_ type: String, _ fields: [String: JSONValue] = [:]) -> JSONValue {
             ["event": .object(fields.merging(["type": .string(type)]) { first, _ in first })]
         }
         func intent(_ name: String, _ args: JSONValue = [:]) -> JSONValue { ["intent": ["name": .string(name), "args": args]] }
-        let racy: JSONValue = [
-            "name": "lost-update", "failOnRace": true, "builtInInvariants": false,
+        let reset: JSONValue = [
+            "name": "reset-racing-the-monitor", "failOnRace": true, "builtInInvariants": false,
             "config": ["quirks": ["batchedThresholds": true]],
             "steps": [
                 step("contacts.set", ["contacts": [["id": "mom", "name": "Mom", "phone": "+15550100"]]]),
@@ -117,11 +135,8 @@ import Testing
                 ["parallel": [[["advance": 30]], [["advance": 30], intent("challenge.open")]]],
             ],
         ]
-        let report = try daemon.call("scenario.explore", ["scenario": racy, "strategy": "random", "schedules": 200])
-        let failure = try #require(report["failures"]?.arrayValue?.first, "\(report)")
-        #expect(failure["kind"] == "prosocialChallengeVerified: clarity.app over clarity.monitor", "\(failure)")
-        let replay = try daemon.call("scenario.replay", ["scenario": racy, "schedule": failure["schedule"]!])
-        #expect(replay["failures"]?.arrayValue?.first?["kind"] == failure["kind"])
-        #expect((failure["preemptions"]?.intValue ?? .max) <= (failure["originalPreemptions"]?.intValue ?? 0))
+        let report = try daemon.call("scenario.explore", ["scenario": reset, "strategy": "dfs", "preemptionBound": 0])
+        #expect(report["exhaustive"] == true && report["failed"] == 0, "\(report)")
+        #expect((report["schedules"]?.intValue ?? 0) > 1)
     }
 }

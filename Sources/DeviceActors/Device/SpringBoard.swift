@@ -17,7 +17,8 @@ actor SpringBoard: WorldActor {
     let monitor: Sandbox<any DeviceActivityMonitor>
     let shieldConfiguration: Sandbox<any ShieldConfigurationDataSource>
     let shieldAction: Sandbox<any ShieldActionDelegate>
-    let mainAppContext: CallbackContext
+    /// The main app's name in traces (`clarity.app`).
+    let mainAppActor: String
 
     /// The lock, the frontmost app and its shield (the pure part of the shield flow).
     private var flow = ShieldFlow()
@@ -41,7 +42,7 @@ actor SpringBoard: WorldActor {
         self.monitor = monitor
         self.shieldConfiguration = shieldConfiguration
         self.shieldAction = shieldAction
-        self.mainAppContext = CallbackContext(unsandboxedActor: mainAppActor)
+        self.mainAppActor = mainAppActor
     }
 
     /// Connects the platform's URL opening and main-app timers to this SpringBoard. The
@@ -256,9 +257,12 @@ actor SpringBoard: WorldActor {
     }
 
     /// Runs main-app code under the main app's identity, then re-checks shields. Errors the app
-    /// throws are returned to the caller.
+    /// throws are returned to the caller. Each run is one invocation (an intent, a timer, an
+    /// observer): a context of its own, so the race detector pairs a write only with the reads
+    /// made by the same run.
     func runMainApp<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
-        let result = try await CallbackContext.$current.withValue(mainAppContext) { try await body() }
+        let invocation = CallbackContext(unsandboxedActor: mainAppActor)
+        let result = try await CallbackContext.$current.withValue(invocation) { try await body() }
         await refreshForeground()
         return result
     }
@@ -269,7 +273,7 @@ actor SpringBoard: WorldActor {
         do {
             try await runMainApp(body)
         } catch {
-            trace.recordError(error, in: callback, actor: mainAppContext.actor)
+            trace.recordError(error, in: callback, actor: mainAppActor)
         }
     }
 

@@ -86,7 +86,7 @@ import Foundation
         }
         if let context, context.sandbox != nil || raceDetector != nil {
             let seq = trace.record(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0))
-            raceDetector?.read(by: .init(context), suite: suite, key: key, seq: seq, view: view)
+            raceDetector?.read(in: context, suite: suite, key: key, seq: seq, view: view)
         }
         return value
     }
@@ -138,7 +138,7 @@ import Foundation
     /// caused under the writer (after its `store.write`, which may be earlier when it propagated late).
     private func commit(_ value: StoredValue?, suite: String, key: String, writer: CallbackContext?, seq: Int) {
         suites[suite, default: [:]][key] = value
-        guard let lost = raceDetector?.commit(by: .init(writer), suite: suite, key: key, writeSeq: seq) else { return }
+        guard let lost = raceDetector?.commit(in: writer, suite: suite, key: key, writeSeq: seq) else { return }
         CallbackContext.$current.withValue(writer) { trace.record(.race(lost)) }
     }
 
