@@ -107,7 +107,7 @@ private let monday = "2026-01-05"
         }
         delivery.send({ $0.setForegroundUsage(app: nil, at: at(120)) }, returns: [.wake(at: dayEnd)]) {
             $0.foregroundApp = nil
-            $0.count(instagram, total: 120_000, toward: "five", of: "day", until: at(120))
+            $0.count(instagram, total: 120_000, toward: "five", of: "day", until: at(120), spans: [UsageSpan(app: instagram, start: at(0), end: at(120))])
         }
         delivery.send({ $0.setForegroundUsage(app: instagram, at: at(200)) }, returns: [.wake(at: at(380))]) {
             $0.foregroundApp = instagram
@@ -117,11 +117,11 @@ private let monday = "2026-01-05"
             { $0.wake(at: at(380)) },
             returns: [.deliver([.eventDidReachThreshold(event: "five", activity: "day")]), .wake(at: dayEnd)]
         ) {
-            $0.count(instagram, total: 300_000, toward: "five", of: "day", until: at(380))
+            $0.count(instagram, total: 300_000, toward: "five", of: "day", until: at(380), spans: [UsageSpan(app: instagram, start: at(0), end: at(120)), UsageSpan(app: instagram, start: at(200), end: at(380))])
             $0.activities["day"]!.reached = ["five"]
         }
         delivery.send({ $0.wake(at: at(1000)) }, returns: [.wake(at: dayEnd)]) {
-            $0.count(instagram, total: 920_000, toward: "five", of: "day", until: at(1000))
+            $0.count(instagram, total: 920_000, toward: "five", of: "day", until: at(1000), spans: [UsageSpan(app: instagram, start: at(0), end: at(120)), UsageSpan(app: instagram, start: at(200), end: at(1000))])
         }
     }
 
@@ -136,10 +136,12 @@ private let monday = "2026-01-05"
         delivery.send({ $0.wake(at: midnight) }, returns: [.wake(at: midnight + .seconds(86_400))]) {
             $0.lastAccrual = midnight
             $0.usageByDay = [monday: [instagram: 15 * 3_600_000]]
+            $0.usageToday = [UsageSpan(app: instagram, start: at(0), end: midnight)]
         }
         delivery.send({ $0.accrue(to: midnight + .seconds(60)) }) {
             $0.lastAccrual = midnight + .seconds(60)
             $0.usageByDay = ["2026-01-06": [instagram: 60_000]]
+            $0.usageToday = [UsageSpan(app: instagram, start: midnight, end: midnight + .seconds(60))]
         }
     }
 
@@ -184,17 +186,17 @@ private let monday = "2026-01-05"
             { $0.wake(at: at(4300)) },
             returns: [.deliver([.eventDidReachThreshold(event: "social", activity: "hour")]), .wake(at: at(6600))]
         ) {
-            $0.count(tiktok, total: 300_000, toward: "social", of: "hour", until: at(4300))
+            $0.count(tiktok, total: 300_000, toward: "social", of: "hour", until: at(4300), spans: [UsageSpan(app: tiktok, start: at(4000), end: at(4300))])
             $0.activities["hour"]!.reached = ["social"]
         }
         delivery.send(
             { $0.wake(at: at(6600)) }, returns: [.deliver([.intervalWillEndWarning(activity: "hour")]), .wake(at: at(7200))]
         ) {
-            $0.count(tiktok, total: 2_600_000, toward: "social", of: "hour", until: at(6600))
+            $0.count(tiktok, total: 2_600_000, toward: "social", of: "hour", until: at(6600), spans: [UsageSpan(app: tiktok, start: at(4000), end: at(6600))])
             $0.activities["hour"]!.warned = ["social", "end"]
         }
         delivery.send({ $0.wake(at: at(7200)) }, returns: [.deliver([.intervalDidEnd(activity: "hour")]), .wake(at: midnight)]) {
-            $0.count(tiktok, total: 3_200_000, toward: "social", of: "hour", until: at(7200))
+            $0.count(tiktok, total: 3_200_000, toward: "social", of: "hour", until: at(7200), spans: [UsageSpan(app: tiktok, start: at(4000), end: at(7200))])
             $0.activities["hour"]!.warned = []
             $0.activities["hour"]!.phase = .finished
         }
@@ -278,7 +280,7 @@ private let monday = "2026-01-05"
             $0.foregroundApp = instagram
         }
         delivery.send({ $0.wake(at: at(330)) }, returns: [.wake(at: at(360))]) {
-            $0.count(instagram, total: 300_000, toward: "five", of: "day", until: at(330))
+            $0.count(instagram, total: 300_000, toward: "five", of: "day", until: at(330), spans: [UsageSpan(app: instagram, start: at(30), end: at(330))])
             $0.activities["day"]!.reached = ["five"]
             $0.batched = [.eventDidReachThreshold(event: "five", activity: "day")]
             $0.batchFlushAt = at(360)
@@ -287,7 +289,7 @@ private let monday = "2026-01-05"
             { $0.wake(at: at(360)) },
             returns: [.deliver([.eventDidReachThreshold(event: "five", activity: "day")]), .wake(at: dayEnd)]
         ) {
-            $0.count(instagram, total: 330_000, toward: "five", of: "day", until: at(360))
+            $0.count(instagram, total: 330_000, toward: "five", of: "day", until: at(360), spans: [UsageSpan(app: instagram, start: at(30), end: at(360))])
             $0.batched = []
             $0.batchFlushAt = nil
         }
@@ -306,6 +308,7 @@ private let monday = "2026-01-05"
             $0.lastAccrual = at(400)
             $0.foregroundApp = nil
             $0.usageByDay = [monday: [instagram: 400_000]]
+            $0.usageToday = [UsageSpan(app: instagram, start: at(0), end: at(400))]
         }
         delivery.send(
             starting("day", events: fiveMinutes, at: 500),
@@ -322,13 +325,53 @@ private let monday = "2026-01-05"
         }
     }
 
+    /// `thresholdFiresOnStart` counts the interval's usage, not the day's: five minutes of
+    /// Instagram before a 09:30 interval and four inside it make four, and nothing fires.
+    @Test func thresholdFiresOnStartCountsOnlyUsageInsideTheInterval() {
+        var delivery = delivery()
+        delivery.machine.thresholdFiresOnStart = true
+        let fromHalfPast = DeviceActivitySchedule(
+            intervalStart: DateComponentsSpec(hour: 9, minute: 30, second: 0),
+            intervalEnd: DateComponentsSpec(hour: 23, minute: 59, second: 59), repeats: true)
+        delivery.send({ $0.setForegroundUsage(app: instagram, at: at(0)) }, returns: [.wake(at: midnight)]) {
+            $0.foregroundApp = instagram
+        }
+        delivery.send({ $0.setForegroundUsage(app: nil, at: at(300)) }, returns: [.wake(at: nil)]) {
+            $0.lastAccrual = at(300)
+            $0.foregroundApp = nil
+            $0.usageByDay = [monday: [instagram: 300_000]]
+            $0.usageToday = [UsageSpan(app: instagram, start: at(0), end: at(300))]
+        }
+        delivery.send({ $0.setForegroundUsage(app: instagram, at: at(2400)) }, returns: [.wake(at: midnight)]) {
+            $0.lastAccrual = at(2400)
+            $0.foregroundApp = instagram
+        }
+        delivery.send({ $0.setForegroundUsage(app: nil, at: at(2640)) }, returns: [.wake(at: nil)]) {
+            $0.lastAccrual = at(2640)
+            $0.foregroundApp = nil
+            $0.usageByDay = [monday: [instagram: 540_000]]
+            $0.usageToday = [
+                UsageSpan(app: instagram, start: at(0), end: at(300)), UsageSpan(app: instagram, start: at(2400), end: at(2640)),
+            ]
+        }
+        delivery.send(
+            starting("late", fromHalfPast, events: fiveMinutes, at: 3600),
+            returns: [.trace(.activityStart(activity: "late")), .wake(at: dayEnd)]
+        ) {
+            $0.lastAccrual = at(3600)
+            var late = activity("late", fromHalfPast, events: fiveMinutes, interval: ScheduleInterval(start: at(1800), end: dayEnd))
+            late.progress = ["five": 240_000]
+            $0.activities["late"] = late
+        }
+    }
+
     /// A restored device keeps its activities and usage and sets its timer; nothing is replayed.
     @Test func restoringSetsTheTimerWithoutCallbacks() {
         var day = activity("day", events: fiveMinutes)
         day.progress = ["five": 60_000]
         var delivery = delivery()
         delivery.send(
-            { $0.restore(activities: ["day": day], usageByDay: [monday: [instagram: 60_000]], at: at(100)) },
+            { $0.restore(activities: ["day": day], usageByDay: [monday: [instagram: 60_000]], usageToday: [], at: at(100)) },
             returns: [.wake(at: dayEnd)]
         ) {
             $0.lastAccrual = at(100)
@@ -339,13 +382,15 @@ private let monday = "2026-01-05"
 }
 
 extension DeviceActivityDelivery.State {
-    /// Usage of `app` counted up to `instant`: `total` milliseconds in all on ``monday``, all of
-    /// it toward `event` of `activity`.
+    /// Usage of `app` counted up to `instant`: `total` milliseconds in all on ``monday`` (today's
+    /// `spans`), all of it toward `event` of `activity`.
     fileprivate mutating func count(
-        _ app: String, total: Int64, toward event: String, of activity: String, until instant: VirtualInstant
+        _ app: String, total: Int64, toward event: String, of activity: String, until instant: VirtualInstant,
+        spans: [UsageSpan]
     ) {
         lastAccrual = instant
         usageByDay = [monday: [app: total]]
+        usageToday = spans
         activities[activity]!.progress = [event: total]
     }
 }

@@ -28,6 +28,9 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var managedSettings: [String: ShieldSettings]
     var activities: [String: MonitoredActivity]
     public var usageByDay: [String: [String: Int64]]
+    /// Today's usage as spans (nil in a snapshot written before they were kept: the
+    /// `thresholdFiresOnStart` quirk then counts today's usage from the restore on).
+    var usageToday: [UsageSpan]?
     /// The app's own data (its SwiftData store), if it keeps any.
     public var appData: Data?
     public var storeTransactions: [StoreTransaction]?

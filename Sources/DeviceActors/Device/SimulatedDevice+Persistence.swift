@@ -36,7 +36,8 @@ extension SimulatedDevice {
             }
             await platform.managedSettings.restore(stores: snapshot.managedSettings, of: platform.appName)
             await platform.deviceActivity.restore(
-                activities: snapshot.activities, of: platform.appName, usageByDay: snapshot.usageByDay)
+                activities: snapshot.activities, of: platform.appName, usageByDay: snapshot.usageByDay,
+                usageToday: snapshot.usageToday ?? [])
             await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
             if let data = snapshot.appData { try await app.restore(from: data) }
             await springBoard.restore(
@@ -57,7 +58,7 @@ extension SimulatedDevice {
                 await platform.deviceActivity.activities(of: platform.appName), await platform.deviceActivity.usageByDay,
                 await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
                 await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,
-                await springBoard.call
+                await springBoard.call, await platform.deviceActivity.usageSpansToday
             )
         }
         return DeviceSnapshot(
@@ -65,7 +66,7 @@ extension SimulatedDevice {
             timezone: calendar.timeZoneName, seed: seed, random: Int64(bitPattern: world.random.state),
             traceSequence: trace.recorder.lastSequence, clock: clockMode, config: config,
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
-            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3,
+            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3, usageToday: parts.11,
             appData: parts.8, storeTransactions: parts.9, call: parts.10,
             trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init))
     }

@@ -60,6 +60,9 @@ import ExtensionSandbox
     /// Usage per local day, then per app, in milliseconds.
     @_spi(Host) public var usageByDay: [String: [String: Int64]] { deliveries[firstApp]?.state.usageByDay ?? [:] }
 
+    /// Today's usage as spans (``UsageSpan``).
+    @_spi(Host) public var usageSpansToday: [UsageSpan] { deliveries[firstApp]?.state.usageToday ?? [] }
+
     /// Callbacks go to `deliver`, with the app whose monitor receives them.
     @_spi(Host) public func setDelivery(_ deliver: @escaping @Sendable (_ app: String, MonitorCallback) async -> Void) {
         self.deliver = deliver
@@ -73,8 +76,13 @@ import ExtensionSandbox
     }
 
     /// Restores `app`'s activities and the usage saved by an earlier run (no callbacks are replayed).
-    @_spi(Host) public func restore(activities: [String: MonitoredActivity], of app: String, usageByDay: [String: [String: Int64]]) {
-        perform(withDelivery(of: app) { $0.restore(activities: activities, usageByDay: usageByDay, at: clock.now) }, of: app)
+    @_spi(Host) public func restore(
+        activities: [String: MonitoredActivity], of app: String, usageByDay: [String: [String: Int64]], usageToday: [UsageSpan]
+    ) {
+        perform(
+            withDelivery(of: app) {
+                $0.restore(activities: activities, usageByDay: usageByDay, usageToday: usageToday, at: clock.now)
+            }, of: app)
     }
 
     // MARK: - DeviceActivityCenter

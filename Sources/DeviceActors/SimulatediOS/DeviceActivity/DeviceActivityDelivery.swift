@@ -31,6 +31,8 @@ struct DeviceActivityDelivery {
         var activities: [String: MonitoredActivity] = [:]
         /// Usage per local day, then per app, in milliseconds.
         var usageByDay: [String: [String: Int64]] = [:]
+        /// Today's usage as spans, in order (one per stretch of one app).
+        var usageToday: [UsageSpan] = []
         /// The app whose usage counts (frontmost, unshielded, unlocked).
         var foregroundApp: String?
         /// Usage is counted up to this instant.
@@ -44,6 +46,10 @@ struct DeviceActivityDelivery {
         var batched: [MonitorCallback] = []
         var batchFlushAt: VirtualInstant?
     }
+
+    /// Today's spans kept at most (about 4,000 app switches in a day): past it the oldest goes,
+    /// and the `thresholdFiresOnStart` quirk no longer counts it. A bound in bytes (issue 17).
+    static let maxUsageSpans = 4096
 
     private let calendar: DeviceCalendar
     private let catalog: CategoryCatalog
@@ -65,11 +71,13 @@ struct DeviceActivityDelivery {
     }
 
     /// Activities and usage saved by an earlier run (no callbacks are replayed).
-    mutating func restore(activities: [String: MonitoredActivity], usageByDay: [String: [String: Int64]], at now: VirtualInstant)
-        -> [Action]
-    {
+    mutating func restore(
+        activities: [String: MonitoredActivity], usageByDay: [String: [String: Int64]], usageToday: [UsageSpan],
+        at now: VirtualInstant
+    ) -> [Action] {
         state.activities = activities
         state.usageByDay = usageByDay
+        state.usageToday = usageToday
         state.lastAccrual = now
         return [.wake(at: nextDeadline(after: now))]
     }
@@ -140,8 +148,17 @@ struct DeviceActivityDelivery {
         guard let app = state.foregroundApp, now > state.lastAccrual else { return }
         let delta = (now - state.lastAccrual).milliseconds
         let day = calendar.dayKey(state.lastAccrual)
-        if state.usageByDay[day] == nil { state.usageByDay.removeAll() }
+        if state.usageByDay[day] == nil {
+            state.usageByDay.removeAll()
+            state.usageToday.removeAll()
+        }
         state.usageByDay[day, default: [:]][app, default: 0] += delta
+        if let last = state.usageToday.last, last.app == app, last.end == state.lastAccrual {
+            state.usageToday[state.usageToday.count - 1].end = now
+        } else {
+            if state.usageToday.count == Self.maxUsageSpans { state.usageToday.removeFirst() }
+            state.usageToday.append(UsageSpan(app: app, start: state.lastAccrual, end: now))
+        }
         let category = catalog.category(of: app)
         for name in state.activities.keys where state.activities[name]!.phase == .active {
             for event in state.activities[name]!.events(counting: app, category: category) {
@@ -150,15 +167,14 @@ struct DeviceActivityDelivery {
         }
     }
 
-    /// Usage of `event`'s apps and categories recorded between two instants of the same day
-    /// (for the `thresholdFiresOnStart` quirk).
+    /// Usage of `event`'s apps and categories between `start` and `end`, as far as today's spans
+    /// go (an interval begun yesterday counts from midnight): the `thresholdFiresOnStart` quirk.
     private func usage(of event: DeviceActivityEvent, from start: VirtualInstant, to end: VirtualInstant) -> Int64 {
-        guard calendar.dayKey(start) == calendar.dayKey(end) else { return 0 }
-        return (state.usageByDay[calendar.dayKey(end)] ?? [:]).reduce(0) { total, entry in
+        state.usageToday.reduce(0) { total, span in
             let counts =
-                event.applications.contains(entry.key)
-                || catalog.category(of: entry.key).map(event.categories.contains) == true
-            return total + (counts ? entry.value : 0)
+                event.applications.contains(span.app)
+                || catalog.category(of: span.app).map(event.categories.contains) == true
+            return total + (counts ? span.milliseconds(from: start, to: end) : 0)
         }
     }
 
