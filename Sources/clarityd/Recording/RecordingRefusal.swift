@@ -13,8 +13,11 @@ enum RecordingRefusal: Sendable {
     /// The device's first requests were compacted into a snapshot: no scenario can rebuild it.
     case compacted
     /// A request that changed the device, which no scenario step gives again (`store.set` …),
-    /// before `record.start` or while recorded; or one that failed in a way no step expects.
+    /// before `record.start` or while recorded.
     case unrecordable(method: String, t: Double, whileRecorded: Bool)
+    /// An event, intent or clock advance that changed the device and failed in a way no step
+    /// expects (an internal failure: a bug), before `record.start` or while recorded.
+    case failedUnexpectedly(method: String, t: Double, error: String, whileRecorded: Bool)
     /// The device's history, rehearsed on a fresh device, gives another device than this one
     /// (another build wrote its journal, or it was edited).
     case diverged(method: String, t: Double)
@@ -27,7 +30,7 @@ enum RecordingRefusal: Sendable {
         case .notRecording: "notRecording"
         case .wallClock: "wallClock"
         case .compacted: "compacted"
-        case .unrecordable: "unrecordable"
+        case .unrecordable, .failedUnexpectedly: "unrecordable"
         case .diverged: "diverged"
         case .tooLong: "tooLong"
         }
@@ -56,6 +59,12 @@ enum RecordingRefusal: Sendable {
                 whileRecorded
                     ? "device \(device) received \(method) at t=\(Self.seconds(t)) while recorded, which no scenario step gives again (scenarios have event, intent and advance steps); the recording is dropped: record.start again and leave \(method) out"
                     : "device \(device) received \(method) at t=\(Self.seconds(t)), which no scenario step gives again (scenarios have event, intent and advance steps); record a device that received only events, intents and clock advances",
+                method: method, t: t)
+        case .failedUnexpectedly(let method, let t, let failure, let whileRecorded):
+            error(
+                device,
+                "device \(device)'s \(method) at t=\(Self.seconds(t)) failed in a way no scenario step expects (\(failure)); "
+                    + (whileRecorded ? "the recording is dropped: record.start again" : "record a device that did not meet it"),
                 method: method, t: t)
         case .diverged(let method, let t):
             error(

@@ -53,16 +53,21 @@ struct SessionRecording: Sendable {
             throw RPCError(error)
         }
         var failures = [InputFailure?](repeating: nil, count: inputs.count)
-        var unexpected: Int?
+        var unexpected: (index: Int, error: any Error)?
         let divergence = replay.run(requests, of: device.name, on: rehearsal) { index, error in
             guard let error else { return }
             if let error = error as? DeviceError, let failure = InputFailure(error) {
                 failures[index] = failure
             } else {
-                unexpected = unexpected ?? index
+                unexpected = unexpected ?? (index, error)
             }
         }
-        let departure = unexpected ?? divergence?.index
+        if let (index, error) = unexpected {
+            throw RecordingRefusal.failedUnexpectedly(
+                method: requests[index].method, t: Self.seconds(requests[index].at), error: "\(error)", whileRecorded: false
+            ).error(device: device.name)
+        }
+        let departure = divergence?.index
         if departure != nil || rehearsal.mark != device.mark {
             let request = departure.map { requests[$0] } ?? requests.last
             throw RecordingRefusal.diverged(method: request?.method ?? "device.create", t: Self.seconds(request?.at ?? 0))
@@ -77,13 +82,15 @@ struct SessionRecording: Sendable {
     /// with), at `milliseconds` of virtual time.
     mutating func add(method: String, params: JSONValue?, failure: DeviceError?, at milliseconds: Int64) {
         guard spoiled == nil else { return }
+        let t = Self.seconds(milliseconds)
         let expected = failure.flatMap(InputFailure.init)
-        let step = failure != nil && expected == nil ? nil : try? RecordedStep(method: method, params: params, failure: expected)
-        guard let step else {
-            spoiled = .unrecordable(method: method, t: Self.seconds(milliseconds), whileRecorded: true)
-            return
+        if let failure, expected == nil {
+            spoiled = .failedUnexpectedly(method: method, t: t, error: "\(failure)", whileRecorded: true)
+        } else if let step = try? RecordedStep(method: method, params: params, failure: expected) {
+            recorded.append(step)
+        } else {
+            spoiled = .unrecordable(method: method, t: t, whileRecorded: true)
         }
-        recorded.append(step)
     }
 
     /// The session as a scenario, `device` as it stands now being where it stops; refused when
