@@ -30,6 +30,8 @@ public enum Method: String, Sendable, CaseIterable {
     case scenarioExplore = "scenario.explore"
     case scenarioCancel = "scenario.cancel"
     case traceExport = "trace.export"
+    case recordStart = "record.start"
+    case recordStop = "record.stop"
     case subscribe = "subscribe"
     case unsubscribe = "unsubscribe"
 }

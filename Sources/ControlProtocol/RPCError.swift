@@ -28,6 +28,7 @@ public struct RPCError: Error, Sendable, Hashable, Codable {
         public static let storageFailed = -32006
         public static let busy = -32007
         public static let cancelled = -32008
+        public static let recording = -32009
     }
 
     public static func parseError(_ detail: String) -> RPCError {
@@ -115,6 +116,19 @@ public struct RPCError: Error, Sendable, Hashable, Codable {
         RPCError(
             code: Code.cancelled, message: "Cancelled: the request was stopped before it finished (\(reason))",
             data: ["reason": .string(reason)])
+    }
+
+    /// -32009: a recording of `device` cannot start or stop as asked; `reason` says why
+    /// (docs/protocol.md, Errors: `recording`, `notRecording`, `wallClock`, `compacted`,
+    /// `unrecordable`, `diverged`, `tooLong`). An input no scenario step expresses is named by
+    /// its `method` and the virtual time `t` it ran at.
+    public static func recording(device: String, reason: String, message: String, method: String? = nil, t: Double? = nil)
+        -> RPCError
+    {
+        var data: [String: JSONValue] = ["device": .string(device), "reason": .string(reason)]
+        if let method { data["method"] = .string(method) }
+        if let t { data["t"] = .double(t) }
+        return RPCError(code: Code.recording, message: "Recording: \(message)", data: .object(data))
     }
 
     public static func scenarioInvalid(field: String, reason: String) -> RPCError {

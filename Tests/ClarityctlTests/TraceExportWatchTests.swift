@@ -26,10 +26,10 @@ import Testing
 
     @Test func traceExportAsksForPerfettoInTheWindowGiven() throws {
         let export = try #require(try command(["trace", "export", "-o", "run.json", "--last", "50"]) as? TraceExport)
-        #expect(export.file == "run.json")
+        #expect(export.file?.path == "run.json")
         #expect(export.members == ["format": "perfetto", "last": 50])
         let long = try #require(try command(["trace", "export", "--output=x.json", "--since", "7", "--limit", "3"]) as? TraceExport)
-        #expect(long.file == "x.json")
+        #expect(long.file?.path == "x.json")
         #expect(long.members == ["format": "perfetto", "since": 7, "limit": 3])
         #expect((try command(["trace", "export"]) as? TraceExport)?.file == nil)
     }

@@ -27,6 +27,16 @@ extension RawConnection {
 }
 
 extension DaemonProcess {
+    /// The daemon's error for `method` with `params`; nil when it answered with a result.
+    public func error(calling method: String, _ params: JSONValue? = nil) -> RPCError? {
+        do {
+            _ = try call(method, params)
+            return nil
+        } catch {
+            return error as? RPCError
+        }
+    }
+
     /// Asks `condition` again (with a `daemon.ping` between looks, so the daemon sets the pace,
     /// not a sleep) until it holds or `attempts` looks have been made; whether it held.
     public func eventually(attempts: Int = 5000, _ condition: () throws -> Bool) rethrows -> Bool {

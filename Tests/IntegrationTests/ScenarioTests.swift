@@ -20,15 +20,6 @@ import Testing
     static let race = "clarity-stale-verification"
     static let fixed = "clarity-stale-verification-fixed"
 
-    private func failure(_ body: () throws -> JSONValue) -> RPCError? {
-        do {
-            _ = try body()
-            return nil
-        } catch {
-            return error as? RPCError
-        }
-    }
-
     /// A call that may take long (an exploration): answered on a connection that waits.
     private func slowCall(_ daemon: DaemonProcess, _ method: String, _ params: JSONValue) throws -> JSONValue {
         let connection = try daemon.connect(receiveTimeout: 300)
@@ -62,9 +53,14 @@ import Testing
             (withSteps([], ["app": "angrybirds"]), "app"),
             (withSteps([], ["config": ["quirks": ["fastThresholds": true]]]), "config.quirks.fastThresholds"),
             (withSteps([], ["stepz": []]), "stepz"),
+            (withSteps([["parallel": [[["event": ["type": "lock"], "fails": ["refused": "x"]]]]]]), "steps[0].parallel[0][0].fails"),
+            (withSteps([["expect": ["shielded": ["app": "x", "is": true]], "fails": ["refused": "x"]]]), "steps[0].fails"),
+            (withSteps([["event": ["type": "lock"], "fails": [:]]]), "steps[0].fails"),
+            (withSteps([["event": ["type": "lock"], "fails": ["refused": ""]]]), "steps[0].fails.refused"),
+            (withSteps([["event": ["type": "lock"], "fails": ["refused": "x", "invalidArgument": "y"]]]), "steps[0].fails"),
         ]
         for (scenario, field) in cases {
-            let error = failure { try daemon.call("scenario.run", ["scenario": scenario]) }
+            let error = daemon.error(calling: "scenario.run", ["scenario": scenario])
             #expect(error?.code == -32005, "\(field)")
             #expect(error?.data?["field"]?.stringValue == field, "\(String(describing: error?.data))")
         }
@@ -86,7 +82,7 @@ import Testing
             ("scenario.explore", ["scenario": scenario, "strategy": "fifo"], "strategy"),
         ]
         for (method, params, field) in cases {
-            let error = failure { try daemon.call(method, params) }
+            let error = daemon.error(calling: method, params)
             #expect(error?.code == -32602, "\(field)")
             #expect(error?.data?["field"]?.stringValue == field)
         }

@@ -28,7 +28,8 @@ extension Scenario {
     /// Checks what decoding cannot, before anything runs: the app exists, every intent is one
     /// the app answers with arguments it takes (each is prepared on a throwaway device, not
     /// run), `advance` and a `waitUntil`'s limit are > 0 and at most a year, a `parallel`
-    /// branch holds only `event`, `intent`, `advance` and `waitUntil` steps, and one run's cost is bounded (``maxSteps``,
+    /// branch holds only `event`, `intent`, `advance` and `waitUntil` steps, `fails` goes with a
+    /// top-level `event`, `intent` or `advance`, and one run's cost is bounded (``maxSteps``,
     /// ``maxInvariants``, ``maxChecks``, ``maxVirtualSeconds``), so that no request can keep a
     /// scenario thread for hours.
     public func validate() throws(ScenarioInvalid) {
@@ -71,7 +72,7 @@ extension Scenario {
         // A `waitUntil` counts for its limit: the most time it may let pass.
         let seconds = steps.reduce(0.0) { total, step in
             switch step {
-            case .advance(let seconds), .waitUntil(_, let seconds): return total + seconds
+            case .advance(let seconds), .waitUntil(_, let seconds), .failing(.advance(let seconds), _): return total + seconds
             case .parallel(let branches):
                 let longest = branches.map { branch in
                     branch.reduce(0.0) { sum, inner in
@@ -129,6 +130,14 @@ extension Scenario {
         case .expect:
             guard !inBranch else {
                 throw ScenarioInvalid(field: "\(path).expect", reason: "expect steps go between steps, not inside a branch")
+            }
+        case .failing(let input, _):
+            guard !inBranch else {
+                throw ScenarioInvalid(field: "\(path).fails", reason: "a failing input goes at the top level, not inside a branch")
+            }
+            switch input {
+            case .event, .intent, .advance: try validate(input, at: path, on: device, inBranch: false)
+            default: throw ScenarioInvalid(field: "\(path).fails", reason: "goes with an event, intent or advance step")
             }
         }
     }

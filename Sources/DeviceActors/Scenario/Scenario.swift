@@ -66,9 +66,38 @@ public enum ScenarioStep: Sendable {
     /// taps the shield once it shows, while the monitor is still running"). Default limit:
     /// ``ScenarioStep/defaultWaitSeconds``.
     case waitUntil(ScenarioCondition, within: Double)
+    /// An `event`, `intent` or `advance` that must fail as the ``InputFailure`` says: a recorded
+    /// input that failed yet changed the device (an intent the app refused was traced as
+    /// begun). The step fails when the input goes through, or fails another way. At the top
+    /// level only.
+    indirect case failing(ScenarioStep, InputFailure)
 
     /// How long a `waitUntil` waits when its scenario gives no `within`: one hour of virtual time.
     public static let defaultWaitSeconds: Double = 3_600
+}
+
+/// How an input fails, as a `failing` step expects it: refused by the platform or the app
+/// (-32003, by its reason), or given an argument it could not take (-32602, by its field).
+public enum InputFailure: Sendable, Equatable, CustomStringConvertible {
+    case refused(reason: String)
+    case invalidArgument(field: String)
+
+    /// The failure `error` is; nil for one no step expects (an unknown name, which changes
+    /// nothing, or an internal failure, which is a bug).
+    public init?(_ error: DeviceError) {
+        switch error {
+        case .refused(let reason, _): self = .refused(reason: reason)
+        case .invalidArgument(let field, _): self = .invalidArgument(field: field)
+        case .unknownApp, .unknownEvent, .unknownIntent, .internalFailure: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .refused(let reason): "refused (\(reason))"
+        case .invalidArgument(let field): "invalid argument \(field)"
+        }
+    }
 }
 
 /// A condition on the device (`expect` steps, `invariants`).

@@ -104,6 +104,18 @@ public enum ScenarioRunner {
             if let timeout = try device.wait(until: condition, within: seconds) {
                 return ScenarioFailureReason(message: timeout, step: path, invariant: nil)
             }
+        case .failing(let input, let expected):
+            do {
+                if let failure = try perform(input, at: path, on: device) { return failure }
+            } catch {
+                guard InputFailure(error) == expected else {
+                    return ScenarioFailureReason(
+                        message: "failed otherwise than the step expects (\(expected)): \(error)", step: path, invariant: nil)
+                }
+                return nil
+            }
+            return ScenarioFailureReason(
+                message: "expected it to fail (\(expected)), but it went through", step: path, invariant: nil)
         }
         return nil
     }

@@ -79,7 +79,7 @@ extension SimulatedDevice {
             if let timeout = try await device.waitInWorld(until: condition, within: seconds) {
                 throw WaitTimedOut(message: timeout)
             }
-        case .parallel, .expect:
+        case .parallel, .expect, .failing:
             throw DeviceError.invalidArgument(field: "", reason: "not allowed inside a parallel branch")
         }
     }

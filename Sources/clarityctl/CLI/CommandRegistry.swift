@@ -11,7 +11,7 @@ enum CommandRegistry {
             ShieldsGet.self, ShieldConfigGet.self, NotificationsList.self, SandboxList.self, TraceGet.self,
             TraceExport.self, TraceWatch.self,
             ActivityStart.self, ActivityStop.self, ActivityList.self,
-            ScenarioExplore.self, ScenarioReplay.self, ScenarioRun.self,
+            ScenarioExplore.self, ScenarioReplay.self, ScenarioRun.self, RecordStart.self, RecordStop.self,
             RawCall.self, BenchRun.self, HelpShow.self,
         ]
     }

@@ -47,6 +47,11 @@ enum PlainText {
         value == .null ? "-" : scalar(value)
     }
 
+    /// `1 event`, `2 events`.
+    static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// `text` padded with spaces to `width` characters.
     static func padded(_ text: String, to width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

@@ -32,7 +32,7 @@ enum ScenarioView {
         }
         let unshown = (report["failed"]?.intValue ?? 0) - failures.count
         if unshown > 0 {
-            lines += ["", "(\(counted(unshown, "more failing schedule")): the daemon keeps those with the lowest indexes)"]
+            lines += ["", "(\(PlainText.counted(unshown, "more failing schedule")): the daemon keeps those with the lowest indexes)"]
         }
         return lines
     }
@@ -52,9 +52,9 @@ enum ScenarioView {
         facts.append(("strategy", strategyText(result)))
         let quirks = (result["quirks"]?.objectValue ?? [:]).filter { $0.value == true }.keys.sorted()
         if !quirks.isEmpty { facts.append(("quirks", quirks.joined(separator: ", "))) }
-        facts.append(("trace", counted(events.count, "event")))
+        facts.append(("trace", PlainText.counted(events.count, "event")))
         facts.append(
-            ("schedule", "\(counted(result["decisions"]?.intValue ?? 0, "decision")), \(counted(result["preemptions"]?.intValue ?? 0, "preemption"))"))
+            ("schedule", "\(PlainText.counted(result["decisions"]?.intValue ?? 0, "decision")), \(PlainText.counted(result["preemptions"]?.intValue ?? 0, "preemption"))"))
         facts.append(("token", text(result["token"])))
         if let divergence = result["divergence"]?.stringValue {
             facts.append(("divergence", divergence + " (the scenario or the build is not the one the schedule came from)"))
@@ -75,7 +75,7 @@ enum ScenarioView {
         if let kind = failure["kind"], kind != .null { facts.append(("kind", text(kind))) }
         facts += [
             ("preemptions", "\(text(failure["preemptions"])) (\(text(failure["originalPreemptions"])) as found)"),
-            ("schedule", "\(text(failure["schedule"])) (\(counted(failure["deviations"]?.intValue ?? 0, "switch", plural: "switches")) from running each process on; \(text(failure["originalLength"])) decisions as found)"),
+            ("schedule", "\(text(failure["schedule"])) (\(PlainText.counted(failure["deviations"]?.intValue ?? 0, "switch", plural: "switches")) from running each process on; \(text(failure["originalLength"])) decisions as found)"),
             ("quirks", quirksText(failure["quirks"])),
             ("build", ["configuration", "compiler", "version"].map { text(failure["build"]?[$0]) }.joined(separator: ", ")),
         ]
@@ -95,11 +95,6 @@ enum ScenarioView {
     private static func quirksText(_ quirks: JSONValue?) -> String {
         let names = (quirks?.objectValue ?? [:]).filter { $0.value == true }.keys.sorted()
         return names.isEmpty ? "(none)" : names.joined(separator: ", ")
-    }
-
-    /// `1 event`, `2 events`.
-    private static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
     /// `label: value` lines with the values aligned.

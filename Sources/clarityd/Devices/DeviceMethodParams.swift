@@ -10,7 +10,7 @@ protocol DeviceParams: Decodable, Sendable {
     var device: String? { get }
 }
 
-/// `device.state`, `clock.now`, `shields.get`, `sandbox.list`, `activity.list`.
+/// `device.state`, `clock.now`, `shields.get`, `sandbox.list`, `activity.list`, `record.start`.
 struct DeviceOnlyParams: DeviceParams {
     var device: String?
 }
@@ -152,6 +152,23 @@ struct TraceExportParams: DeviceParams {
 struct ConfigParams: DeviceParams {
     var device: String?
     var config: DeviceConfig.Overrides?
+}
+
+/// `record.stop`: `name`, the scenario's (not empty; default `recorded on <device>`).
+struct RecordStopParams: DeviceParams {
+    var device: String?
+    var name: String?
+
+    private enum Key: CodingKey { case device, name }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Key.self)
+        device = try fields.decodeIfPresent(String.self, forKey: .device)
+        name = try fields.decodeIfPresent(String.self, forKey: .name)
+        if name?.isEmpty == true {
+            throw DecodingError.dataCorruptedError(forKey: .name, in: fields, debugDescription: "must not be empty")
+        }
+    }
 }
 
 /// `device.create`.

@@ -25,30 +25,46 @@ struct DeviceReplay: Sendable {
         case .created(let creation): device = try Self.make(creation)
         case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot)
         }
-        var diverged = false
-        for (index, entry) in stored.entries.enumerated() {
+        let divergence = run(stored.entries, of: stored.name, on: device) { _, _ in }
+        if let (index, method) = divergence {
+            let why =
+                stored.writtenBy == JournalBuild.current
+                ? "this build wrote the journal, so it was changed since (edited by hand, or damaged)"
+                : "the journal was written by another build of clarityd (\(stored.writtenBy ?? "one that did not say which"); this is \(JournalBuild.current))"
+            log.warning(
+                "device \(stored.name): replaying its journal took another path at line \(index + 2) (\(method)): \(why); the device is as this build replays it, and is snapshotted so that it stays so"
+            )
+        }
+        return (device, divergence != nil)
+    }
+
+    /// Runs device `name`'s journalled `requests` on `device`, each at the virtual time it ran,
+    /// through the route that first served it; tells `ended` how each ended (the error it threw,
+    /// nil when it went through: a request that failed when first made fails again, and its
+    /// failure is part of the history). Returns the first request after which the device did
+    /// not stand where the journal says (its index and method), if any.
+    func run(
+        _ requests: some Sequence<JournalEntry>, of name: String, on device: SimulatedDevice,
+        ended: (_ index: Int, _ error: (any Error)?) -> Void
+    ) -> (index: Int, method: String)? {
+        var divergence: (index: Int, method: String)?
+        for (index, entry) in requests.enumerated() {
             guard let method = Method(rawValue: entry.method), let replay = DeviceRoutes.table[method]?.replay else {
-                log.warning("device \(stored.name): journal line \(index + 2) is not a device method (\(entry.method)); skipped")
+                log.warning("device \(name): journal line \(index + 2) is not a device method (\(entry.method)); skipped")
                 continue
             }
             do {
                 try device.catchUp(toMilliseconds: entry.at)
                 try replay(device, entry.params)
+                ended(index, nil)
             } catch {
-                // The request failed when it was first made, too: its failure is part of the history.
+                ended(index, error)
             }
-            if !diverged, JournalEntry.Checkpoint(device.mark) != entry.after {
-                diverged = true
-                let why =
-                    stored.writtenBy == JournalBuild.current
-                    ? "this build wrote the journal, so it was changed since (edited by hand, or damaged)"
-                    : "the journal was written by another build of clarityd (\(stored.writtenBy ?? "one that did not say which"); this is \(JournalBuild.current))"
-                log.warning(
-                    "device \(stored.name): replaying its journal took another path at line \(index + 2) (\(entry.method)): \(why); the device is as this build replays it, and is snapshotted so that it stays so"
-                )
+            if divergence == nil, JournalEntry.Checkpoint(device.mark) != entry.after {
+                divergence = (index, entry.method)
             }
         }
-        return (device, diverged)
+        return divergence
     }
 
     /// A new device as `creation` resolved it.

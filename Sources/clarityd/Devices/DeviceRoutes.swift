@@ -17,7 +17,7 @@ struct DeviceRoute: Sendable {
     let answer: Answer
     /// On the device's lane, but for `device.list`, which visits every device.
     let runsOn: Router.RunsOn
-    /// Set for the methods of one device, the ones that are journalled.
+    /// Set for the methods of one device that are journalled.
     let replay: Replay?
 
     /// A method of one device: `body` runs on the device's lane; what it changes is journalled.
@@ -32,6 +32,17 @@ struct DeviceRoute: Sendable {
                 try slot.perform(method: method, params: raw, waits: waits) { device throws(DeviceError) in
                     try body(device, params)
                 })
+        }
+    }
+
+    /// A method of one device that works on its slot rather than on the device
+    /// (`record.start`, `record.stop`): on the device's lane, and not journalled.
+    static func slot<Params: DeviceParams & SendableMetatype, Result: Encodable & SendableMetatype>(
+        _ params: Params.Type, _ body: @escaping @Sendable (DeviceSlot, Params) throws -> Result
+    ) -> DeviceRoute {
+        DeviceRoute(replay: nil) { service, _, raw, _ in
+            let params = try decodeParams(Params.self, raw)
+            return try JSONWire.value(try body(try service.slot(named: params.device ?? "default"), params))
         }
     }
 
@@ -114,6 +125,8 @@ enum DeviceRoutes {
                 since: params.since, limit: params.limit, last: params.last, maxEvents: TraceParams.maxEvents)
             return device.traceEntries(since: since, limit: limit, last: last, kinds: params.kinds)
         },
+        .recordStart: .slot(DeviceOnlyParams.self) { slot, _ in try slot.startRecording() },
+        .recordStop: .slot(RecordStopParams.self) { slot, params in try slot.stopRecording(scenarioName: params.name) },
         .traceExport: .device(TraceExportParams.self) { device, params throws(DeviceError) in
             if let format = params.format, !TraceExportParams.formats.contains(format) {
                 throw .invalidArgument(

@@ -20,6 +20,9 @@ import Foundation
 ///
 /// What the device traces goes to the connections subscribed to it (``feed``) after each piece
 /// of work on the lane, once a request's change is journalled.
+///
+/// A session being recorded (``SessionRecording``) is kept here, and is told of every request
+/// that changed the device, once journalled; meanwhile the journal is not compacted.
 final class DeviceSlot: @unchecked Sendable {
     let name: String
     let feed: TraceFeed
@@ -45,6 +48,8 @@ final class DeviceSlot: @unchecked Sendable {
     private var wallTimer: (any DispatchSourceTimer)?
     private var catchingUp = false
     private var closed = false
+    /// The session being recorded (`record.start` … `record.stop`), touched only on the lane.
+    private var recording: SessionRecording?
 
     /// A device made now (`device.create`, or `default` at the first start).
     convenience init(device: SimulatedDevice, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, log: Logger) {
@@ -157,6 +162,8 @@ final class DeviceSlot: @unchecked Sendable {
             if change != .none {
                 replaySteps += device.stepsRun - stepsBefore
                 try record(device, method: method, params: params, at: before, durable: change == .durable, waits)
+                let failure: DeviceError? = if case .failure(let error) = result { error } else { nil }
+                recording?.add(method: method, params: params, failure: failure, at: before.milliseconds)
                 feed.publish(self.device ?? device)
             }
             return try result.mapError(RPCError.init).get()
@@ -190,7 +197,40 @@ final class DeviceSlot: @unchecked Sendable {
         }
         if durable { waits?.add(journal, upTo: end) }
         entriesSinceBase += 1
-        if policy.isDue(lines: entriesSinceBase, steps: replaySteps) { compact(journal) }
+        // Not while recorded: the device rebuilt from a snapshot (its main app launched again)
+        // is one no scenario makes. It is compacted once the recording stops.
+        if recording == nil, policy.isDue(lines: entriesSinceBase, steps: replaySteps) { compact(journal) }
+    }
+
+    /// `record.start`: starts recording the device's session from its history (its journal,
+    /// rehearsed; ``SessionRecording``), refused (-32009) when it is being recorded already or
+    /// its history cannot be written as a scenario.
+    func startRecording() throws -> RecordingStarted {
+        try lane.run { () throws -> RecordingStarted in
+            guard !closed, let device else { throw RPCError.noSuchDevice(name) }
+            if let recording { throw RecordingRefusal.recording(since: recording.started).error(device: name) }
+            let started = try SessionRecording(device, history: store.history(of: name), replay: DeviceReplay(log: log))
+            recording = started
+            log.info("device \(name): recording from seq \(started.started.seq) (\(started.started.time)), after \(started.history.count) requests of history")
+            return RecordingStarted(device: name, started: started.started, history: started.history.count)
+        }
+    }
+
+    /// `record.stop`: ends the recording and answers it as a scenario named `scenarioName`
+    /// (``SessionRecording/stop(_:name:)``); refused (-32009) when none runs, or when it cannot be
+    /// written (it is dropped all the same). A compaction held back meanwhile is done now.
+    func stopRecording(scenarioName: String?) throws -> RecordingStopped {
+        try lane.run { () throws -> RecordingStopped in
+            guard !closed, let device else { throw RPCError.noSuchDevice(name) }
+            guard let session = recording else { throw RecordingRefusal.notRecording.error(device: name) }
+            recording = nil
+            defer {
+                if let journal, policy.isDue(lines: entriesSinceBase, steps: replaySteps) { compact(journal) }
+            }
+            let stopped = try session.stop(device, name: scenarioName)
+            log.info("device \(name): recording stopped at seq \(stopped.stopped.seq) (\(stopped.stopped.time)), \(stopped.counts.recorded) steps recorded")
+            return stopped
+        }
     }
 
     /// Puts the device back as its files have it (the change that could not be saved undone),
@@ -302,6 +342,10 @@ final class DeviceSlot: @unchecked Sendable {
             let synced = journal?.finish() ?? true
             journal = nil
             if deletingFiles { store.remove(name) }
+            if let session = recording {
+                log.warning("device \(name): its recording since seq \(session.started.seq) ends unwritten (the device was \(deletingFiles ? "removed" : "closed"))")
+                recording = nil
+            }
             return synced
         }
     }

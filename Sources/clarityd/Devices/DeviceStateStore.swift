@@ -221,33 +221,68 @@ struct DeviceStateStore: Sendable {
         } catch {
             throw moveAside(path, "it cannot be read (\(error))")
         }
-        let lenient = JSONValueDecoder(unknownMembers: .ignore)
-        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        guard let first = lines.first, let header = try? lenient.decode(JournalHeader.self, from: JSONValue(parsing: first))
-        else {
-            throw moveAside(path, "its first line is not a journal header")
-        }
-        var ranges: [Range<Data.Index>] = []
-        var goodLength = first.count + 1
-        for (index, line) in lines.enumerated().dropFirst() {
-            let complete = line.endIndex < data.endIndex
-            guard complete, JournalLines.decode(line) != nil else {
-                if !complete {
-                    log.warning("device \(name): the journal's last line was cut short (a crash mid-write); dropped")
-                } else {
-                    let aside = copyAside(path)
-                    log.error(
-                        "device \(name): journal line \(index + 1) of \(lines.count) is unreadable; the device is restored up to it (the whole file is kept as \(aside))"
-                    )
-                }
-                truncate(path, off_t(goodLength))
-                break
+        let journal = ParsedJournal(data)
+        guard let header = journal.header else { throw moveAside(path, "its first line is not a journal header") }
+        if let stop = journal.stop {
+            if !stop.complete {
+                log.warning("device \(name): the journal's last line was cut short (a crash mid-write); dropped")
+            } else {
+                let aside = copyAside(path)
+                log.error(
+                    "device \(name): journal line \(stop.line) of \(journal.lineCount) is unreadable; the device is restored up to it (the whole file is kept as \(aside))"
+                )
             }
-            ranges.append(line.startIndex..<line.endIndex)
-            goodLength += line.count + 1
+            truncate(path, off_t(journal.goodLength))
         }
-        return (header, JournalLines(data: data, ranges: ranges))
+        return (header, journal.lines)
+    }
+
+    /// The requests device `name` received since it was created, as its journal holds them, read
+    /// without touching its files (what a recording starts from, ``SessionRecording``); nil when
+    /// the journal continues a snapshot, its first requests compacted away. Throws when the
+    /// journal cannot be read whole.
+    func history(of name: String) throws -> (creation: DeviceCreation, requests: JournalLines)? {
+        let path = journalPath(name)
+        let journal = ParsedJournal(try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard let header = journal.header else { throw StoreError.unreadable("\(path): its first line is not a journal header") }
+        if let stop = journal.stop { throw StoreError.unreadable("\(path): line \(stop.line) is unreadable") }
+        guard case .created(let creation) = header.base else { return nil }
+        return (creation, journal.lines)
+    }
+
+    /// A journal's bytes, read: its header (nil when the first line is none), the whole lines
+    /// after it that read, up to the first that does not (`stop`: its number from 1, and
+    /// whether it ended with a newline; a line without one was torn by a crash mid-write).
+    private struct ParsedJournal {
+        var header: JournalHeader?
+        var lines = JournalLines.none
+        var stop: (line: Int, complete: Bool)?
+        /// The bytes of the header and the lines that read, newlines included.
+        var goodLength = 0
+        var lineCount = 0
+
+        init(_ data: Data) {
+            var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            lineCount = lines.count
+            guard let first = lines.first,
+                let header = try? JSONValueDecoder(unknownMembers: .ignore).decode(
+                    JournalHeader.self, from: JSONValue(parsing: first))
+            else { return }
+            self.header = header
+            var ranges: [Range<Data.Index>] = []
+            goodLength = first.count + 1
+            for (index, line) in lines.enumerated().dropFirst() {
+                let complete = line.endIndex < data.endIndex
+                guard complete, JournalLines.decode(line) != nil else {
+                    stop = (index + 1, complete)
+                    break
+                }
+                ranges.append(line.startIndex..<line.endIndex)
+                goodLength += line.count + 1
+            }
+            self.lines = JournalLines(data: data, ranges: ranges)
+        }
     }
 
     /// Renames `path` to `<path>.corrupt-<unix time>` and returns the error to report.

@@ -83,11 +83,30 @@ struct ScenarioDocument: Decodable, Sendable {
     }
 }
 
-/// One step: exactly one of `event`, `intent`, `advance`, `parallel`, `expect`, `waitUntil`.
+/// One step: exactly one of `event`, `intent`, `advance`, `parallel`, `expect`, `waitUntil`;
+/// with `fails`, an input that must fail so.
 struct StepDocument: Decodable, Sendable {
     let step: ScenarioStep
 
     private enum Key: String, CodingKey, CaseIterable { case event, intent, advance, parallel, expect, waitUntil }
+    private enum Outcome: CodingKey { case fails }
+
+    /// `fails`' object: exactly one of `refused` (the -32003 reason) and `invalidArgument` (the
+    /// -32602 field).
+    private struct FailsDocument: Decodable {
+        let failure: InputFailure
+
+        private enum Key: String, CodingKey, CaseIterable { case refused, invalidArgument }
+
+        init(from decoder: any Decoder) throws {
+            let (fields, kind) = try decoder.onlyMember(of: Key.self)
+            let name = try fields.decode(String.self, forKey: kind)
+            guard !name.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: kind, in: fields, debugDescription: "must not be empty")
+            }
+            failure = kind == .refused ? .refused(reason: name) : .invalidArgument(field: name)
+        }
+    }
 
     /// `waitUntil`'s object: one condition, as `expect` takes it, and `within` (seconds of
     /// virtual time, default ``ScenarioStep/defaultWaitSeconds``).
@@ -128,26 +147,22 @@ struct StepDocument: Decodable, Sendable {
     }
 
     init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: Key.self)
-        let present = Key.allCases.filter(fields.contains)
-        guard present.count == 1, let kind = present.first else {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "needs exactly one of event, intent, advance, parallel, expect, waitUntil"))
-        }
+        let (fields, kind) = try decoder.onlyMember(of: Key.self)
+        let input: ScenarioStep
         switch kind {
-        case .event: step = .event(try fields.decode(EventDocument.self, forKey: .event).event)
+        case .event: input = .event(try fields.decode(EventDocument.self, forKey: .event).event)
         case .intent:
             let intent = try fields.decode(IntentDocument.self, forKey: .intent)
-            step = .intent(name: intent.name, arguments: JSONIntentArguments(value: intent.args ?? .object([:])))
-        case .advance: step = .advance(seconds: try fields.decode(Double.self, forKey: .advance))
-        case .parallel: step = .parallel(try fields.decode([[StepDocument]].self, forKey: .parallel).map { $0.map(\.step) })
-        case .expect: step = .expect(try fields.decode(ConditionDocument.self, forKey: .expect).condition)
+            input = .intent(name: intent.name, arguments: JSONIntentArguments(value: intent.args ?? .object([:])))
+        case .advance: input = .advance(seconds: try fields.decode(Double.self, forKey: .advance))
+        case .parallel: input = .parallel(try fields.decode([[StepDocument]].self, forKey: .parallel).map { $0.map(\.step) })
+        case .expect: input = .expect(try fields.decode(ConditionDocument.self, forKey: .expect).condition)
         case .waitUntil:
             let wait = try fields.decode(WaitDocument.self, forKey: .waitUntil)
-            step = .waitUntil(wait.condition, within: wait.within)
+            input = .waitUntil(wait.condition, within: wait.within)
         }
+        let failure = try decoder.container(keyedBy: Outcome.self).decodeIfPresent(FailsDocument.self, forKey: .fails)
+        step = failure.map { .failing(input, $0.failure) } ?? input
     }
 }
 
@@ -190,12 +205,7 @@ struct ConditionDocument: Decodable, Sendable {
     }
 
     init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: Key.self)
-        let present = Key.allCases.filter(fields.contains)
-        guard present.count == 1, let kind = present.first else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "needs exactly one of store, shielded, shieldShown, state, notification"))
-        }
+        let (fields, kind) = try decoder.onlyMember(of: Key.self)
         switch kind {
         case .store:
             let store = try fields.decode(StoreDocument.self, forKey: .store)
@@ -239,5 +249,21 @@ struct ConditionDocument: Decodable, Sendable {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: path, debugDescription: "needs exactly one of equals, in, absent (true)"))
         }
+    }
+}
+
+extension Decoder {
+    /// The object's one member among `Key`'s cases, and the object; "needs exactly one of …"
+    /// (the cases in order) when none or several are there.
+    fileprivate func onlyMember<Key: CodingKey & CaseIterable>(of _: Key.Type) throws -> (
+        fields: KeyedDecodingContainer<Key>, key: Key
+    ) {
+        let fields = try container(keyedBy: Key.self)
+        let present = Key.allCases.filter(fields.contains)
+        guard present.count == 1, let key = present.first else {
+            let names = Key.allCases.map(\.stringValue).joined(separator: ", ")
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "needs exactly one of \(names)"))
+        }
+        return (fields, key)
     }
 }

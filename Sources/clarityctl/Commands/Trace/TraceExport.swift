@@ -24,15 +24,11 @@ struct TraceExport: ClarityCommand {
     /// The most events one export holds: the whole trace a device keeps.
     static let maxEvents = 100_000
 
-    let file: String?
+    let file: OutputFile?
     let members: [String: JSONValue]
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
-        let short = try arguments.value(of: "-o")
-        let long = try arguments.value(of: "--output")
-        if short != nil, long != nil { throw UsageError("-o and --output cannot be combined") }
-        file = short ?? long
-        if file?.isEmpty == true { throw UsageError("option -o needs a file name") }
+        file = try OutputFile.take(from: &arguments)
         var members: [String: JSONValue] = ["format": .string("perfetto")]
         if let since = try arguments.value(of: "--since") {
             members["since"] = .int(try ArgumentValues.integer(since, for: "--since", minimum: 0))
@@ -55,26 +51,14 @@ struct TraceExport: ClarityCommand {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: file), options: .atomic)
-        } catch {
-            throw OutputFileError(path: file, reason: error.localizedDescription)
-        }
+        try file.write(bytes)
         let metadata = trace["otherData"] ?? .null
         let events = metadata["events"]?.intValue ?? 0
         if session.output.json {
-            session.output.showJSON(["file": .string(file), "events": .int(events), "bytes": .int(bytes.count)])
+            session.output.showJSON(["file": .string(file.path), "events": .int(events), "bytes": .int(bytes.count)])
         } else {
             let range = metadata["firstSeq"].flatMap { first in metadata["lastSeq"].map { " (seq \(PlainText.scalar(first))–\(PlainText.scalar($0)))" } } ?? ""
-            print("wrote \(events) trace events\(range) to \(file); open it at ui.perfetto.dev")
+            print("wrote \(events) trace events\(range) to \(file.path); open it at ui.perfetto.dev")
         }
     }
-}
-
-/// A file clarityctl was asked to write could not be written (exit status 1).
-struct OutputFileError: Error, CustomStringConvertible {
-    let path: String
-    let reason: String
-
-    var description: String { "cannot write \(path): \(reason)" }
 }
