@@ -37,7 +37,7 @@ ctl() { "$bin/clarityctl" --socket "$work/clarityd.sock" --timeout 0 "$@"; }
 
 explore() { # FILE STRATEGY SCHEDULES JOBS [--all]
     ctl explore "config/scenarios/$1.json" --strategy "$2" --schedules "$3" --jobs "$4" "${@:5}" |
-        grep -E '^(schedules|failed|schedules/s|steps/s|seconds|stoppedBy|  seed):' | tr -s ' ' | paste -sd ' ' || true
+        grep -E '^(schedules|failed|schedules/s|steps/s|decisions/s|seconds|stoppedBy|  seed):' | tr -s ' ' | paste -sd ' ' || true
 }
 
 echo "== real platform (Clarity, release clarityd, $cores cores)"

@@ -13,7 +13,7 @@ import os, re, subprocess, sys, tempfile, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 bin_dir = os.path.abspath(sys.argv[1])
-machine = re.compile(r"^\s*(pid|uptime|socket|stateDir|open|limit|journalLimit|threads|schedules/s|steps/s|seconds):")
+machine = re.compile(r"^\s*(pid|uptime|socket|stateDir|open|limit|journalLimit|threads|schedules/s|steps/s|decisions/s|seconds):")
 
 def blocks(text):
     for match in re.finditer(r"```console\n(.*?)```", text, re.S):

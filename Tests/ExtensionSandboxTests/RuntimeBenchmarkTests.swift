@@ -4,7 +4,9 @@ import Testing
 
 /// The bare runtime's exploration speed, for scripts/explore-bench.sh (docs/performance.md):
 /// three actors' tasks doing a read-modify-write on a shared register, a fresh world per
-/// schedule, as RUNTIME-NOTES.md measured. A benchmark, not a test: it runs only with
+/// schedule, as RUNTIME-NOTES.md measured. Each read and write is a scheduling point, as a
+/// platform call is (decisions are made only there: without them the tasks would run one
+/// after the other and never lose an update). A benchmark, not a test: it runs only with
 /// `CLARITYD_BENCH=1` (in a release build) and prints its figures.
 @Suite struct RuntimeBenchmarkTests {
     private actor Register: WorldActor {
@@ -19,6 +21,7 @@ import Testing
     func bareRuntimeSchedulesPerSecond() throws {
         let schedules = 50_000
         var steps = 0
+        var decisions = 0
         var lost = 0
         let started = DispatchTime.now().uptimeNanoseconds
         for seed in 0..<UInt64(schedules) {
@@ -29,7 +32,9 @@ import Testing
                     for _ in 0..<3 {
                         group.addTask {
                             for register in registers {
+                                Scheduler.yield(before: VisibleOperation("read", "register"), process: nil)
                                 let value = await register.get()
+                                Scheduler.yield(before: VisibleOperation("write", "register"), process: nil)
                                 await register.set(value + 1)
                             }
                         }
@@ -39,12 +44,13 @@ import Testing
             }
             if final < 3 { lost += 1 }
             steps += world.scheduler.steps
+            decisions += world.scheduler.decisions
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         print(
-            "bare runtime: \(schedules) schedules, \(steps / schedules) steps each, "
+            "bare runtime: \(schedules) schedules, \(steps / schedules) steps and \(decisions / schedules) decisions each, "
                 + "\(Int(Double(schedules) / seconds)) schedules/s, \(Int(Double(steps) / seconds)) steps/s, "
-                + "lost update in \(lost * 100 / schedules) %")
+                + "\(Int(Double(decisions) / seconds)) decisions/s, lost update in \(lost * 100 / schedules) %")
         #expect(lost > 0)
     }
 }

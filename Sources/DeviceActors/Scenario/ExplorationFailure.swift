@@ -65,6 +65,8 @@ public struct ExplorationReport: Sendable, Encodable {
     public let failures: [ExplorationFailure]
     public let schedulesPerSecond: Double
     public let stepsPerSecond: Double
+    /// Scheduling decisions (choices among ready tasks at platform calls) per second.
+    public let decisionsPerSecond: Double
     public let steps: Int
     public let decisions: Int
     public let seconds: Double
@@ -82,7 +84,8 @@ public struct ExplorationReport: Sendable, Encodable {
     public var passed: Bool { expectFailure == true ? failed > 0 : failed == 0 }
 
     private enum CodingKeys: String, CodingKey {
-        case schedules, failed, firstFailingSeed, failures, schedulesPerSecond, stepsPerSecond, steps, decisions, seconds
+        case schedules, failed, firstFailingSeed, failures, schedulesPerSecond, stepsPerSecond, decisionsPerSecond, steps
+        case decisions, seconds
         case stoppedBy, jobs, expectedDecisions, exhaustive, bound, expectFailure, passed
     }
 
@@ -94,6 +97,7 @@ public struct ExplorationReport: Sendable, Encodable {
         try c.encode(failures, forKey: .failures)
         try c.encode(schedulesPerSecond, forKey: .schedulesPerSecond)
         try c.encode(stepsPerSecond, forKey: .stepsPerSecond)
+        try c.encode(decisionsPerSecond, forKey: .decisionsPerSecond)
         try c.encode(steps, forKey: .steps)
         try c.encode(decisions, forKey: .decisions)
         try c.encode(seconds, forKey: .seconds)

@@ -119,7 +119,8 @@ public enum ScenarioExplorer {
         var report = ExplorationReport(
             schedules: counts.schedules, failed: counts.failed, firstFailingSeed: failures.first.map(\.seed),
             failures: failures, schedulesPerSecond: Double(counts.done) / max(seconds, 1e-9),
-            stepsPerSecond: Double(counts.steps) / max(seconds, 1e-9), steps: counts.steps, decisions: counts.decisions,
+            stepsPerSecond: Double(counts.steps) / max(seconds, 1e-9),
+            decisionsPerSecond: Double(counts.decisions) / max(seconds, 1e-9), steps: counts.steps, decisions: counts.decisions,
             seconds: seconds, stoppedBy: stoppedBy, jobs: jobs, expectedDecisions: baseline.decisions)
         if plan.strategy == .dfs {
             report.exhaustive = exhaustive ?? false
