@@ -136,7 +136,7 @@ import Testing
         "schedule": "v1:8c016fbf1f22746f:0@7,9@29", "preemptions": 2, "originalPreemptions": 5, "deviations": 2,
         "originalLength": 9, "story": ["⇄ decision 0: clarity.monitor#1 (task 7) runs before clarity.app (task 6)"],
         "quirks": ["batchedThresholds": true, "lateIntervalEnd": true],
-        "build": ["configuration": "debug", "compiler": "swift-6.3", "version": "0.1.0"],
+        "build": ["configuration": "debug", "compiler": "swift-6.3", "version": "0.1.0", "revision": "9aca8ce0d1f5e2b7a3c4d5e6f708192a3b4c5d6e"],
     ]
 
     @Test func replayCommandsNameTheSwarmsQuirksButNotTheScenariosOwn() throws {
@@ -180,7 +180,7 @@ import Testing
     @Test func anExplorationShowsItsSummaryThenEachFailureWithItsReplayCommands() {
         let report: JSONValue = [
             "schedules": 3, "failed": 2, "failures": [failure], "schedulesPerSecond": 45.18, "stepsPerSecond": 31515.1,
-            "seconds": 0.0885, "stoppedBy": "failure", "jobs": 2,
+            "decisionsPerSecond": 1017.2, "seconds": 0.0885, "stoppedBy": "failure", "jobs": 2,
         ]
         let lines = ScenarioView.explorationLines(report) { _ in ["clarityctl replay s.json --schedule v1:8c016fbf1f22746f:0@7,9@29"] }
         #expect(
@@ -189,6 +189,7 @@ import Testing
                 "failed:      2",
                 "schedules/s: 45.2",
                 "steps/s:     31515",
+                "decisions/s: 1017",
                 "seconds:     0.09",
                 "stoppedBy:   failure",
                 "",
@@ -201,7 +202,7 @@ import Testing
                 "  preemptions: 2 (5 as found)",
                 "  schedule:    v1:8c016fbf1f22746f:0@7,9@29 (2 switches from running each process on; 9 decisions as found)",
                 "  quirks:      batchedThresholds, lateIntervalEnd",
-                "  build:       debug, swift-6.3, 0.1.0",
+                "  build:       debug, swift-6.3, 0.1.0, 9aca8ce0d1f5e2b7a3c4d5e6f708192a3b4c5d6e",
                 "  story:",
                 "    ⇄ decision 0: clarity.monitor#1 (task 7) runs before clarity.app (task 6)",
                 "  replay:",

@@ -27,6 +27,23 @@ import Testing
         let replay = try daemon.call("scenario.replay", ["scenario": Self.race, "schedule": failure["schedule"]!])
         #expect(replay["failures"]?.arrayValue?.first?["invariant"] == failure["invariant"])
         #expect(replay["divergence"] == nil)
+        #expect(failure["build"]?["revision"] == Self.checkedOutRevision.map(JSONValue.string), "\(failure)")
+    }
+
+    /// The commit checked out where these sources are (`git rev-parse HEAD`), nil outside a git
+    /// work tree: what a failure's `build.revision` names.
+    static var checkedOutRevision: String? {
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "-C", URL(fileURLWithPath: #filePath).deletingLastPathComponent().path, "rev-parse", "HEAD"]
+        let output = Pipe()
+        git.standardOutput = output
+        git.standardError = Pipe()
+        guard (try? git.run()) != nil else { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        git.waitUntilExit()
+        guard git.terminationStatus == 0 else { return nil }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The fixed variant: every schedule with no preemption passes, and the search says it ran

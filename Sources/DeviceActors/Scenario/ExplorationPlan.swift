@@ -79,14 +79,18 @@ public struct ScheduleSeed: Sendable, Encodable, Equatable {
     }
 }
 
-/// What built this clarityd: a seed reproduces a schedule only with the same build
-/// configuration and compiler (docs/runtime.md, pitfall 3), so every failure names them.
+/// What built this clarityd: a schedule replays in any build that makes the same decisions (the
+/// same platform calls), so every failure names the build that found it — its configuration,
+/// compiler, version and, when known, the source revision (a commit) — to say which build to
+/// blame when a replay diverges.
 public struct BuildInfo: Sendable, Encodable, Equatable {
     public let configuration: String
     public let compiler: String
     public let version: String
+    /// The commit the sources were at (clarityd's `SourceRevision`); nil when unknown.
+    public let revision: String?
 
-    public init(version: String) {
+    public init(version: String, revision: String?) {
         #if DEBUG
             configuration = "debug"
         #else
@@ -100,5 +104,6 @@ public struct BuildInfo: Sendable, Encodable, Equatable {
             compiler = "swift-6.2-"
         #endif
         self.version = version
+        self.revision = revision
     }
 }

@@ -13,6 +13,7 @@ enum ScenarioView {
             ("failed", text(report["failed"])),
             ("schedules/s", decimal(report["schedulesPerSecond"], digits: 1)),
             ("steps/s", decimal(report["stepsPerSecond"], digits: 0)),
+        ] + (report["decisionsPerSecond"].map { [("decisions/s", decimal($0, digits: 0))] } ?? []) + [
             ("seconds", decimal(report["seconds"], digits: 2)),
             ("stoppedBy", text(report["stoppedBy"])),
         ] + (report["expectFailure"] == true
@@ -77,7 +78,7 @@ enum ScenarioView {
             ("preemptions", "\(text(failure["preemptions"])) (\(text(failure["originalPreemptions"])) as found)"),
             ("schedule", "\(text(failure["schedule"])) (\(PlainText.counted(failure["deviations"]?.intValue ?? 0, "switch", plural: "switches")) from running each process on; \(text(failure["originalLength"])) decisions as found)"),
             ("quirks", quirksText(failure["quirks"])),
-            ("build", ["configuration", "compiler", "version"].map { text(failure["build"]?[$0]) }.joined(separator: ", ")),
+            ("build", ["configuration", "compiler", "version", "revision"].compactMap { failure["build"]?[$0].map(text) }.joined(separator: ", ")),
         ]
         return facts
     }

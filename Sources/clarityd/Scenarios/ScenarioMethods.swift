@@ -9,7 +9,7 @@ import Foundation
 /// keeps answering other clients meanwhile. Each stops when its caller goes away or the daemon
 /// stops (``RequestCancellation``).
 struct ScenarioMethods: Sendable {
-    let build = BuildInfo(version: ClarityProtocol.version)
+    let build = BuildInfo(version: ClarityProtocol.version, revision: SourceRevision.current)
     let log: Logger
     let workers: ScenarioWorkers
 
