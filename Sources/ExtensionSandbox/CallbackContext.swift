@@ -40,10 +40,14 @@ public final class CallbackContext: @unchecked Sendable {
     /// A platform call of the running task is about to happen: the calling process must still
     /// be alive (``checkpoint()``, a jetsammed callback is cut here), and this is a scheduling
     /// point — other processes may run first (``Scheduler/yield(before:process:)``).
+    /// It is also a fault site: an extension may be jetsammed here (``Fault/jetsam``).
     public static func platformCall(_ operation: @autoclosure () -> VisibleOperation) throws {
         let context = current
         try context?.checkpoint()
         guard let scheduler = Scheduler.current else { return }
+        if let context, let sandbox = context.sandbox, scheduler.faults.fires(.jetsam) {
+            try sandbox.injectJetsam(context, at: operation())
+        }
         scheduler.yieldRunningTask(recording: scheduler.recordsChoices ? operation() : nil, process: context?.process)
     }
 
@@ -66,6 +70,8 @@ public protocol SandboxAccounting: AnyObject, Sendable {
     func checkpoint(_ context: CallbackContext) throws
     func charge(_ context: CallbackContext, bytes: Int) throws
     func retain(_ context: CallbackContext, bytes: Int) throws
+    /// Kills the running instance as the fault ``Fault/jetsam`` does, at `operation`; throws ``Jetsam``.
+    func injectJetsam(_ context: CallbackContext, at operation: VisibleOperation) throws
 }
 
 /// An extension instance was killed for exceeding its memory budget (iOS jetsam).

@@ -149,6 +149,12 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
         if usedBytes > budgetBytes { try jetsam() }
     }
 
+    public func injectJetsam(_ context: CallbackContext, at operation: VisibleOperation) throws {
+        try checkpoint(context)
+        onEvent(.fault(.jetsam, at: operation.description))
+        try jetsam()
+    }
+
     public func retain(_ context: CallbackContext, bytes: Int) throws {
         try checkpoint(context)
         retainedBytes += bytes
@@ -170,4 +176,6 @@ public enum SandboxEvent: Sendable, Equatable {
     case callback(name: String)
     case jetsam(usedBytes: Int, budgetBytes: Int)
     case terminate
+    /// A fault was injected (``FaultPlan``), at the operation named.
+    case fault(Fault, at: String)
 }

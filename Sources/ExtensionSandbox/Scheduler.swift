@@ -52,6 +52,9 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     /// When true, every decision is kept in ``decisionLog`` and its pick in ``choices`` (a
     /// scenario run turns it on; a long-lived device leaves it off so that nothing grows).
     public var recordsChoices = false
+    /// The faults this run may meet at fault sites (``FaultPlan``); none unless a scenario's
+    /// exploration or replay sets them. Touched only on the run loop's thread.
+    public var faults = FaultPlan.none
     /// The task picked at each decision since recording began: the run's schedule.
     public private(set) var choices: [Int] = []
     /// Every decision since recording began, with what it chose between.

@@ -25,7 +25,7 @@ import Testing
         .activityStop(activity: "a"), .appState(locked: false, foregroundApp: nil, shieldShown: false), .intent(name: "i"),
         .clockAdvance(seconds: 1), .wifi(ssid: nil), .call(nil), .contacts(count: 1), .reboot, .focusMode(on: true),
         .openURL(url: "u"), .storeKit(transaction: "t", product: "p"), .app(event: "e", fields: [:]),
-        .appError(callback: "c", message: "m"),
+        .appError(callback: "c", message: "m"), .fault(fault: "jetsam", at: "read group.x/k"),
     ]
 
     @Test func everyKindIsListedOnce() {

@@ -234,7 +234,8 @@ actor SpringBoard: WorldActor {
 
     // MARK: - Extensions and main app
 
-    /// Delivers a DeviceActivity callback to the monitor extension, then re-checks shields.
+    /// Delivers a DeviceActivity callback to the monitor extension, then re-checks shields. A
+    /// fault site: an exploration may drop the delivery (``Fault/callbackDropped``), traced.
     func deliverToMonitor(_ callback: MonitorCallback) async {
         switch callback {
         case .intervalDidStart(let activity): trace.record(.monitorIntervalStart(activity: activity), by: "deviceActivity")
@@ -247,6 +248,10 @@ actor SpringBoard: WorldActor {
             trace.record(.monitorWarning(activity: activity, warning: .intervalWillEnd, event: nil), by: "deviceActivity")
         case .eventWillReachThresholdWarning(let event, let activity):
             trace.record(.monitorWarning(activity: activity, warning: .eventWillReachThreshold, event: event), by: "deviceActivity")
+        }
+        if Scheduler.current?.faults.fires(.callbackDropped) == true {
+            trace.record(.fault(fault: Fault.callbackDropped.rawValue, at: callback.name), by: "deviceActivity")
+            return
         }
         do {
             try await monitor.run(callback: callback.name) { try await $0.receive(callback) }

@@ -63,6 +63,9 @@ public struct TracedEffect: Sendable, Encodable {
         case .appError(let callback, let message):
             try c.encode(callback, forKey: Key("callback"))
             try c.encode(message, forKey: Key("message"))
+        case .fault(let fault, let operation):
+            try c.encode(fault, forKey: Key("fault"))
+            try c.encode(operation, forKey: Key("at"))
         case .openURL(let url):
             try c.encode(url, forKey: Key("url"))
         case .storeKit(let transaction, let product):

@@ -29,6 +29,8 @@ public struct ExplorationFailure: Sendable, Encodable {
     /// The shrunk schedule told as a story: the operations around each switch.
     public let story: [String]
     public let quirks: [String: Bool]
+    /// The faults the shrunk schedule injects (`jetsam@3`), also in ``schedule``; empty when none.
+    public let faults: [String]
     public let build: BuildInfo
 
     init(
@@ -44,7 +46,8 @@ public struct ExplorationFailure: Sendable, Encodable {
         strategy = seed.strategy
         depth = seed.depth
         expectedDecisions = seed.expectedDecisions
-        schedule = ScheduleToken(scenarioHash: scenarioHash, deviations: shrunk.deviations).description
+        schedule = ScheduleToken(scenarioHash: scenarioHash, deviations: shrunk.deviations, faults: shrunk.faults).description
+        faults = shrunk.faults.sorted().map(\.description)
         preemptions = shrunk.preemptions
         originalPreemptions = original.preemptions
         deviations = shrunk.deviations.count

@@ -70,6 +70,23 @@ public struct ScheduleSeed: Sendable, Encodable, Equatable {
         }
     }
 
+    /// The faults this schedule meets, of the `enabled` kinds: seeded by the schedule's own seed
+    /// for random and PCT schedules (one seed for schedule and faults); the scenario's own
+    /// schedule and `dfs`'s meet none (a bounded search enumerates interleavings only).
+    public func faultPlan(enabled: Set<Fault>) -> FaultPlan {
+        switch strategy {
+        case .random, .pct: .seeded(seed, enabled: enabled)
+        case .fifo, .dfs: .none
+        }
+    }
+
+    /// Swarm mode's faults for this seed: each of the scenario's kinds on or off, by a
+    /// generator of its own.
+    public func swarmFaults(_ enabled: Set<Fault>) -> Set<Fault> {
+        var random = SeededRandom(seed: seed ^ 0x5357_4146_4C54_0000)
+        return Set(enabled.sorted().filter { _ in random.next() & 1 == 1 })
+    }
+
     /// Swarm mode's quirks for this seed: each known quirk on or off, by a generator of its own.
     public var swarmQuirks: [String: Bool] {
         var random = SeededRandom(seed: seed ^ 0x5157_4152_4D00_0000)

@@ -1,3 +1,4 @@
+import ExtensionSandbox
 import Foundation
 @_spi(Host) import SimulatediOS
 
@@ -24,13 +25,18 @@ public struct Scenario: Sendable {
     public var builtInInvariants: Bool
     /// A known race pinned: an exploration passes when some schedule fails (`expectFailure`).
     public var expectFailure: Bool
+    /// The faults an exploration's schedules may meet (``FaultPlan``; docs/scenarios.md,
+    /// Faults): each random or PCT schedule injects them at random from its seed; swarm mode
+    /// switches each kind on or off per schedule. The scenario's own schedule and `dfs` meet none.
+    public var faults: Set<Fault>
 
     public init(
         name: String, app: String, start: Date, timeZone: TimeZone, timeZoneName: String, seed: UInt64,
         config: DeviceConfig, steps: [ScenarioStep], invariants: [ScenarioCondition], failOnRace: Bool = false,
-        builtInInvariants: Bool = true, expectFailure: Bool = false
+        builtInInvariants: Bool = true, expectFailure: Bool = false, faults: Set<Fault> = []
     ) {
         self.expectFailure = expectFailure
+        self.faults = faults
         self.name = name
         self.app = app
         self.start = start

@@ -81,8 +81,8 @@ public enum ScenarioExplorer {
                     if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return state.stop("timeLimit") }
                     let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
                     let outcome = ScenarioRunner.run(
-                        scenario, strategy: seed.makeStrategy(), quirks: plan.swarm ? seed.swarmQuirks : [:],
-                        interruption: isStopped)
+                        scenario, seed: seed, quirks: plan.swarm ? seed.swarmQuirks : [:],
+                        faults: plan.swarm ? seed.swarmFaults(scenario.faults) : scenario.faults, interruption: isStopped)
                     if outcome.interrupted { return state.stop(control.stopReason() ?? "cancelled") }
                     let (done, failed) = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
                     if done % control.progressEvery == 0 || outcome.failure != nil { control.progress(done, failed) }
@@ -106,10 +106,11 @@ public enum ScenarioExplorer {
             // Only the first failure is shrunk: each shrink replays the scenario hundreds of times.
             var shrunk = outcome
             if position == 0 {
-                let deviations = ScheduleShrinker(scenario: scenario, quirks: outcome.quirks, interruption: isStopped)
-                    .shrink(outcome.deviations, failing: reason, preemptions: outcome.preemptions)
+                let smallest = ScheduleShrinker(scenario: scenario, quirks: outcome.quirks, interruption: isStopped)
+                    .shrink(outcome.deviations, faults: outcome.faults, failing: reason, preemptions: outcome.preemptions)
                 let replayed = ScenarioRunner.run(
-                    scenario, replaying: .deviations(deviations), quirks: outcome.quirks, interruption: isStopped)
+                    scenario, replaying: .deviations(smallest.deviations, faults: smallest.faults), quirks: outcome.quirks,
+                    interruption: isStopped)
                 if replayed.failure?.isSameFailure(as: reason) == true { shrunk = replayed }
             }
             return ExplorationFailure(

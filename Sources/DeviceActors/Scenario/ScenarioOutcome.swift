@@ -30,6 +30,8 @@ public struct ScenarioOutcome: Sendable {
     let strategy: (any SchedulingStrategy)?
     /// The quirks that were on.
     public let quirks: [String: Bool]
+    /// The faults that fired (``FaultPlan/fired``): with ``deviations``, what replays the run.
+    public let faults: [FaultSite]
     /// The run was stopped before its end (its interruption said so): it neither passed nor
     /// failed, and ``failure`` is nil.
     public let interrupted: Bool
@@ -43,9 +45,11 @@ public struct ScenarioOutcome: Sendable {
         self.device = device
         guard let device else {
             (schedule, decisionLog, steps, decisions, preemptions, divergence, strategy) = ([], [], 0, 0, 0, nil, nil)
+            faults = []
             return
         }
         let scheduler = device.world.scheduler
+        faults = scheduler.faults.fired
         strategy = scheduler.strategy
         schedule = scheduler.choices
         decisionLog = scheduler.decisionLog
@@ -74,5 +78,11 @@ public struct ScenarioOutcome: Sendable {
 /// picks that differ from the non-preemptive one (what a replay token holds).
 public enum RecordedSchedule: Sendable, Equatable {
     case tasks([Int])
-    case deviations([ScheduleDeviation])
+    /// The deviations from the non-preemptive schedule, and the faults that fired.
+    case deviations([ScheduleDeviation], faults: [FaultSite] = [])
+
+    var faults: [FaultSite] {
+        if case .deviations(_, let faults) = self { return faults }
+        return []
+    }
 }

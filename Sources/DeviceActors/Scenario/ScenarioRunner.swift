@@ -6,11 +6,13 @@ import ExtensionSandbox
 /// Same scenario, strategy and build ⇒ the same trace and schedule, byte for byte.
 public enum ScenarioRunner {
     /// - Parameter quirks: quirks switched on for this schedule (swarm mode), over the scenario's.
+    /// - Parameter faults: the faults this schedule may meet, set once the device is made (its
+    ///   creation meets none).
     /// - Parameter interruption: asked between steps and before each instant at which timers
     ///   fire; once it says true the run stops, ``ScenarioOutcome/interrupted`` (nobody waits
     ///   for it any more).
     public static func run(
-        _ scenario: Scenario, strategy: any SchedulingStrategy, quirks: [String: Bool] = [:],
+        _ scenario: Scenario, strategy: any SchedulingStrategy, quirks: [String: Bool] = [:], faults: FaultPlan = .none,
         interruption: (@Sendable () -> Bool)? = nil
     ) -> ScenarioOutcome {
         var config = scenario.config
@@ -28,6 +30,7 @@ public enum ScenarioRunner {
                 device: nil, quirks: config.quirks)
         }
         device.world.interruption = interruption
+        device.world.scheduler.faults = faults
         let failure = run(scenario, on: device, interruption: interruption)
         if let interruption, interruption() {
             return ScenarioOutcome(failure: nil, device: device, quirks: config.quirks, interrupted: true)
@@ -35,11 +38,15 @@ public enum ScenarioRunner {
         return ScenarioOutcome(failure: failure, device: device, quirks: config.quirks)
     }
 
-    /// One schedule from its seed (``ScheduleSeed/makeStrategy()``).
+    /// One schedule from its seed (``ScheduleSeed/makeStrategy()``), meeting faults of the
+    /// `faults` kinds seeded by the same seed.
     public static func run(
-        _ scenario: Scenario, seed: ScheduleSeed, quirks: [String: Bool] = [:], interruption: (@Sendable () -> Bool)? = nil
+        _ scenario: Scenario, seed: ScheduleSeed, quirks: [String: Bool] = [:], faults: Set<Fault> = [],
+        interruption: (@Sendable () -> Bool)? = nil
     ) -> ScenarioOutcome {
-        run(scenario, strategy: seed.makeStrategy(), quirks: quirks, interruption: interruption)
+        run(
+            scenario, strategy: seed.makeStrategy(), quirks: quirks, faults: seed.faultPlan(enabled: faults),
+            interruption: interruption)
     }
 
     /// One schedule from its recorded picks: the task at every decision, or only the deviations
@@ -51,9 +58,10 @@ public enum ScenarioRunner {
         let strategy =
             switch schedule {
             case .tasks(let tasks): ReplayStrategy(tasks: tasks)
-            case .deviations(let deviations): ReplayStrategy(deviations: deviations)
+            case .deviations(let deviations, _): ReplayStrategy(deviations: deviations)
             }
-        return run(scenario, strategy: strategy, quirks: quirks, interruption: interruption)
+        return run(
+            scenario, strategy: strategy, quirks: quirks, faults: .replaying(schedule.faults), interruption: interruption)
     }
 
     /// The decisions of the scenario's FIFO run: PCT's estimate of a schedule's length.

@@ -12,8 +12,9 @@ import ExtensionSandbox
 /// preemptions the more readable the story). It tries the non-preemptive schedule first, then
 /// removes runs of deviations, halving their length down to single ones (delta debugging). A
 /// candidate whose replay diverges (a later deviation's task is not ready where it picks it) is
-/// one that does not fail the same way. At most `budget` replays; stops early, with the best
-/// found so far, once `interruption` says so.
+/// one that does not fail the same way. The faults that fired are kept while deviations go; then
+/// each fault is tried without, latest first (a failure that needs none is told without one). At most
+/// `budget` replays; stops early, with the best found so far, once `interruption` says so.
 struct ScheduleShrinker {
     let scenario: Scenario
     let quirks: [String: Bool]
@@ -21,31 +22,33 @@ struct ScheduleShrinker {
     let interruption: (@Sendable () -> Bool)?
 
     func shrink(
-        _ deviations: [ScheduleDeviation], failing reason: ScenarioFailureReason, preemptions: Int = .max
-    ) -> [ScheduleDeviation] {
+        _ deviations: [ScheduleDeviation], faults: [FaultSite] = [], failing reason: ScenarioFailureReason,
+        preemptions: Int = .max
+    ) -> (deviations: [ScheduleDeviation], faults: [FaultSite]) {
         var runs = 0
         var fewest = preemptions
-        func stillFails(_ candidate: [ScheduleDeviation]) -> Bool {
+        var keptFaults = faults
+        func stillFails(_ candidate: [ScheduleDeviation], faults: [FaultSite]) -> Bool {
             guard runs < budget, interruption?() != true else { return false }
             runs += 1
             let outcome = ScenarioRunner.run(
-                scenario, replaying: .deviations(candidate), quirks: quirks, interruption: interruption)
+                scenario, replaying: .deviations(candidate, faults: faults), quirks: quirks, interruption: interruption)
             guard outcome.divergence == nil, let failure = outcome.failure, failure.isSameFailure(as: reason),
                 outcome.preemptions <= fewest
             else { return false }
             fewest = outcome.preemptions
             return true
         }
-        if deviations.isEmpty || stillFails([]) { return [] }
         var best = deviations
+        if !deviations.isEmpty, stillFails([], faults: keptFaults) { best = [] }
         var chunk = max(1, best.count / 2)
-        while runs < budget, interruption?() != true {
+        while !best.isEmpty, runs < budget, interruption?() != true {
             var changed = false
             var start = 0
             while start < best.count, runs < budget {
                 var candidate = best
                 candidate.removeSubrange(start..<min(start + chunk, best.count))
-                if stillFails(candidate) {
+                if stillFails(candidate, faults: keptFaults) {
                     best = candidate
                     changed = true
                 } else {
@@ -55,6 +58,12 @@ struct ScheduleShrinker {
             if chunk == 1 && !changed { break }
             if !changed { chunk = max(1, chunk / 2) }
         }
-        return best
+        // Latest first: a site is numbered among the sites met before it, so dropping an
+        // earlier fault renumbers every later one (its callback goes on and meets more sites).
+        for fault in faults.reversed() where runs < budget {
+            let without = keptFaults.filter { $0 != fault }
+            if stillFails(best, faults: without) { keptFaults = without }
+        }
+        return (best, keptFaults)
     }
 }

@@ -3,29 +3,36 @@ import ExtensionSandbox
 /// A schedule as one short string to paste (as Shuttle prints one): the scenario it was found
 /// for and the picks that differ from the non-preemptive one,
 /// `v1:<scenario hash>:<decision>@<task>,…` — `v1:3f2a9c1b0e7d5a44:12@3,40@1`, or
-/// `v1:3f2a9c1b0e7d5a44:` for the non-preemptive schedule itself. Replaying it on another
-/// scenario is refused; on another build it replays, or stops at the first decision it no
-/// longer fits (a divergence, never a silent other run).
+/// `v1:3f2a9c1b0e7d5a44:` for the non-preemptive schedule itself; when faults fired, a fourth
+/// part names them, `v1:3f2a9c1b0e7d5a44:12@3:jetsam@2,callbackDropped@0` (``FaultSite``).
+/// Replaying it on another scenario is refused; on another build it replays, or stops at the
+/// first decision it no longer fits (a divergence, never a silent other run).
 public struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
     public static let version = "v1"
 
     /// The scenario's hash (``Scenario/hash``); empty when not known.
     public let scenarioHash: String
     public let deviations: [ScheduleDeviation]
+    /// The faults that fired, in order of kind then site.
+    public let faults: [FaultSite]
 
-    public init(scenarioHash: String, deviations: [ScheduleDeviation]) {
+    public init(scenarioHash: String, deviations: [ScheduleDeviation], faults: [FaultSite] = []) {
         self.scenarioHash = scenarioHash
         self.deviations = deviations
+        self.faults = faults.sorted()
     }
 
     public var description: String {
         "\(Self.version):\(scenarioHash):" + deviations.map { "\($0.decision)@\($0.task)" }.joined(separator: ",")
+            + (faults.isEmpty ? "" : ":" + faults.map(\.description).joined(separator: ","))
     }
 
     /// Reads a token; nil when it is not one (the reason says why).
     public static func parse(_ text: String) -> Result<ScheduleToken, TokenError> {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return .failure(.init(reason: "a token is v1:<scenario hash>:<decision>@<task>,…")) }
+        guard parts.count == 3 || parts.count == 4 else {
+            return .failure(.init(reason: "a token is v1:<scenario hash>:<decision>@<task>,…[:<fault>@<site>,…]"))
+        }
         guard parts[0] == Self.version else {
             return .failure(.init(reason: "token version \(parts[0]) is not \(Self.version) (made by another clarityd)"))
         }
@@ -39,7 +46,17 @@ public struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
             }
             deviations.append(ScheduleDeviation(decision: decision, task: task))
         }
-        return .success(ScheduleToken(scenarioHash: String(parts[1]), deviations: deviations))
+        var faults: [FaultSite] = []
+        if parts.count == 4 {
+            for text in parts[3].split(separator: ",", omittingEmptySubsequences: false) {
+                guard let site = FaultSite(text), !faults.contains(site) else {
+                    return .failure(
+                        .init(reason: "\(text) is not <fault>@<site> (faults: \(Fault.allCases.map(\.rawValue).joined(separator: ", ")))"))
+                }
+                faults.append(site)
+            }
+        }
+        return .success(ScheduleToken(scenarioHash: String(parts[1]), deviations: deviations, faults: faults))
     }
 
     public struct TokenError: Error, Sendable, Equatable {

@@ -37,6 +37,7 @@ extension Effect {
         case .focusMode(let on): on ? "focus mode on" : "focus mode off"
         case .openURL(let url): "open \(url)"
         case .appError(let callback, _): "error in \(callback)"
+        case .fault(let fault, let operation): "fault \(fault) at \(operation)"
         case .storeKit(let transaction, let product): "\(transaction) \(product)"
         case .app(let event, _): event
         case .race(let lost): "race \(lost.key) (lost \(lost.otherActor)'s write)"

@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+import ExtensionSandbox
 import Foundation
 @_spi(Host) import SimulatediOS
 
@@ -20,6 +21,8 @@ struct ScenarioDocument: Decodable, Sendable {
     /// The scenario pins a known race: exploring it passes when a schedule fails, and fails when
     /// none does (CI stays green while the race is found, red once it is not).
     var expectFailure: Bool?
+    /// Fault kinds an exploration injects (`jetsam`, `callbackDropped`).
+    var faults: [String]?
 
     static let defaultStart = "2026-01-05T08:00:00Z"
 
@@ -76,10 +79,20 @@ struct ScenarioDocument: Decodable, Sendable {
                 throw ScenarioInvalid(field: "config", reason: "\(error)")
             }
         }
+        var kinds: Set<Fault> = []
+        for (index, name) in (faults ?? []).enumerated() {
+            guard let fault = Fault(rawValue: name) else {
+                throw ScenarioInvalid(
+                    field: "faults[\(index)]",
+                    reason: "unknown fault \(name) (known: \(Fault.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            guard kinds.insert(fault).inserted else { throw ScenarioInvalid(field: "faults[\(index)]", reason: "listed twice") }
+        }
         return Scenario(
             name: name ?? "scenario", app: app ?? "clarity", start: startDate, timeZone: zone, timeZoneName: zoneName,
             seed: seed ?? 0, config: deviceConfig, steps: steps.map(\.step), invariants: (invariants ?? []).map(\.condition),
-            failOnRace: failOnRace ?? false, builtInInvariants: builtInInvariants ?? true, expectFailure: expectFailure ?? false)
+            failOnRace: failOnRace ?? false, builtInInvariants: builtInInvariants ?? true, expectFailure: expectFailure ?? false,
+            faults: kinds)
     }
 }
 

@@ -56,7 +56,8 @@ struct ScenarioMethods: Sendable {
                 ? request.expectedDecisions ?? ScenarioRunner.expectedDecisions(scenario, interruption: interruption) : nil
             let made = ScheduleSeed(strategy: kind, seed: request.seed ?? 0, depth: request.depth, expectedDecisions: expected)
             seed = made
-            outcome = ScenarioRunner.run(scenario, seed: made, quirks: quirks, interruption: interruption)
+            outcome = ScenarioRunner.run(
+                scenario, seed: made, quirks: quirks, faults: scenario.faults, interruption: interruption)
         }
         if outcome.interrupted { throw RPCError.cancelled(reason: cancellation.reason?.rawValue ?? "cancelled") }
         let trace = outcome.trace
@@ -64,7 +65,7 @@ struct ScenarioMethods: Sendable {
             ScheduleResult(
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
                 seed: seed?.seed, depth: seed?.depth, expectedDecisions: seed?.expectedDecisions, schedule: outcome.schedule,
-                token: ScheduleToken(scenarioHash: hash, deviations: outcome.deviations).description,
+                token: ScheduleToken(scenarioHash: hash, deviations: outcome.deviations, faults: outcome.faults).description,
                 steps: outcome.steps, decisions: outcome.decisions, preemptions: outcome.preemptions,
                 divergence: outcome.divergence, story: outcome.passed ? nil : ScheduleStory.lines(of: outcome),
                 quirks: outcome.quirks.filter { $0.value }, build: build, trace: trace,
@@ -300,7 +301,7 @@ enum ScheduleParam: Decodable, Sendable {
                         field: "schedule",
                         reason: "the token was found for another scenario (hash \(token.scenarioHash); this one's is \(scenarioHash))")
                 }
-                return .deviations(token.deviations)
+                return .deviations(token.deviations, faults: token.faults)
             }
         }
     }

@@ -47,6 +47,8 @@ extension Effect {
             return event.utf8.count + fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.heldBytes }
         case .appError(let callback, let message):
             return callback.utf8.count + message.utf8.count
+        case .fault(let fault, let operation):
+            return fault.utf8.count + operation.utf8.count
         }
     }
 }

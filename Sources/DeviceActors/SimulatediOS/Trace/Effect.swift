@@ -45,6 +45,10 @@ public enum Effect: Sendable, Equatable {
     /// (`callback` names it), which nothing else would show: traced, never dropped. A jetsam is
     /// not one (it is `extension.jetsam`).
     case appError(callback: String, message: String)
+    /// A fault injected by an exploration (``FaultPlan``; docs/platform.md, Faults): `fault` is
+    /// its kind (`jetsam`, `callbackDropped`), `at` what it struck (`read group.x/key`,
+    /// `intervalDidStart(daily)`).
+    case fault(fault: String, at: String)
 
     /// Every ``kind`` an effect can have, in the order of the cases.
     public static let kinds = [
@@ -52,7 +56,7 @@ public enum Effect: Sendable, Equatable {
         "store.remove", "store.writeLost", "race", "shield.apply", "shield.clear", "shield.shown", "shield.action",
         "notification", "monitor.intervalStart", "monitor.intervalEnd", "monitor.threshold", "monitor.warning",
         "activity.start", "activity.stop", "app.state", "intent", "clock.advance", "wifi", "call", "contacts",
-        "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error",
+        "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error", "fault",
     ]
 
     /// The wire name of the effect (`kind`).
@@ -90,6 +94,7 @@ public enum Effect: Sendable, Equatable {
         case .appError: "app.error"
         case .storeKit: "storekit"
         case .app: "app"
+        case .fault: "fault"
         }
     }
 }
@@ -114,7 +119,7 @@ extension Effect {
             .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
-            .race, .shieldShown, .shieldAction, .openURL, .appError:
+            .race, .shieldShown, .shieldAction, .openURL, .appError, .fault:
             false
         }
     }
@@ -125,6 +130,7 @@ extension Effect {
         case .callback(let name): self = .extensionCallback(name: name)
         case .jetsam(let usedBytes, let budgetBytes): self = .extensionJetsam(usedBytes: usedBytes, budgetBytes: budgetBytes)
         case .terminate: self = .extensionTerminate
+        case .fault(let fault, let operation): self = .fault(fault: fault.rawValue, at: operation)
         }
     }
 }

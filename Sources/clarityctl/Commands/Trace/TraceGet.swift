@@ -84,7 +84,7 @@ struct TraceGet: ClarityCommand {
     /// Effect kinds without a dot (docs/protocol.md, Effects): a selector that names one selects
     /// that kind only — `app` is the app's own events, not `app.state` (`app.` selects that).
     static let kindsOfTheirOwn: Set<String> = [
-        "app", "notification", "intent", "wifi", "call", "contacts", "focusMode", "openURL", "storekit", "race",
+        "app", "notification", "intent", "wifi", "call", "contacts", "focusMode", "openURL", "storekit", "race", "fault",
     ]
 
     /// What `--kind word` asks the daemon for: the kind itself, and the kinds under it

@@ -1,0 +1,59 @@
+import ControlProtocol
+import DaemonTestSupport
+import Testing
+
+/// Faults as choices (docs/scenarios.md, Faults): a scenario lists the faults its exploration may
+/// inject; a schedule meets them seeded by its own seed, a failure names the ones it needs in its
+/// token, and the token replays them.
+@Suite struct FaultTests {
+    /// Friction reaches layer 2 at ten minutes of Instagram: the monitor writes `frictionLevel` 2.
+    private func frictionScenario(faults: [JSONValue]) -> JSONValue {
+        [
+            "name": "friction-reaches-layer-two", "faults": .array(faults),
+            "steps": [
+                ["intent": ["name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]]],
+                ["event": ["type": "app.open", "app": "com.burbn.instagram"]],
+                ["advance": 660],
+                ["expect": ["store": ["key": "frictionLevel", "equals": 2]]],
+            ],
+        ]
+    }
+
+    @Test func anInjectedFaultFailsASchedulesAndItsTokenReplaysIt() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let scenario = frictionScenario(faults: ["jetsam", "callbackDropped"])
+        let report = try daemon.call("scenario.explore", ["scenario": scenario, "schedules": 300])
+        let failure = try #require(report["failures"]?.arrayValue?.first, "\(report)")
+        #expect(failure["step"] == "steps[3]")
+        let faults = try #require(failure["faults"]?.arrayValue?.compactMap { $0.stringValue })
+        #expect(!faults.isEmpty, "\(failure)")
+        let token = try #require(failure["schedule"]?.stringValue)
+        #expect(token.hasSuffix(":" + faults.joined(separator: ",")))
+        #expect(failure["story"]?.arrayValue?.contains { $0.stringValue?.contains("FAULT") == true } == true)
+
+        let replay = try daemon.call("scenario.replay", ["scenario": scenario, "schedule": .string(token)])
+        #expect(replay["failures"]?.arrayValue?.first?["step"] == "steps[3]")
+        #expect(replay["token"] == .string(token), "the replay meets the same faults")
+        let trace = try #require(replay["trace"]?.arrayValue)
+        let injected = trace.filter { $0["kind"] == "fault" }
+        #expect(injected.count == faults.count)
+        for event in injected {
+            #expect(["jetsam", "callbackDropped"].contains(event["fault"]?.stringValue ?? ""))
+            #expect(event["at"]?.stringValue?.isEmpty == false)
+            if event["fault"] == "jetsam" {
+                let next = trace.first { ($0["seq"]?.intValue ?? 0) > (event["seq"]?.intValue ?? 0) }
+                #expect(next?["kind"] == "extension.jetsam", "the fault kills the extension at once")
+            }
+        }
+    }
+
+    @Test func withoutFaultsEveryScheduleReachesLayerTwo() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let report = try daemon.call("scenario.explore", ["scenario": frictionScenario(faults: []), "schedules": 300])
+        #expect(report["failed"] == 0 && report["schedules"] == 300, "\(report)")
+        let fifo = try daemon.call("scenario.run", ["scenario": frictionScenario(faults: ["jetsam", "callbackDropped"])])
+        #expect(fifo["passed"] == true, "the scenario's own schedule meets no fault")
+    }
+}
