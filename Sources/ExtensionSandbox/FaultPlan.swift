@@ -72,6 +72,15 @@ public struct FaultPlan: Sendable {
 
     private init(mode: Mode) { self.mode = mode }
 
+    /// A replay's sites the run never reached (a replay that ended early diverged), in order.
+    public var unmetSites: [FaultSite] {
+        guard case .replaying(let sites) = mode else { return [] }
+        return sites.filter { $0.index >= sitesMet[$0.fault, default: 0] }.sorted()
+    }
+
+    /// How many sites of `fault` the run met.
+    public func sitesMet(of fault: Fault) -> Int { sitesMet[fault, default: 0] }
+
     /// A site of `fault` is met: whether the fault fires here (recorded in ``fired`` if so).
     public mutating func fires(_ fault: Fault) -> Bool {
         let fires: Bool

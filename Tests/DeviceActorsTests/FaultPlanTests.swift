@@ -30,6 +30,10 @@ import Testing
         #expect(recorded.contains { $0.fault == .callbackDropped } && recorded.contains { $0.fault == .jetsam })
         #expect(meet(.replaying(recorded), sites: 200) == recorded)
         #expect(meet(.replaying([FaultSite(.jetsam, at: 2)]), sites: 5) == [FaultSite(.jetsam, at: 2)])
+        var short = FaultPlan.replaying([FaultSite(.jetsam, at: 2), FaultSite(.callbackDropped, at: 9)])
+        for _ in 0..<3 { _ = short.fires(.jetsam) }
+        #expect(short.unmetSites == [FaultSite(.callbackDropped, at: 9)], "a site the run never reached")
+        #expect(short.sitesMet(of: .jetsam) == 3)
         #expect(meet(.none, sites: 200).isEmpty)
         #expect(meet(.seeded(3, enabled: []), sites: 200).isEmpty)
     }

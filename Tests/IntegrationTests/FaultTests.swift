@@ -35,6 +35,10 @@ import Testing
         let replay = try daemon.call("scenario.replay", ["scenario": scenario, "schedule": .string(token)])
         #expect(replay["failures"]?.arrayValue?.first?["step"] == "steps[3]")
         #expect(replay["token"] == .string(token), "the replay meets the same faults")
+        #expect(replay["divergence"] == nil)
+        let beyond = token.replacingOccurrences(of: faults.last!, with: "jetsam@100000")
+        let unmet = try daemon.call("scenario.replay", ["scenario": scenario, "schedule": .string(beyond)])
+        #expect(unmet["divergence"]?.stringValue?.contains("before fault site jetsam@100000") == true, "\(unmet)")
         let trace = try #require(replay["trace"]?.arrayValue)
         let injected = trace.filter { $0["kind"] == "fault" }
         #expect(injected.count == faults.count)

@@ -61,6 +61,9 @@ public struct ScenarioOutcome: Sendable {
         } else if let replay = scheduler.strategy as? ReplayStrategy, replay.unconsumed > 0 {
             divergence =
                 "the replay diverged: the run ended after \(scheduler.decisions) decisions, before \(replay.unconsumed) of the schedule's picks"
+        } else if let unmet = scheduler.faults.unmetSites.first {
+            divergence =
+                "the replay diverged: the run ended before fault site \(unmet) (it met \(scheduler.faults.sitesMet(of: unmet.fault)) \(unmet.fault.rawValue) sites)"
         } else {
             divergence = nil
         }
