@@ -8,6 +8,12 @@ public enum Fault: String, Sendable, CaseIterable, Comparable {
     /// A DeviceActivity callback (`intervalDidStart`, `eventDidReachThreshold` …) is never
     /// delivered to the monitor extension.
     case callbackDropped
+    /// A DeviceActivity callback reaches the monitor extension late: ``callbackDelaySeconds``
+    /// of virtual time after the system fired it.
+    case callbackDelayed
+
+    /// How late a ``callbackDelayed`` callback arrives: one threshold batch interval.
+    public static let callbackDelaySeconds: Double = 60
 
     public static func < (lhs: Fault, rhs: Fault) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -7,16 +7,38 @@ import Testing
 /// token, and the token replays them.
 @Suite struct FaultTests {
     /// Friction reaches layer 2 at ten minutes of Instagram: the monitor writes `frictionLevel` 2.
-    private func frictionScenario(faults: [JSONValue]) -> JSONValue {
+    private func frictionScenario(faults: [JSONValue], advance: Int = 660) -> JSONValue {
         [
             "name": "friction-reaches-layer-two", "faults": .array(faults),
             "steps": [
                 ["intent": ["name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]]],
                 ["event": ["type": "app.open", "app": "com.burbn.instagram"]],
-                ["advance": 660],
+                ["advance": .int(advance)],
                 ["expect": ["store": ["key": "frictionLevel", "equals": 2]]],
             ],
         ]
+    }
+
+    /// The monitor's callbacks are delivery sites 0 (`intervalDidStart`), 1 (five minutes) and 2
+    /// (ten): delaying site 2 makes layer 2 a minute late, so it is not there at 10:00 but is at 11:00.
+    @Test func aDelayedCallbackArrivesAMinuteLate() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        for (advance, passes) in [(600, false), (660, true)] {
+            let scenario = frictionScenario(faults: ["callbackDelayed"], advance: advance)
+            let own = try #require(daemon.call("scenario.run", ["scenario": scenario])["token"]?.stringValue)
+            let hash = own.split(separator: ":")[1]
+            // The non-preemptive schedule (no deviation) meeting one fault.
+            let token = "v1:\(hash)::callbackDelayed@2"
+            let replay = try daemon.call("scenario.replay", ["scenario": scenario, "schedule": .string(token)])
+            #expect(replay["passed"] == .bool(passes), "advance \(advance): \(replay["failures"] ?? [])")
+            #expect(replay["divergence"] == nil)
+            let trace = try #require(replay["trace"]?.arrayValue)
+            let fault = try #require(trace.first { $0["kind"] == "fault" })
+            #expect(fault["fault"] == "callbackDelayed" && fault["at"] == "eventDidReachThreshold" && fault["t"] == 600)
+            let thresholds = trace.filter { $0["kind"] == "extension.callback" && $0["callback"] == "eventDidReachThreshold" }
+            #expect(thresholds.map { $0["t"] } == (passes ? [300, 660] : [300]))
+        }
     }
 
     @Test func anInjectedFaultFailsASchedulesAndItsTokenReplaysIt() throws {

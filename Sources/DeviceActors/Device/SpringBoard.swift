@@ -235,7 +235,8 @@ actor SpringBoard: WorldActor {
     // MARK: - Extensions and main app
 
     /// Delivers a DeviceActivity callback to the monitor extension, then re-checks shields. A
-    /// fault site: an exploration may drop the delivery (``Fault/callbackDropped``), traced.
+    /// fault site: an exploration may drop the delivery (``Fault/callbackDropped``) or make it
+    /// late (``Fault/callbackDelayed``), traced.
     func deliverToMonitor(_ callback: MonitorCallback) async {
         switch callback {
         case .intervalDidStart(let activity): trace.record(.monitorIntervalStart(activity: activity), by: "deviceActivity")
@@ -253,6 +254,19 @@ actor SpringBoard: WorldActor {
             trace.record(.fault(fault: Fault.callbackDropped.rawValue, at: callback.name), by: "deviceActivity")
             return
         }
+        if Scheduler.current?.faults.fires(.callbackDelayed) == true {
+            trace.record(.fault(fault: Fault.callbackDelayed.rawValue, at: callback.name), by: "deviceActivity")
+            let clock = platform.world.clock
+            clock.schedule(at: clock.now + .seconds(Fault.callbackDelaySeconds), label: "delayed \(callback.name)") {
+                [weak self] in await self?.runMonitor(callback)
+            }
+            return
+        }
+        await runMonitor(callback)
+    }
+
+    /// Runs `callback` in the monitor extension, then re-checks shields.
+    private func runMonitor(_ callback: MonitorCallback) async {
         do {
             try await monitor.run(callback: callback.name) { try await $0.receive(callback) }
         } catch {
