@@ -40,13 +40,17 @@ public final class CallbackContext: @unchecked Sendable {
     /// A platform call of the running task is about to happen: the calling process must still
     /// be alive (``checkpoint()``, a jetsammed callback is cut here), and this is a scheduling
     /// point — other processes may run first (``Scheduler/yield(before:process:)``).
-    /// It is also a fault site: an extension may be jetsammed here (``Fault/jetsam``).
+    /// It is also a fault site for an extension: it may be jetsammed here (``Fault/jetsam``), or
+    /// the device may reboot here (``Fault/reboot``).
     public static func platformCall(_ operation: @autoclosure () -> VisibleOperation) throws {
         let context = current
         try context?.checkpoint()
         guard let scheduler = Scheduler.current else { return }
-        if let context, let sandbox = context.sandbox, scheduler.faults.fires(.jetsam) {
-            try sandbox.injectJetsam(context, at: operation())
+        if let context, let sandbox = context.sandbox {
+            if scheduler.faults.fires(.jetsam) { try sandbox.injectJetsam(context, at: operation()) }
+            if let reboot = scheduler.rebootForFault, scheduler.faults.fires(.reboot) {
+                try sandbox.cutForReboot(context, at: operation(), reboot: reboot)
+            }
         }
         scheduler.yieldRunningTask(recording: scheduler.recordsChoices ? operation() : nil, process: context?.process)
     }
@@ -72,6 +76,9 @@ public protocol SandboxAccounting: AnyObject, Sendable {
     func retain(_ context: CallbackContext, bytes: Int) throws
     /// Kills the running instance as the fault ``Fault/jetsam`` does, at `operation`; throws ``Jetsam``.
     func injectJetsam(_ context: CallbackContext, at operation: VisibleOperation) throws
+    /// Cuts the running callback at `operation` for the fault ``Fault/reboot``: traces it, starts
+    /// `reboot` (which ends every extension) and throws, as a process killed by the reboot.
+    func cutForReboot(_ context: CallbackContext, at operation: VisibleOperation, reboot: @Sendable () -> Void) throws
 }
 
 /// An extension instance was killed for exceeding its memory budget (iOS jetsam).

@@ -12,6 +12,10 @@ public enum Fault: String, Sendable, CaseIterable, Comparable {
     /// of virtual time after the system fired it.
     case callbackDelayed
 
+    /// The device reboots in the middle of an extension's callback, at one of its platform
+    /// calls: the callback is cut there (what it wrote stays), then the device reboots.
+    case reboot
+
     /// How late a ``callbackDelayed`` callback arrives: one threshold batch interval.
     public static let callbackDelaySeconds: Double = 60
 

@@ -155,6 +155,13 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
         try jetsam()
     }
 
+    public func cutForReboot(_ context: CallbackContext, at operation: VisibleOperation, reboot: @Sendable () -> Void) throws {
+        try checkpoint(context)
+        onEvent(.fault(.reboot, at: operation.description))
+        reboot()
+        throw Jetsam(sandbox: name, usedBytes: usedBytes, budgetBytes: budgetBytes)
+    }
+
     public func retain(_ context: CallbackContext, bytes: Int) throws {
         try checkpoint(context)
         retainedBytes += bytes

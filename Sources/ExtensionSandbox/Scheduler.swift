@@ -55,6 +55,9 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     /// The faults this run may meet at fault sites (``FaultPlan``); none unless a scenario's
     /// exploration or replay sets them. Touched only on the run loop's thread.
     public var faults = FaultPlan.none
+    /// Reboots the device the world runs, for the fault ``Fault/reboot`` (set by the device;
+    /// starts the reboot as a world task). Without it, no reboot fault fires.
+    public var rebootForFault: (@Sendable () -> Void)?
     /// The task picked at each decision since recording began: the run's schedule.
     public private(set) var choices: [Int] = []
     /// Every decision since recording began, with what it chose between.

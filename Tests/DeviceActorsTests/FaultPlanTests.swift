@@ -46,7 +46,7 @@ import Testing
         #expect(try ScheduleToken.parse(token.description).get() == token)
         #expect(try ScheduleToken.parse("v1:6873a33849b27d80::jetsam@3").get().faults == [FaultSite(.jetsam, at: 3)])
         #expect(try ScheduleToken.parse("v1:6873a33849b27d80:4@9").get().faults.isEmpty)
-        for bad in ["v1:ab::jetsam@x", "v1:ab::reboot@1", "v1:ab::jetsam@1,jetsam@1", "v1:ab::jetsam@-1", "v1:ab::", "v1:ab:1@2:x:y"] {
+        for bad in ["v1:ab::jetsam@x", "v1:ab::meteor@1", "v1:ab::jetsam@1,jetsam@1", "v1:ab::jetsam@-1", "v1:ab::", "v1:ab:1@2:x:y"] {
             #expect(throws: ScheduleToken.TokenError.self, "\(bad)") { try ScheduleToken.parse(bad).get() }
         }
     }

@@ -74,6 +74,26 @@ import Testing
         }
     }
 
+    /// Site 0 is the monitor's first platform call (`intervalDidStart`, started by `selectApps`):
+    /// the device reboots there, so it is locked when the user tries to open Instagram.
+    @Test func aRebootInTheMiddleOfACallbackCutsItAndLocksTheDevice() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let scenario = frictionScenario(faults: ["reboot"])
+        let own = try #require(daemon.call("scenario.run", ["scenario": scenario])["token"]?.stringValue)
+        let token = "v1:\(own.split(separator: ":")[1])::reboot@0"
+        let replay = try daemon.call("scenario.replay", ["scenario": scenario, "schedule": .string(token)])
+        let failure = try #require(replay["failures"]?.arrayValue?.first, "\(replay)")
+        #expect(failure["step"] == "steps[1]", "app.open on a locked device: \(failure)")
+        let trace = try #require(replay["trace"]?.arrayValue)
+        let kinds = trace.map { $0["kind"]?.stringValue ?? "" }
+        let fault = try #require(kinds.firstIndex(of: "fault"))
+        #expect(trace[fault]["fault"] == "reboot" && trace[fault]["actor"] == "clarity.monitor")
+        #expect(kinds[fault...].contains("device.reboot"))
+        #expect(!kinds[fault...].contains("store.write"), "the cut callback wrote nothing more")
+        #expect(replay["divergence"] == nil)
+    }
+
     @Test func withoutFaultsEveryScheduleReachesLayerTwo() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

@@ -58,7 +58,7 @@ import Testing
             (withSteps([["event": ["type": "lock"], "fails": [:]]]), "steps[0].fails"),
             (withSteps([["event": ["type": "lock"], "fails": ["refused": ""]]]), "steps[0].fails.refused"),
             (withSteps([["event": ["type": "lock"], "fails": ["refused": "x", "invalidArgument": "y"]]]), "steps[0].fails"),
-            (withSteps([], ["faults": ["jetsam", "reboot"]]), "faults[1]"),
+            (withSteps([], ["faults": ["jetsam", "meteor"]]), "faults[1]"),
             (withSteps([], ["faults": ["jetsam", "jetsam"]]), "faults[1]"),
         ]
         for (scenario, field) in cases {

@@ -78,6 +78,12 @@ struct DeviceWiring {
         } catch {
             throw SimulatedDevice.deviceError(error)
         }
+        // The fault `reboot` (faults are set only by a scenario's exploration or replay).
+        let tasks = world.tasks
+        world.scheduler.rebootForFault = { [weak springBoard] in
+            guard let springBoard else { return }
+            tasks.spawn { [weak springBoard] in try? await springBoard?.handle(.reboot) }
+        }
         self.world = world
         self.trace = trace
         self.platform = platform

@@ -21,7 +21,7 @@ struct ScenarioDocument: Decodable, Sendable {
     /// The scenario pins a known race: exploring it passes when a schedule fails, and fails when
     /// none does (CI stays green while the race is found, red once it is not).
     var expectFailure: Bool?
-    /// Fault kinds an exploration injects (``Fault``: `jetsam`, `callbackDropped`, `callbackDelayed`).
+    /// Fault kinds an exploration injects (``Fault``: `jetsam`, `callbackDropped`, `callbackDelayed`, `reboot`).
     var faults: [String]?
 
     static let defaultStart = "2026-01-05T08:00:00Z"

@@ -46,7 +46,7 @@ public enum Effect: Sendable, Equatable {
     /// not one (it is `extension.jetsam`).
     case appError(callback: String, message: String)
     /// A fault injected by an exploration (``FaultPlan``; docs/platform.md, Faults): `fault` is
-    /// its kind (`jetsam`, `callbackDropped`, `callbackDelayed`), `at` what it struck (`read group.x/key`,
+    /// its kind (`jetsam`, `callbackDropped`, `callbackDelayed`, `reboot`), `at` what it struck (`read group.x/key`,
     /// `intervalDidStart(daily)`).
     case fault(fault: String, at: String)
 
