@@ -133,6 +133,9 @@ import Testing
         #expect(events.contains { $0["ph"] == "M" && $0["args"]?["name"]?.stringValue?.hasPrefix("clarity.monitor #") == true })
         #expect(events.contains { $0["ph"] == "s" } && events.contains { $0["ph"] == "f" })
         #expect(events.contains { $0["name"] == "eventDidReachThreshold" && $0["ph"] == "X" })
+        let marks = events.filter { $0["cat"] == "schedule" }.compactMap { $0["name"]?.stringValue }
+        let switches = (exported["story"]?.arrayValue ?? []).compactMap(\.stringValue).filter { $0.hasPrefix("⇄ decision") }
+        #expect(!marks.isEmpty && marks == switches, "each switch of the story is marked on the timeline")
 
         let other = try DaemonProcess()
         defer { other.stop() }

@@ -18,11 +18,30 @@ public enum ScheduleStory {
 
     public static func lines(of outcome: ScenarioOutcome) -> [String] {
         let events = outcome.trace.filter { told.contains($0.entry.payload.kind) }
-        let switches = outcome.decisionLog.filter { $0.isPreemption || $0.deviates }
+        let switches = switches(of: outcome)
         guard !switches.isEmpty else {
             return ["no switch: the schedule runs each process until it waits or ends"]
                 + events.suffix(before + after).map(line)
         }
+        var shown = Set<Int>()
+        var lines: [String] = []
+        for mark in switches {
+            let at = events.firstIndex { $0.entry.sequence > mark.afterSequence } ?? events.count
+            let window = max(0, at - before)..<min(events.count, at + after)
+            for index in window where index < at && shown.insert(index).inserted { lines.append(line(events[index])) }
+            lines.append(mark.label)
+            for index in window where index >= at && shown.insert(index).inserted { lines.append(line(events[index])) }
+        }
+        if let failure = outcome.failure {
+            lines.append("✗ \(failure.invariant.map { "\($0): " } ?? "")\(failure.message)")
+        }
+        return lines
+    }
+
+    /// The schedule's switches (preemptions, and picks off the non-preemptive schedule), each
+    /// told as a story line and placed after the trace event it followed: the story's and
+    /// `--perfetto`'s marks.
+    public static func switches(of outcome: ScenarioOutcome) -> [PerfettoTrace.ScheduleSwitch] {
         // A task is named by the process it runs for at the decision; one that announced nothing
         // there, by the first process it announced elsewhere (a task can move from one process
         // to another: a delivery runs the monitor's callback, then SpringBoard asks
@@ -34,19 +53,9 @@ public enum ScheduleStory {
                 if let process = candidate.process { names[candidate.task] = process }
             }
         }
-        var shown = Set<Int>()
-        var lines: [String] = []
-        for decision in switches {
-            let at = events.firstIndex { $0.entry.sequence > decision.position } ?? events.count
-            let window = max(0, at - before)..<min(events.count, at + after)
-            for index in window where index < at && shown.insert(index).inserted { lines.append(line(events[index])) }
-            lines.append(switchLine(decision, names: names))
-            for index in window where index >= at && shown.insert(index).inserted { lines.append(line(events[index])) }
+        return outcome.decisionLog.filter { $0.isPreemption || $0.deviates }.map {
+            PerfettoTrace.ScheduleSwitch(afterSequence: $0.position, label: switchLine($0, names: names))
         }
-        if let failure = outcome.failure {
-            lines.append("✗ \(failure.invariant.map { "\($0): " } ?? "")\(failure.message)")
-        }
-        return lines
     }
 
     /// A value as compact JSON, cut to `limit` characters.

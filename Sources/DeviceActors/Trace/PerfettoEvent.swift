@@ -99,6 +99,14 @@ public struct PerfettoEvent: Sendable, Encodable {
             arguments: .effect(effect))
     }
 
+    /// A switch of the schedule (a preemption, or a pick off the non-preemptive schedule): an
+    /// instant on the track of what ran next, category `schedule`, named as the story tells it.
+    static func scheduleSwitch(_ label: String, at timestamp: Double, process: Int) -> PerfettoEvent {
+        PerfettoEvent(
+            name: label, phase: .instant, timestamp: timestamp, duration: nil, processID: process, threadID: process,
+            category: "schedule", flowID: nil, arguments: .name(label))
+    }
+
     /// One end of flow arrow `id` (`s` or `f`), named after the rule that drew it.
     static func flow(_ phase: Phase, id: Int, rule: String, at timestamp: Double, process: Int) -> PerfettoEvent {
         PerfettoEvent(

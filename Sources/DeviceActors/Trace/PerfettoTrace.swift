@@ -34,9 +34,15 @@ public struct PerfettoTrace: Sendable, Encodable {
         public let lastSeq: Int?
     }
 
+    /// A switch of a scenario's schedule to mark: it came after trace event `afterSequence`.
+    public struct ScheduleSwitch: Sendable {
+        public let afterSequence: Int
+        public let label: String
+    }
+
     /// Exports `effects` (in trace order) of a device running `app` (`clarity`); `device` names
-    /// it in the metadata.
-    public init(effects: [TracedEffect], app: String, device: String? = nil) {
+    /// it in the metadata; `switches` (a scenario's schedule) are marked where they happened.
+    public init(effects: [TracedEffect], app: String, device: String? = nil, switches: [ScheduleSwitch] = []) {
         let mainAppActor = "\(app).app"
         let timeline = PerfettoTimeline(milliseconds: effects.map(\.entry.time.milliseconds))
         let processes = PerfettoProcesses(effects: effects, mainAppActor: mainAppActor)
@@ -75,6 +81,10 @@ public struct PerfettoTrace: Sendable, Encodable {
             for (number, link) in linksByCause[index] ?? [] {
                 events.append(.flow(.flowStart, id: number + 1, rule: link.rule.rawValue, at: timeline.anchor(index), process: pid))
             }
+        }
+        for mark in switches {
+            guard let index = effects.firstIndex(where: { $0.entry.sequence > mark.afterSequence }) else { continue }
+            events.append(.scheduleSwitch(mark.label, at: timeline.anchor(index), process: processes.pids[index]))
         }
         traceEvents = events
         otherData = Metadata(

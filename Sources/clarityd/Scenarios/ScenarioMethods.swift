@@ -70,7 +70,9 @@ struct ScenarioMethods: Sendable {
                 divergence: outcome.divergence, story: outcome.passed ? nil : ScheduleStory.lines(of: outcome),
                 quirks: outcome.quirks.filter { $0.value }, build: build, trace: trace,
                 perfetto: request.traceFormat == .perfetto
-                    ? PerfettoTrace(effects: trace, app: scenario.app, device: scenario.name) : nil))
+                    ? PerfettoTrace(
+                        effects: trace, app: scenario.app, device: scenario.name, switches: ScheduleStory.switches(of: outcome))
+                    : nil))
     }
 
     /// `scenario.explore`. With `progress: true`, while it runs the caller gets
