@@ -11,7 +11,6 @@ public enum Fault: String, Sendable, CaseIterable, Comparable {
     /// A DeviceActivity callback reaches the monitor extension late: ``callbackDelaySeconds``
     /// of virtual time after the system fired it.
     case callbackDelayed
-
     /// The device reboots in the middle of an extension's callback, at one of its platform
     /// calls: the callback is cut there (what it wrote stays), then the device reboots.
     case reboot
@@ -93,6 +92,7 @@ public struct FaultPlan: Sendable {
 
     /// A site of `fault` is met: whether the fault fires here (recorded in ``fired`` if so).
     public mutating func fires(_ fault: Fault) -> Bool {
+        let site = FaultSite(fault, at: sitesMet[fault, default: 0])
         let fires: Bool
         switch mode {
         case .none:
@@ -102,9 +102,8 @@ public struct FaultPlan: Sendable {
             fires = random.next() % Self.oneIn == 0
             mode = .seeded(random, enabled)
         case .replaying(let sites):
-            fires = sites.contains(FaultSite(fault, at: sitesMet[fault, default: 0]))
+            fires = sites.contains(site)
         }
-        let site = FaultSite(fault, at: sitesMet[fault, default: 0])
         sitesMet[fault, default: 0] += 1
         if fires { fired.append(site) }
         return fires

@@ -82,7 +82,7 @@ struct DeviceWiring {
         let tasks = world.tasks
         world.scheduler.rebootForFault = { [weak springBoard] in
             guard let springBoard else { return }
-            tasks.spawn { [weak springBoard] in try? await springBoard?.handle(.reboot) }
+            tasks.spawn { try? await springBoard.handle(.reboot) }
         }
         self.world = world
         self.trace = trace
