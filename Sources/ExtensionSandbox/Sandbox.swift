@@ -61,6 +61,7 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
     public func run<R: Sendable>(
         callback: String, _ body: @Sendable (Extension) async throws -> R
     ) async throws -> R {
+        noteLedger(writes: true)
         let extensionInstance = launchIfNeeded()
         let context = CallbackContext(actor: actorName, sandbox: self, generation: generation)
         running.append(context)
@@ -83,11 +84,13 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
     }
 
     public func isRunning(generation: Int) -> Bool {
-        instance != nil && generation == self.generation
+        noteLedger(writes: false)
+        return instance != nil && generation == self.generation
     }
 
     /// Ends the running instance (e.g. the system reclaiming an idle extension).
     public func terminate() {
+        noteLedger(writes: true)
         guard instance != nil else { return }
         discardInstance()
         onEvent(.terminate)
@@ -106,6 +109,7 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
     }
 
     private func finish(_ context: CallbackContext) {
+        noteLedger(writes: true)
         running.removeAll { $0 === context }
         guard context.generation == generation, instance != nil else { return }
         if running.isEmpty {
@@ -123,6 +127,13 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
         state = .notRunning
     }
 
+    /// The instance, its generation and its ledger are shared by every process that launches,
+    /// checks or ends this extension: a touch of them is part of a step's ``Footprint``.
+    /// (`checkpoint` may jetsam, so it writes.)
+    private func noteLedger(writes: Bool) {
+        Scheduler.note(Access("sandbox \(actorName)", writes: writes))
+    }
+
     private func notePeak() {
         peakBytes = max(peakBytes, usedBytes)
     }
@@ -136,6 +147,7 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
     }
 
     public func checkpoint(_ context: CallbackContext) throws {
+        noteLedger(writes: true)
         guard instance != nil, context.generation == generation else {
             throw Jetsam(sandbox: name, usedBytes: 0, budgetBytes: budgetBytes)
         }

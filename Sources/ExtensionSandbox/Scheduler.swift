@@ -62,6 +62,10 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     public private(set) var choices: [Int] = []
     /// Every decision since recording began, with what it chose between.
     public private(set) var decisionLog: [Decision] = []
+    /// What the step after each decision touched, by decision (when the strategy
+    /// ``SchedulingStrategy/usesFootprints``): the last one runs on to the end of the run.
+    public private(set) var stepFootprints: [Footprint] = []
+    private let recordsFootprints: Bool
     /// Set when the strategy refused to go on (a replay that met another situation than the one
     /// it recorded): the world stops, and says why.
     public private(set) var stopped: String?
@@ -74,6 +78,15 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
 
     public init(strategy: any SchedulingStrategy = FIFOStrategy()) {
         self.strategy = strategy
+        self.recordsFootprints = strategy.usesFootprints
+    }
+
+    /// The running step touched `access` (shared state outside world actors, or inside an actor
+    /// that ``WorldActorExecutor/notesAccesses``). Outside a world, or when no footprints are
+    /// recorded, nothing happens. Called on the run loop's thread.
+    public static func note(_ access: @autoclosure () -> Access) {
+        guard let scheduler = current, scheduler.recordsFootprints, !scheduler.stepFootprints.isEmpty else { return }
+        scheduler.stepFootprints[scheduler.stepFootprints.count - 1].insert(access())
     }
 
     /// The scheduler whose run loop owns the calling thread: nil outside every world.
@@ -168,6 +181,11 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
             }
             ran += 1
             steps += 1
+            if recordsFootprints, !stepFootprints.isEmpty, let actorExecutor = next.actorExecutor,
+                !actorExecutor.notesAccesses
+            {
+                stepFootprints[stepFootprints.count - 1].insert(actorExecutor.access)
+            }
             if let actorExecutor = next.actorExecutor {
                 next.job.runSynchronously(
                     isolatedTo: actorExecutor.asUnownedSerialExecutor(), taskExecutor: taskExecutor)
@@ -203,13 +221,14 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
                 decisions += 1
                 let view = ReadyTasks(
                     tasks: tasks, current: canGoOn, decision: decisions - 1, announced: announced,
-                    actors: recordsChoices ? actors : [])
+                    actors: recordsChoices ? actors : [], previousStep: stepFootprints.last ?? Footprint())
                 let choice = strategy.pickNext(view)
                 if choice < 0 || choice >= tasks.count {
                     stopped = strategy.stopReason ?? "the strategy picked no ready task at decision \(decisions - 1)"
                     return ready.removeFirst()
                 }
                 picked = choice
+                if recordsFootprints { stepFootprints.append(Footprint()) }
                 if let canGoOn, picked != canGoOn { preemptions += 1 }
                 if recordsChoices {
                     choices.append(tasks[picked])
@@ -237,10 +256,19 @@ public final class WorldActorExecutor: SerialExecutor, @unchecked Sendable {
     public let scheduler: Scheduler
     /// The actor's name, for traces and failure reports.
     public let label: String
+    /// Whether the actor notes each access to its state itself (``Scheduler/note(_:)``), finer
+    /// than "the whole actor": then a job on it adds nothing to a step's ``Footprint`` by itself.
+    /// An actor that says so must note every read and write of its state, or `dfs` may skip
+    /// orders that differ.
+    public let notesAccesses: Bool
+    /// A job on this actor, in a step's footprint: a write to all of its state.
+    let access: Access
 
-    public init(scheduler: Scheduler, label: String) {
+    public init(scheduler: Scheduler, label: String, notesAccesses: Bool = false) {
         self.scheduler = scheduler
         self.label = label
+        self.notesAccesses = notesAccesses
+        self.access = Access("actor \(label)", writes: true)
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {

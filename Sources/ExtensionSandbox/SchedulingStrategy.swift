@@ -15,10 +15,14 @@ public protocol SchedulingStrategy: Sendable {
     mutating func pickNext(_ ready: ReadyTasks) -> Int
     /// Why the strategy stopped the world, if it did.
     var stopReason: String? { get }
+    /// Whether the scheduler records what each step touched (``Footprint``), for
+    /// ``ReadyTasks/previousStep`` and ``Scheduler/stepFootprints``; off unless asked (it costs).
+    var usesFootprints: Bool { get }
 }
 
 extension SchedulingStrategy {
     public var stopReason: String? { nil }
+    public var usesFootprints: Bool { false }
 }
 
 /// What a task announced it is about to do: a platform call, a callback delivered or returning.
@@ -55,6 +59,9 @@ public struct ReadyTasks: Sendable {
     /// The actor each task's next job runs on (recorded runs only), to name a task that
     /// announced nothing: one just started, or resumed.
     let actors: [String?]
+    /// What the step since the previous decision touched (empty at the first decision, and
+    /// unless the strategy ``SchedulingStrategy/usesFootprints``).
+    public let previousStep: Footprint
 
     public var count: Int { tasks.count }
 

@@ -18,6 +18,11 @@ public final class VirtualClock: @unchecked Sendable {
         let action: @Sendable () async -> Void
     }
 
+    /// Setting or cancelling a timer, in a step's ``Footprint``: the order of timers due at one
+    /// instant is the order their tasks start in. (`now` moves only while the world is idle,
+    /// between steps, so reading it is no access.)
+    static let timersAccess = Access("VirtualClock timers", writes: true)
+
     public private(set) var now: VirtualInstant
     private var timers: [Timer] = []
     private var nextSequence = 0
@@ -32,6 +37,7 @@ public final class VirtualClock: @unchecked Sendable {
     public func schedule(at deadline: VirtualInstant, label: String, action: @escaping @Sendable () async -> Void)
         -> TimerID
     {
+        Scheduler.note(Self.timersAccess)
         nextSequence += 1
         let timer = Timer(id: TimerID(sequence: nextSequence), deadline: deadline, label: label, action: action)
         let index = timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex
@@ -40,6 +46,7 @@ public final class VirtualClock: @unchecked Sendable {
     }
 
     public func cancel(_ id: TimerID) {
+        Scheduler.note(Self.timersAccess)
         timers.removeAll { $0.id == id }
     }
 

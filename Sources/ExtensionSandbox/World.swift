@@ -34,9 +34,10 @@ public final class World: @unchecked Sendable {
     /// Starts world tasks from inside the world (platform work that iOS runs in another process).
     public var tasks: WorldTasks { WorldTasks(scheduler: scheduler) }
 
-    /// A fresh executor identity for one actor of this world.
-    public func makeExecutor(label: String) -> WorldActorExecutor {
-        WorldActorExecutor(scheduler: scheduler, label: label)
+    /// A fresh executor identity for one actor of this world; `notesAccesses` for an actor that
+    /// notes each access to its state itself (``WorldActorExecutor/notesAccesses``).
+    public func makeExecutor(label: String, notesAccesses: Bool = false) -> WorldActorExecutor {
+        WorldActorExecutor(scheduler: scheduler, label: label, notesAccesses: notesAccesses)
     }
 
     /// Runs `body` as a world task and drives the world until it is idle; returns what `body`

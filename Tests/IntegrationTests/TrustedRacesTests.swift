@@ -46,18 +46,31 @@ import Testing
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The fixed variant: every schedule with no preemption passes, and the search says it ran
-    /// them all.
-    @Test func aBoundedSearchOfTheFixedVariantIsExhaustiveAtBoundZero() throws {
+    /// The fixed variant: every schedule with at most one preemption passes, and the search says
+    /// it ran them all; sleep sets cut the orders of commuting steps (`pruned`), and without them
+    /// the same bound takes many more schedules. `sleepSets` goes with dfs only.
+    @Test func aBoundedSearchOfTheFixedVariantIsExhaustiveAtBoundOne() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
         daemon.answerTimeout = 300
         let report = try daemon.call(
-            "scenario.explore", ["scenario": Self.fixed, "strategy": "dfs", "preemptionBound": 0, "schedules": 100_000])
+            "scenario.explore", ["scenario": Self.fixed, "strategy": "dfs", "preemptionBound": 1, "schedules": 100_000])
         #expect(report["failed"] == 0)
-        #expect(report["exhaustive"] == true, "\(report)")
+        #expect(report["exhaustive"] == true && report["bound"] == 1, "\(report)")
         #expect((report["schedules"]?.intValue ?? 0) > 1)
+        #expect((report["pruned"]?.intValue ?? 0) > 0, "\(report)")
         #expect(report["passed"] == true)
+        let reduced = try daemon.call(
+            "scenario.explore", ["scenario": Self.fixed, "strategy": "dfs", "preemptionBound": 0])
+        let every = try daemon.call(
+            "scenario.explore", ["scenario": Self.fixed, "strategy": "dfs", "preemptionBound": 0, "sleepSets": false])
+        #expect(every["exhaustive"] == true && every["pruned"] == 0 && every["failed"] == 0, "\(every)")
+        let (few, many) = (reduced["schedules"]?.intValue ?? 0, every["schedules"]?.intValue ?? 0)
+        #expect(few > 1 && few * 10 < many, "\(few) schedules with sleep sets, \(many) without")
+        let refused = #expect(throws: RPCError.self) {
+            try daemon.call("scenario.explore", ["scenario": Self.fixed, "strategy": "pct", "sleepSets": false])
+        }
+        #expect(refused?.code == -32602 && refused?.data?["field"] == "sleepSets", "\(String(describing: refused))")
     }
 
     /// A token names its scenario: replaying it on another is refused; one that no longer fits

@@ -29,7 +29,7 @@ struct DeviceWiring {
             catalog: catalog, trace: trace, apps: [appName])
         let platform = Platform(
             appName: appName,
-            appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups"), trace: trace, clock: world.clock),
+            appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups", notesAccesses: true), trace: trace, clock: world.clock),
             managedSettings: ManagedSettingsAgent(
                 executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog),
             deviceActivity: deviceActivity,

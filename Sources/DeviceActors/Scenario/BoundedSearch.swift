@@ -11,12 +11,17 @@ import ExtensionSandbox
 /// switch away from a task that could go on costs one. When no pick is left the search is
 /// exhaustive: no schedule within the bound fails.
 ///
-/// Orders of independent operations are run once (sleep sets, Godefroid 1996): once a pick has
-/// been explored, a sibling explored after it leaves it asleep for as long as the operations run
-/// meanwhile are independent of the one it announced, and a schedule whose every ready task is
-/// asleep is one already run, so it is cut there (`pruned`). Two operations are independent
-/// when different processes perform them on different objects, or both read; a task that
-/// announced nothing (just started, or resumed) depends on everything.
+/// Orders of independent steps are run once (sleep sets, Godefroid 1996): once a pick has been
+/// explored, a sibling explored after it leaves it asleep for as long as the steps run meanwhile
+/// commute with the step it took, and a schedule whose every ready task is asleep is one already
+/// run, so it is cut there (`pruned`). Whether two steps commute is read from what each one
+/// touched when it ran (``Footprint``: the world actors it ran on, App Group keys, the clock's
+/// timers, a sandbox's ledger), so a task that just started or resumed — whose next operation
+/// no one announced — is judged by what it did, not assumed to touch everything.
+/// With a preemption bound, the explored order of two commuting steps may be the one that
+/// costs more preemptions, so a pruned schedule within the bound may stand for one explored
+/// only beyond it (Coons, Musuvathi and McKinley, OOPSLA 2013); `sleepSets: false` (the plan's
+/// ``ExplorationPlan/sleepSets``) runs every schedule within the bound instead.
 ///
 /// It runs on one thread (each schedule depends on the last), and is bounded by the plan's
 /// `schedules`, `timeLimit` and the caller's ``ScenarioExplorer/Control``.
@@ -29,6 +34,8 @@ enum BoundedSearch {
         let current: Int?
         var chosen: Int
         var tried: [Int]
+        /// What the step of each tried pick touched.
+        var footprints: [Int: Footprint] = [:]
         let asleep: Set<Int>
         let spentBefore: Int
 
@@ -47,13 +54,16 @@ enum BoundedSearch {
     }
 
     /// Bounds 0, 1, … `plan.preemptionBound` in turn, so that the fewest preemptions that break
-    /// the scenario are found first.
+    /// the scenario are found first. `observe` sees every schedule run to its end (not those
+    /// pruned), as it ends.
     static func search(
-        _ scenario: Scenario, plan: ExplorationPlan, control: ScenarioExplorer.Control, deadline: UInt64?
+        _ scenario: Scenario, plan: ExplorationPlan, control: ScenarioExplorer.Control, deadline: UInt64?,
+        observe: (ScenarioOutcome) -> Void = { _ in }
     ) -> Result {
         var result = Result()
         for bound in 0...plan.preemptionBound {
-            searchWithin(bound, scenario, plan: plan, control: control, deadline: deadline, into: &result)
+            searchWithin(
+                bound, scenario, plan: plan, control: control, deadline: deadline, observe: observe, into: &result)
             if !result.exhaustive { return result }
         }
         return result
@@ -61,7 +71,7 @@ enum BoundedSearch {
 
     private static func searchWithin(
         _ bound: Int, _ scenario: Scenario, plan: ExplorationPlan, control: ScenarioExplorer.Control, deadline: UInt64?,
-        into result: inout Result
+        observe: (ScenarioOutcome) -> Void, into result: inout Result
     ) {
         let isStopped = control.isStopped
         result.exhaustive = false
@@ -70,7 +80,10 @@ enum BoundedSearch {
             if let reason = control.stopReason() { return result.stoppedBy = reason }
             if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return result.stoppedBy = "timeLimit" }
             guard result.schedules + result.pruned < plan.schedules else { return result.stoppedBy = "schedules" }
-            let strategy = SleepingStrategy(prefix: stack.map { ($0.chosen, $0.tried.dropLast()) })
+            let strategy = SleepingStrategy(
+                prefix: stack.map { frame in
+                    (frame.chosen, frame.tried.dropLast().compactMap { task in frame.footprints[task].map { (task, $0) } })
+                }, sleeps: plan.sleepSets)
             let outcome = ScenarioRunner.run(scenario, strategy: strategy, interruption: isStopped)
             if outcome.interrupted { return result.stoppedBy = control.stopReason() ?? "cancelled" }
             result.steps += outcome.steps
@@ -81,6 +94,7 @@ enum BoundedSearch {
             } else {
                 let index = result.schedules
                 result.schedules += 1
+                observe(outcome)
                 if outcome.failure != nil {
                     result.failedTotal += 1
                     if result.failing.count < 20 { result.failing.append((index, outcome)) }
@@ -90,7 +104,7 @@ enum BoundedSearch {
                     control.progress(result.schedules, result.failedTotal)
                 }
             }
-            extend(&stack, with: outcome.decisionLog, asleep: ran?.asleepAt ?? [])
+            extend(&stack, with: outcome.decisionLog, footprints: outcome.stepFootprints, asleep: ran?.asleepAt ?? [])
             guard backtrack(&stack, bound: bound) else {
                 result.exhaustive = true
                 return
@@ -98,15 +112,22 @@ enum BoundedSearch {
         }
     }
 
-    /// Adds the decisions the run made past the forced prefix.
-    private static func extend(_ stack: inout [Frame], with log: [Decision], asleep: [Set<Int>]) {
+    /// Notes what the picks of the forced prefix touched (the last one is new), and adds the
+    /// decisions the run made past it.
+    private static func extend(
+        _ stack: inout [Frame], with log: [Decision], footprints: [Footprint], asleep: [Set<Int>]
+    ) {
+        for index in stack.indices where index < footprints.count {
+            stack[index].footprints[stack[index].chosen] = footprints[index]
+        }
         for decision in log.dropFirst(stack.count) {
             let spent = (stack.last.map { $0.spentBefore + $0.cost(of: $0.chosen) }) ?? 0
             stack.append(
                 Frame(
                     candidates: decision.candidates, current: decision.current, chosen: decision.chosen,
-                    tried: [decision.chosen], asleep: decision.index < asleep.count ? asleep[decision.index] : [],
-                    spentBefore: spent))
+                    tried: [decision.chosen],
+                    footprints: decision.index < footprints.count ? [decision.chosen: footprints[decision.index]] : [:],
+                    asleep: decision.index < asleep.count ? asleep[decision.index] : [], spentBefore: spent))
         }
     }
 
@@ -127,62 +148,54 @@ enum BoundedSearch {
         return false
     }
 
-    /// Whether two announced operations commute: different processes, and different objects or
-    /// both reads. Unknown operations (nil) commute with nothing.
-    static func independent(_ first: Decision.Candidate, _ second: Decision.Candidate) -> Bool {
-        guard let a = first.operation, let b = second.operation, let p = first.process, let q = second.process, p != q
-        else { return false }
-        if a.object != b.object || a.item != b.item { return !["deliver", "return"].contains(a.verb) || a.verb == b.verb }
-        return a.verb == "read" && b.verb == "read"
-    }
-
     /// Follows a prefix of picks, then runs each awake task on; keeps the sleep set as it goes.
-    /// At each prefix decision, the siblings explored before its pick fall asleep (those
-    /// independent of it); a task wakes when a dependent operation runs. A run whose ready
-    /// tasks are all asleep stops (``pruned``): it repeats one already made.
+    /// At each prefix decision, the siblings explored before its pick fall asleep with what their
+    /// step touched; at each decision, a sleeper whose step conflicts with the step just run
+    /// wakes. A run whose ready tasks are all asleep stops (``pruned``): it repeats one already
+    /// made. Without `sleeps`, nothing ever sleeps.
     struct SleepingStrategy: SchedulingStrategy {
-        let prefix: [(task: Int, before: ArraySlice<Int>)]
-        private var sleeping: [Int: Decision.Candidate] = [:]
+        let prefix: [(task: Int, before: [(task: Int, footprint: Footprint)])]
+        let sleeps: Bool
+        private var sleeping: [Int: Footprint] = [:]
         /// The tasks asleep at each decision.
         private(set) var asleepAt: [Set<Int>] = []
         private(set) var pruned = false
 
-        init(prefix: [(task: Int, before: ArraySlice<Int>)]) {
+        init(prefix: [(task: Int, before: [(task: Int, footprint: Footprint)])], sleeps: Bool = true) {
             self.prefix = prefix
+            self.sleeps = sleeps
         }
 
         var name: String { "dfs" }
         var stopReason: String? { pruned ? "pruned: an order of independent operations already run" : nil }
+        var usesFootprints: Bool { sleeps }
 
         mutating func pickNext(_ ready: ReadyTasks) -> Int {
-            let candidates = (0..<ready.count).map {
-                Decision.Candidate(task: ready.task(at: $0), process: ready.process(at: $0), operation: ready.operation(at: $0))
-            }
+            let step = ready.previousStep
+            sleeping = sleeping.filter { !$0.value.conflicts(with: step) }
             asleepAt.append(Set(sleeping.keys))
             let pick: Int
             if ready.decision < prefix.count {
                 guard let index = ready.index(of: prefix[ready.decision].task) else { return -1 }
                 pick = index
-                for task in prefix[ready.decision].before {
-                    guard let sibling = candidates.first(where: { $0.task == task }) else { continue }
-                    sleeping[task] = sibling
+                if sleeps {
+                    for sibling in prefix[ready.decision].before where ready.index(of: sibling.task) != nil {
+                        sleeping[sibling.task] = sibling.footprint
+                    }
                 }
             } else {
+                let tasks = (0..<ready.count).map { ready.task(at: $0) }
                 let awake = ready.nonPreemptive
-                if !sleeping.keys.contains(candidates[awake].task) {
+                if sleeping[tasks[awake]] == nil {
                     pick = awake
-                } else if let other = candidates.indices.filter({ !sleeping.keys.contains(candidates[$0].task) })
-                    .min(by: { candidates[$0].task < candidates[$1].task })
-                {
+                } else if let other = tasks.indices.filter({ sleeping[tasks[$0]] == nil }).min(by: { tasks[$0] < tasks[$1] }) {
                     pick = other
                 } else {
                     pruned = true
                     return -1
                 }
             }
-            let chosen = candidates[pick]
-            sleeping[chosen.task] = nil
-            sleeping = sleeping.filter { BoundedSearch.independent($0.value, chosen) }
+            sleeping[ready.task(at: pick)] = nil
             return pick
         }
     }

@@ -81,6 +81,9 @@ public struct ExplorationReport: Sendable, Encodable {
     /// `dfs`: whether every schedule within the bound was run (none left), and the bound.
     public var exhaustive: Bool?
     public var bound: Int?
+    /// `dfs`: runs cut short because they repeated an order of commuting steps already run
+    /// (sleep sets); not counted in `schedules`.
+    public var pruned: Int?
     /// The scenario pins a known race (`expectFailure`): then it passes when a schedule failed.
     public var expectFailure: Bool?
     /// The verdict: no schedule failed, or, for a scenario that expects a failure, one did.
@@ -89,7 +92,7 @@ public struct ExplorationReport: Sendable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case schedules, failed, firstFailingSeed, failures, schedulesPerSecond, stepsPerSecond, decisionsPerSecond, steps
         case decisions, seconds
-        case stoppedBy, jobs, expectedDecisions, exhaustive, bound, expectFailure, passed
+        case stoppedBy, jobs, expectedDecisions, exhaustive, bound, pruned, expectFailure, passed
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -109,6 +112,7 @@ public struct ExplorationReport: Sendable, Encodable {
         try c.encode(expectedDecisions, forKey: .expectedDecisions)
         try c.encodeIfPresent(exhaustive, forKey: .exhaustive)
         try c.encodeIfPresent(bound, forKey: .bound)
+        try c.encodeIfPresent(pruned, forKey: .pruned)
         try c.encodeIfPresent(expectFailure, forKey: .expectFailure)
         try c.encode(passed, forKey: .passed)
     }

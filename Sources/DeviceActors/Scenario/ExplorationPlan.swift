@@ -29,6 +29,9 @@ public struct ExplorationPlan: Sendable {
     public var scenarioHash = ""
     /// `dfs`'s bound: the most preemptions a schedule may have (default 2).
     public var preemptionBound = 2
+    /// `dfs` runs one order of steps that commute (sleep sets, ``BoundedSearch``); false runs
+    /// every schedule within the bound, to check the reduction or where it may miss one.
+    public var sleepSets = true
 
     public init(
         strategy: StrategyKind, depth: Int = 3, schedules: Int, seedStart: UInt64 = 0, stopAtFirst: Bool = true,

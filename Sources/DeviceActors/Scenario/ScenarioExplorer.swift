@@ -57,6 +57,7 @@ public enum ScenarioExplorer {
         var stoppedBy: String?
         var jobs = 1
         var exhaustive: Bool?
+        var pruned: Int?
         if baseline.failure != nil, !baseline.interrupted {
             failing = [(-1, baseline)]
             counts = (1, 1, 1, baseline.steps, baseline.decisions)
@@ -68,6 +69,7 @@ public enum ScenarioExplorer {
             counts = (found.schedules, found.failedTotal, found.schedules, found.steps, found.decisions)
             stoppedBy = found.stoppedBy
             exhaustive = found.exhaustive
+            pruned = found.pruned
         } else {
             // Counted, not listed: ten million schedules made an array of 80 MB, seconds in the making.
             let step = max(1, plan.shard.count)
@@ -126,6 +128,7 @@ public enum ScenarioExplorer {
         if plan.strategy == .dfs {
             report.exhaustive = exhaustive ?? false
             report.bound = plan.preemptionBound
+            report.pruned = pruned ?? 0
         }
         if scenario.expectFailure { report.expectFailure = true }
         return report

@@ -28,6 +28,8 @@ public struct ScenarioOutcome: Sendable {
     public let divergence: String?
     /// The strategy as the run left it (a bounded search reads what it noted).
     let strategy: (any SchedulingStrategy)?
+    /// What the step after each decision touched, when the strategy asked (``Footprint``).
+    let stepFootprints: [Footprint]
     /// The quirks that were on.
     public let quirks: [String: Bool]
     /// The faults that fired (``FaultPlan/fired``): with ``deviations``, what replays the run.
@@ -45,6 +47,7 @@ public struct ScenarioOutcome: Sendable {
         self.device = device
         guard let device else {
             (schedule, decisionLog, steps, decisions, preemptions, divergence, strategy) = ([], [], 0, 0, 0, nil, nil)
+            stepFootprints = []
             faults = []
             return
         }
@@ -53,6 +56,7 @@ public struct ScenarioOutcome: Sendable {
         strategy = scheduler.strategy
         schedule = scheduler.choices
         decisionLog = scheduler.decisionLog
+        stepFootprints = scheduler.stepFootprints
         steps = scheduler.steps
         decisions = scheduler.decisions
         preemptions = scheduler.preemptions
@@ -67,6 +71,20 @@ public struct ScenarioOutcome: Sendable {
         } else {
             divergence = nil
         }
+    }
+
+    /// Where the device ended — `device.state` and the app's App Group, as JSON — the step
+    /// that failed, if one did, and what each process did, in its order (the trace projected on
+    /// each actor): two schedules that differ only in the order of steps that commute give the
+    /// same text (explorations are compared by it).
+    func endState() -> String {
+        guard let device else { return "no device" }
+        let state = (try? device.state()).map(Self.json) ?? "?"
+        let store = (try? device.storeDump(suite: nil)).map(Self.json) ?? "?"
+        let byActor = Dictionary(grouping: trace) { $0.entry.actor }
+            .mapValues { $0.map { Self.json($0).replacingOccurrences(of: #""seq":[0-9]+,"#, with: "", options: .regularExpression) } }
+        let processes = byActor.keys.sorted().map { "\($0): \(byActor[$0]!.joined(separator: "; "))" }
+        return "\(failure?.step ?? "passed") \(state) \(store)\n" + processes.joined(separator: "\n")
     }
 
     /// One value as compact JSON, for messages.

@@ -22,6 +22,8 @@ enum ScenarioView {
             [("exhaustive", report["exhaustive"] == true
                 ? "yes: every schedule with at most \(text(bound)) preemptions ran"
                 : "no: stopped before every schedule within the bound (\(text(bound))) ran")]
+        } ?? []) + (report["pruned"].map { pruned in
+            [("pruned", "\(text(pruned)) (orders of commuting steps already run, cut short)")]
         } ?? []))
         let failures = report["failures"]?.arrayValue ?? []
         for (index, failure) in failures.enumerated() {

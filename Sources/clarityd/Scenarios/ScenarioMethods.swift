@@ -222,6 +222,9 @@ struct ExploreParams: Decodable, Sendable {
     var jobs: Int?
     /// `dfs`: the most preemptions a schedule may have (0 to 10, default 2).
     var preemptionBound: Int?
+    /// `dfs`: run one order of steps that commute (default true); false runs every schedule
+    /// within the bound.
+    var sleepSets: Bool?
     /// Send `scenario.progress` notifications while exploring.
     var progress: Bool?
 
@@ -246,6 +249,9 @@ struct ExploreParams: Decodable, Sendable {
                 throw RPCError.invalidParams(field: "preemptionBound", reason: "must be 0 to 10")
             }
         }
+        if sleepSets != nil, strategy != .dfs {
+            throw RPCError.invalidParams(field: "sleepSets", reason: "goes with strategy dfs")
+        }
         if strategy == .dfs, shard != nil {
             throw RPCError.invalidParams(field: "shard", reason: "dfs runs one search; shard random or pct explorations")
         }
@@ -258,6 +264,7 @@ struct ExploreParams: Decodable, Sendable {
             stopAtFirst: stopAtFirst ?? true, timeLimit: timeLimit, shard: try parsedShard(), swarm: swarm ?? false,
             jobs: jobs ?? .max)
         plan.preemptionBound = preemptionBound ?? 2
+        plan.sleepSets = sleepSets ?? true
         return plan
     }
 

@@ -18,6 +18,9 @@ import Foundation
 /// read a lost update names is in the trace, and each write that reaches the store is checked
 /// by ``LostUpdateDetector``; a lost update is traced as `race` under the writer.
 @_spi(Host) public actor AppGroupContainer: WorldActor {
+    /// Made with ``WorldActorExecutor/notesAccesses``: every method notes what it touches
+    /// (``Scheduler/note(_:)``), a suite's key, so that `dfs` knows that writes of different keys
+    /// by different processes commute. The race detector's bookkeeping follows the keys too.
     @_spi(Host) public nonisolated let executor: WorldActorExecutor
     private let trace: DeviceTrace
     private let clock: VirtualClock
@@ -55,6 +58,7 @@ import Foundation
 
     /// Switching the race detector off forgets what it knew; switching it on starts afresh.
     @_spi(Host) public func configure(propagationDelay: VirtualDuration?, emptyBeforeFirstUnlock: Bool, detectRaces: Bool) {
+        Scheduler.note(Self.settings(writes: true))
         self.propagationDelay = propagationDelay
         self.emptyBeforeFirstUnlock = emptyBeforeFirstUnlock
         if !detectRaces {
@@ -66,10 +70,16 @@ import Foundation
 
     /// The device rebooted (false) or was unlocked (true).
     @_spi(Host) public func setUnlockedSinceBoot(_ unlocked: Bool) {
+        Scheduler.note(Self.settings(writes: true))
         unlockedSinceBoot = unlocked
     }
 
+    /// The container's settings and lock state, which every read and write consults.
+    private static func settings(writes: Bool) -> Access { Access("AppGroupContainer settings", writes: writes) }
+
     @_spi(Host) public func value(suite: String, key: String) -> StoredValue? {
+        Scheduler.note(Self.settings(writes: false))
+        Scheduler.note(Access(suite, key, writes: false))
         let context = CallbackContext.current
         let stored = suites[suite]?[key]
         let value: StoredValue?
@@ -92,6 +102,8 @@ import Foundation
     }
 
     @_spi(Host) public func set(_ value: StoredValue?, suite: String, key: String) {
+        Scheduler.note(Self.settings(writes: false))
+        Scheduler.note(Access(suite, key, writes: true))
         let context = CallbackContext.current
         let seq =
             if let value {
@@ -131,6 +143,7 @@ import Foundation
     }
 
     private func commit(_ write: StagedWrite) {
+        Scheduler.note(Access(write.suite, write.key, writes: true))
         commit(write.value, suite: write.suite, key: write.key, writer: write.writer, seq: write.seq)
     }
 
@@ -142,9 +155,13 @@ import Foundation
         CallbackContext.$current.withValue(writer) { trace.record(.race(lost)) }
     }
 
-    @_spi(Host) public func dump(suite: String) -> [String: StoredValue] { suites[suite] ?? [:] }
+    @_spi(Host) public func dump(suite: String) -> [String: StoredValue] {
+        Scheduler.note(Access(suite, writes: false))
+        return suites[suite] ?? [:]
+    }
 
     @_spi(Host) public func restore(suite: String, values: [String: StoredValue]) {
+        Scheduler.note(Access(suite, writes: true))
         suites[suite] = values
     }
 }

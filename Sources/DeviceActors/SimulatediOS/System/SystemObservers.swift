@@ -1,3 +1,4 @@
+import ExtensionSandbox
 import Foundation
 
 /// `CXCallObserver`: tells the app about every transition of the device's calls. The handler
@@ -47,17 +48,29 @@ public struct PathMonitor: Sendable {
 
     public init() {}
 
+    /// Registering and reading observers, in a step's ``Footprint``: the order of registration
+    /// is the order of notification.
+    private static func observers(writes: Bool) -> Access { Access("SystemObservers", writes: writes) }
+
     func register(call handler: @escaping CallHandler) {
+        Scheduler.note(Self.observers(writes: true))
         lock.withLock { callHandlers.append(handler) }
     }
 
     func register(path handler: @escaping PathHandler) {
+        Scheduler.note(Self.observers(writes: true))
         lock.withLock { pathHandlers.append(handler) }
     }
 
     /// The call observers, in the order they were registered.
-    public var call: [CallHandler] { lock.withLock { callHandlers } }
+    public var call: [CallHandler] {
+        Scheduler.note(Self.observers(writes: false))
+        return lock.withLock { callHandlers }
+    }
 
     /// The path monitors, in the order they were started.
-    public var path: [PathHandler] { lock.withLock { pathHandlers } }
+    public var path: [PathHandler] {
+        Scheduler.note(Self.observers(writes: false))
+        return lock.withLock { pathHandlers }
+    }
 }

@@ -9,7 +9,7 @@ import Foundation
 struct ScenarioExplore: ClarityCommand {
     static let help = CommandHelp(
         words: ["explore"],
-        synopsis: "FILE|DIR [--strategy random|pct|dfs] [--depth D] [--bound K] [--schedules N] [--seed-start S] [--shard i/n] "
+        synopsis: "FILE|DIR [--strategy random|pct|dfs] [--depth D] [--bound K] [--no-sleep-sets] [--schedules N] [--seed-start S] [--shard i/n] "
             + "[--jobs N] [--time-limit SECONDS] [--swarm] [--all] [--junit FILE] [--perfetto FILE] [--standalone]",
         abstract: "run many schedules of a scenario to find races (scenario.explore)",
         details: [
@@ -17,6 +17,7 @@ struct ScenarioExplore: ClarityCommand {
             "                        every schedule with at most --bound preemptions, depth first (exhaustive)",
             "  --depth D             PCT's depth: the ordering constraints a bug may need, 1 to 10 (default 3)",
             "  --bound K             dfs's bound: the most preemptions a schedule may have, 0 to 10 (default 2)",
+            "  --no-sleep-sets       dfs runs every order of steps that commute, not one of them (slower)",
             "  --schedules N         how many schedules (default \(defaultSchedules), with dfs \(dfsSchedules)); schedule i has seed S + i",
             "  --seed-start S        the first schedule's seed (default 0)",
             "  --shard i/n           only schedules i, i + n, i + 2n… (0 ≤ i < n): one job of n in a CI matrix",
@@ -67,6 +68,10 @@ struct ScenarioExplore: ClarityCommand {
             let value = try ArgumentValues.integer(bound, for: "--bound", minimum: 0)
             guard value <= 10 else { throw UsageError("--bound must be 0 to 10, got '\(bound)'") }
             params["preemptionBound"] = .int(value)
+        }
+        if arguments.flag("--no-sleep-sets") {
+            guard strategy == "dfs" else { throw UsageError("--no-sleep-sets is dfs's: it goes with --strategy dfs") }
+            params["sleepSets"] = false
         }
         let given = try arguments.value(of: "--schedules").map {
             try ArgumentValues.integer($0, for: "--schedules", minimum: 1)

@@ -1,0 +1,72 @@
+import ControlProtocol
+import ExtensionSandbox
+import Foundation
+import Testing
+
+@testable import DeviceActors
+@testable import clarityd
+
+/// `dfs` with sleep sets runs one order of steps that commute, judged by what each step touched
+/// (``Footprint``). What it skips must be only orders that end the same way: on the shipped race
+/// scenarios, the search with sleep sets reaches exactly the end states (device state, App Group
+/// contents, the failing step) that the search without them reaches, in far fewer schedules.
+@Suite struct SleepSetTests {
+    private static func scenario(_ name: String) throws -> Scenario {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../config/scenarios/\(name).json").standardizedFileURL
+        return try ScenarioDocument.scenario(from: try JSONWire.decode(JSONValue.self, from: Data(contentsOf: url)))
+    }
+
+    /// The end states of every schedule a `dfs` run reached, and how many it ran.
+    private static func endStates(of scenario: Scenario, bound: Int, sleepSets: Bool) -> (Set<String>, BoundedSearch.Result) {
+        var plan = ExplorationPlan(strategy: .dfs, schedules: 1_000_000, stopAtFirst: false)
+        plan.preemptionBound = bound
+        plan.sleepSets = sleepSets
+        var states: Set<String> = []
+        let result = BoundedSearch.search(scenario, plan: plan, control: .init(), deadline: nil) {
+            states.insert($0.endState())
+        }
+        return (states, result)
+    }
+
+    @Test(arguments: ["clarity-stale-verification", "clarity-stale-verification-fixed"])
+    func sleepSetsReachEveryEndStateAtBoundZero(_ name: String) throws {
+        let scenario = try Self.scenario(name)
+        let (every, all) = Self.endStates(of: scenario, bound: 0, sleepSets: false)
+        let (reduced, fewer) = Self.endStates(of: scenario, bound: 0, sleepSets: true)
+        #expect(all.exhaustive && fewer.exhaustive)
+        #expect(all.pruned == 0)
+        #expect(fewer.schedules * 10 < all.schedules, "\(fewer.schedules) schedules with sleep sets, \(all.schedules) without")
+        #expect(every.count > 1, "a search that reaches one end state shows nothing")
+        #expect(reduced == every, "end states missed: \(every.subtracting(reduced).count)")
+        #expect((fewer.failedTotal > 0) == (all.failedTotal > 0))
+    }
+
+    /// Each step's footprint holds what the step did: the App Group key its task announced, as a
+    /// read or a write, the actor it ran on; a step that only read commutes with another
+    /// process's read of the same key and not with its write.
+    @Test func aStepsFootprintHoldsTheKeyItReadOrWrote() throws {
+        let outcome = ScenarioRunner.run(
+            try Self.scenario("clarity-stale-verification-fixed"), strategy: BoundedSearch.SleepingStrategy(prefix: []))
+        #expect(outcome.passed)
+        var checked = (reads: 0, writes: 0)
+        for decision in outcome.decisionLog {
+            guard let operation = decision.candidates.first(where: { $0.task == decision.chosen })?.operation,
+                operation.object.hasPrefix("group."), let key = operation.item, ["read", "write"].contains(operation.verb)
+            else { continue }
+            let step = outcome.stepFootprints[decision.index]
+            let writes = operation.verb == "write"
+            #expect(step.accesses.contains(Access(operation.object, key, writes: writes)), "\(operation): \(step.accesses)")
+            #expect(!step.accesses.contains(Access(operation.object, key, writes: !writes)), "\(operation)")
+            if writes { checked.writes += 1 } else { checked.reads += 1 }
+            let otherRead = Footprint([Access(operation.object, key, writes: false)])
+            #expect(step.conflicts(with: otherRead) == writes)
+        }
+        #expect(checked.reads > 5 && checked.writes >= 2, "\(checked)")
+        let monitorStep = try #require(
+            outcome.decisionLog.first { decision in
+                decision.candidates.contains { $0.task == decision.chosen && $0.operation?.verb == "deliver" }
+            })
+        #expect(outcome.stepFootprints[monitorStep.index].accesses.contains(Access("actor clarity.monitor", writes: true)))
+    }
+}
