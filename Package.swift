@@ -39,7 +39,8 @@ let package = Package(
         /// Clarity's behaviour, in process, through the harness apps' authors use.
         .testTarget(name: "ClarityTests", dependencies: ["DeviceTesting", "SimulatediOS", "Clarity", "ExtensionSandbox"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
-        .testTarget(name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS"]),
+        .testTarget(
+            name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),
         /// Starts the built clarityd and clarityctl and talks to them: shared by the two targets below.
         .target(name: "DaemonTestSupport", dependencies: ["ControlProtocol"], path: "Tests/DaemonTestSupport"),
