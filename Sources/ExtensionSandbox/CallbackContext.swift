@@ -71,6 +71,9 @@ public protocol SandboxAccounting: AnyObject, Sendable {
     var name: String { get }
     /// Whether launch `generation` of this sandbox is still running.
     func isRunning(generation: Int) -> Bool
+    /// Whether launch `generation` is running and inside a callback now (not idle: iOS
+    /// suspends an idle extension, so nothing of it runs until its next callback).
+    func isInCallback(generation: Int) -> Bool
     func checkpoint(_ context: CallbackContext) throws
     func charge(_ context: CallbackContext, bytes: Int) throws
     func retain(_ context: CallbackContext, bytes: Int) throws

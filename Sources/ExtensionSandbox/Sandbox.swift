@@ -88,6 +88,11 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
         return instance != nil && generation == self.generation
     }
 
+    public func isInCallback(generation: Int) -> Bool {
+        noteLedger(writes: false)
+        return instance != nil && generation == self.generation && !running.isEmpty
+    }
+
     /// Ends the running instance (e.g. the system reclaiming an idle extension).
     public func terminate() {
         noteLedger(writes: true)

@@ -31,11 +31,7 @@ import Testing
         let platform: Platform
 
         func watch() async throws {
-            try await platform.deviceActivityCenter.startMonitoring(
-                "daily",
-                during: DeviceActivitySchedule(
-                    intervalStart: DateComponentsSpec(hour: 0, minute: 0), intervalEnd: DateComponentsSpec(hour: 23, minute: 59),
-                    repeats: true))
+            try await platform.deviceActivityCenter.startMonitoring("daily", during: allDay)
             try await platform.managedSettingsStore(named: "limit").setShield(applications: [instagram], categories: .none)
         }
     }

@@ -66,6 +66,9 @@ public struct TracedEffect: Sendable, Encodable {
         case .fault(let fault, let operation):
             try c.encode(fault, forKey: Key("fault"))
             try c.encode(operation, forKey: Key("at"))
+        case .timerLost(let label, let reason):
+            try c.encode(label, forKey: Key("label"))
+            try c.encode(reason, forKey: Key("reason"))
         case .openURL(let url):
             try c.encode(url, forKey: Key("url"))
         case .storeKit(let transaction, let product):

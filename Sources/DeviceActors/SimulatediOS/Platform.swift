@@ -76,17 +76,37 @@ public struct Platform: Sendable {
         return await deviceActivity.usageToday()
     }
 
-    /// A timer of the main app on the virtual clock (`Timer`, `asyncAfter`, a `BGTask`'s
-    /// earliest date): `action` runs as the main app, after which shields are re-checked.
+    /// A timer on the virtual clock (`Timer`, `asyncAfter`, a `BGTask`'s earliest date). Set by
+    /// the main app, `action` runs as the main app, after which shields are re-checked.
     /// What `action` throws is traced as `app.error` (callback `timer <label>`).
+    ///
+    /// A timer lives in the process that set it, as on iOS: set by an extension, it runs only if
+    /// that launch of the extension is inside a callback when it comes due. An extension ends
+    /// after its callback (the monitor) or sits idle and suspended (the shield extensions), so
+    /// in practice its timer never fires: it is traced `timer.lost` (reason `ended` or
+    /// `suspended`) under the extension, at the time it was due. Re-shield with a
+    /// DeviceActivity schedule instead (docs/platform.md, Timers).
     @discardableResult
     public func scheduleAppTimer(after seconds: Double, label: String, action: @escaping @Sendable () async throws -> Void)
         -> VirtualClock.TimerID
     {
         let system = system
         let trace = trace
-        return world.clock.schedule(at: world.clock.now + .seconds(seconds), label: label) {
-            await system.runAsMainApp {
+        let due = world.clock.now + .seconds(seconds)
+        guard let context = CallbackContext.current, let sandbox = context.sandbox else {
+            return world.clock.schedule(at: due, label: label) {
+                await system.runAsMainApp {
+                    do { try await action() } catch { trace.recordError(error, in: "timer \(label)") }
+                }
+            }
+        }
+        return world.clock.schedule(at: due, label: label) {
+            await CallbackContext.$current.withValue(context) {
+                guard sandbox.isInCallback(generation: context.generation) else {
+                    let reason = sandbox.isRunning(generation: context.generation) ? "suspended" : "ended"
+                    trace.record(.timerLost(label: label, reason: reason))
+                    return
+                }
                 do { try await action() } catch { trace.recordError(error, in: "timer \(label)") }
             }
         }

@@ -38,6 +38,7 @@ extension Effect {
         case .openURL(let url): "open \(url)"
         case .appError(let callback, _): "error in \(callback)"
         case .fault(let fault, let operation): "fault \(fault) at \(operation)"
+        case .timerLost(let label, let reason): "timer \(label) lost (\(reason))"
         case .storeKit(let transaction, let product): "\(transaction) \(product)"
         case .app(let event, _): event
         case .race(let lost): "race \(lost.key) (lost \(lost.otherActor)'s write)"

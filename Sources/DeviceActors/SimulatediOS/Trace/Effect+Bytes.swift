@@ -49,6 +49,8 @@ extension Effect {
             return callback.utf8.count + message.utf8.count
         case .fault(let fault, let operation):
             return fault.utf8.count + operation.utf8.count
+        case .timerLost(let label, let reason):
+            return label.utf8.count + reason.utf8.count
         }
     }
 }

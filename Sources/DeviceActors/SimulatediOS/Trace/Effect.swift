@@ -49,6 +49,10 @@ public enum Effect: Sendable, Equatable {
     /// its kind (`jetsam`, `callbackDropped`, `callbackDelayed`, `reboot`), `at` what it struck (`read group.x/key`,
     /// `intervalDidStart(daily)`).
     case fault(fault: String, at: String)
+    /// A timer an extension set (`label`) came due after its process had ended or gone idle
+    /// (`reason`: `ended` or `suspended`): it never runs, as on iOS, where a timer lives in its
+    /// process (``Platform/scheduleAppTimer(after:label:action:)``).
+    case timerLost(label: String, reason: String)
 
     /// Every ``kind`` an effect can have, in the order of the cases.
     public static let kinds = [
@@ -56,7 +60,7 @@ public enum Effect: Sendable, Equatable {
         "store.remove", "store.writeLost", "race", "shield.apply", "shield.clear", "shield.shown", "shield.action",
         "notification", "monitor.intervalStart", "monitor.intervalEnd", "monitor.threshold", "monitor.warning",
         "activity.start", "activity.stop", "app.state", "intent", "clock.advance", "wifi", "call", "contacts",
-        "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error", "fault",
+        "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error", "fault", "timer.lost",
     ]
 
     /// The wire name of the effect (`kind`).
@@ -95,6 +99,7 @@ public enum Effect: Sendable, Equatable {
         case .storeKit: "storekit"
         case .app: "app"
         case .fault: "fault"
+        case .timerLost: "timer.lost"
         }
     }
 }
@@ -119,7 +124,7 @@ extension Effect {
             .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
-            .race, .shieldShown, .shieldAction, .openURL, .appError, .fault:
+            .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost:
             false
         }
     }
