@@ -55,6 +55,14 @@ import Testing
         } catch let error as RPCError {
             #expect(error.data?["field"] == "button")
         }
+        for taps: JSONValue in [0, 11, -1, "two", 1.5] {
+            do {
+                _ = try daemon.call("event", ["type": "shield.press", "app": "com.a", "button": "primary", "taps": taps])
+                Issue.record("expected -32602 for taps \(taps)")
+            } catch let error as RPCError {
+                #expect(error.code == -32602 && error.data?["field"] == "taps", "\(taps): \(error)")
+            }
+        }
     }
 
     private func invalidField(_ body: () throws -> JSONValue) -> String? {

@@ -10,7 +10,9 @@ public enum DeviceEvent: Sendable, Equatable {
     case reboot
     case appOpen(app: String)
     case appClose(app: String)
-    case shieldPress(app: String, button: ShieldButton)
+    /// `taps` presses at once (a double tap): each its own ShieldAction callback, interleaving at
+    /// every platform call (APPS.md §0; BEHAVIOR's "two bypasses at once").
+    case shieldPress(app: String, button: ShieldButton, taps: Int = 1)
     case callDial(handle: String?)
     case callConnect(handle: String?)
     case callEnd(handle: String?)
@@ -42,6 +44,9 @@ public enum DeviceEvent: Sendable, Equatable {
         }
     }
 
+    /// The most presses one `shield.press` delivers at once: each is a callback of its own.
+    public static let maxTaps = 10
+
     /// Every event type this build simulates.
     public static let types = [
         "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect", "call.end",
@@ -51,7 +56,7 @@ public enum DeviceEvent: Sendable, Equatable {
 
 extension DeviceEvent: Decodable {
     private enum Field: String, CodingKey {
-        case type, app, button, handle, ssid, contacts, product
+        case type, app, button, handle, ssid, contacts, product, taps
     }
 
     /// Decodes an event from the `event` method's params: `type` plus that type's own fields
@@ -79,7 +84,12 @@ extension DeviceEvent: Decodable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .button, in: fields, debugDescription: "must be primary or secondary")
             }
-            self = .shieldPress(app: app, button: button)
+            let taps = try fields.decodeIfPresent(Int.self, forKey: .taps) ?? 1
+            guard (1...Self.maxTaps).contains(taps) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .taps, in: fields, debugDescription: "must be 1 to \(Self.maxTaps)")
+            }
+            self = .shieldPress(app: app, button: button, taps: taps)
         case "call.dial": self = .callDial(handle: try fields.decodeIfPresent(String.self, forKey: .handle))
         case "call.connect": self = .callConnect(handle: try fields.decodeIfPresent(String.self, forKey: .handle))
         case "call.end": self = .callEnd(handle: try fields.decodeIfPresent(String.self, forKey: .handle))

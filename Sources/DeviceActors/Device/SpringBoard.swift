@@ -75,8 +75,13 @@ actor SpringBoard: WorldActor {
             await perform(try flow.open(bundle, mainApp: app.bundleIdentifier).mapError(\.error).get())
         case .appClose(let bundle):
             await perform(try flow.close(bundle).mapError(\.error).get())
-        case .shieldPress(let bundle, let button):
-            try await press(button, on: bundle)
+        case .shieldPress(let bundle, let button, let taps):
+            if let refusal = flow.canPress(on: bundle) { throw refusal.error }
+            if taps == 1 {
+                await perform(flow.shieldAction(responded: await tap(button, on: bundle)))
+            } else {
+                await pressAtOnce(taps, button, on: bundle)
+            }
         case .callDial(let handle):
             await report(try phone.dial(handle: handle, at: platform.now.seconds).mapError(\.error).get())
         case .callConnect:
@@ -139,8 +144,8 @@ actor SpringBoard: WorldActor {
         return true
     }
 
-    private func press(_ button: ShieldButton, on bundle: String) async throws(DeviceError) {
-        if let refusal = flow.canPress(on: bundle) { throw refusal.error }
+    /// One press reaching ShieldAction: its callback, traced with the response.
+    private func tap(_ button: ShieldButton, on bundle: String) async -> ShieldActionResponse {
         let response: ShieldActionResponse
         do {
             response = try await shieldAction.run(callback: "handle(action:for:)") {
@@ -151,7 +156,22 @@ actor SpringBoard: WorldActor {
             response = .none
         }
         trace.record(.shieldAction(app: bundle, button: button, response: response), by: "springBoard")
-        await perform(flow.shieldAction(responded: response))
+        return response
+    }
+
+    /// `taps` presses delivered at once, each its own ShieldAction callback running concurrently;
+    /// the responses act in the order they came back, each while the app is still in front (a
+    /// second `.close` finds the home screen and does nothing more).
+    private func pressAtOnce(_ taps: Int, _ button: ShieldButton, on bundle: String) async {
+        let responses = await withTaskGroup(of: ShieldActionResponse.self) { group in
+            for _ in 0..<taps { group.addTask { await self.tap(button, on: bundle) } }
+            var responses: [ShieldActionResponse] = []
+            for await response in group { responses.append(response) }
+            return responses
+        }
+        for response in responses where flow.state.foregroundApp == bundle {
+            await perform(flow.shieldAction(responded: response))
+        }
     }
 
     // MARK: - Shields

@@ -5,7 +5,7 @@ import ControlProtocol
 struct EventSend: RequestCommand {
     static let help = CommandHelp(
         words: ["event"],
-        synopsis: "TYPE [--app BUNDLE] [--button primary|secondary] [--handle H] [--ssid S] [--product P] "
+        synopsis: "TYPE [--app BUNDLE] [--button primary|secondary] [--taps N] [--handle H] [--ssid S] [--product P] "
             + "[--contacts JSON] [KEY=VALUE ...]",
         abstract: "inject an event and show its effects (event)",
         details: [
@@ -13,6 +13,7 @@ struct EventSend: RequestCommand {
             "Examples:",
             "  clarityctl event app.open --app com.burbn.instagram",
             "  clarityctl event shield.press --app com.burbn.instagram --button primary",
+            "  clarityctl event shield.press --app com.burbn.instagram --button secondary --taps 2   (a double tap)",
             "  clarityctl event storekit.purchase --product com.clarity.focus.monthly",
             "  clarityctl event contacts.set --contacts '[{\"id\":\"1\",\"name\":\"Mom\",\"phone\":\"+15550100\"}]'",
         ])
@@ -37,6 +38,9 @@ struct EventSend: RequestCommand {
         if let button = try arguments.value(of: "--button") {
             members["button"] = .string(
                 try ArgumentValues.choice(button, for: "--button", among: ["primary", "secondary"]))
+        }
+        if let taps = try arguments.value(of: "--taps") {
+            members["taps"] = .int(try ArgumentValues.integer(taps, for: "--taps", minimum: 1))
         }
         if let contacts = try arguments.value(of: "--contacts") {
             members["contacts"] = try ArgumentValues.json(contacts, for: "--contacts")
