@@ -54,6 +54,24 @@ func firstSelectionEffects(_ apps: [String], health: [(String, Int, Int)]) -> [E
     ]
 }
 
+/// A cooldown ending while `app` is in front: the cooldown's interval starts, the monitor ends
+/// the cooldown, stops its activity, shields `shielding` again and says `Shield Returning`; the
+/// shield is drawn over `app`, then the activity's stop ends its interval.
+func cooldownEndEffects(_ app: String, shielding: [String], shield: ShieldConfiguration) -> [Effect] {
+    let activity = "scrollkitty_cooldown_\(tokenId(of: app))"
+    let name = CategoryCatalog.builtIn.displayName(of: app)
+    return [
+        .monitorIntervalStart(activity: activity),
+        .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
+        .activityStop(activity: activity),
+        .shieldApply(store: "scrollkitty", applications: shielding, categories: .none),
+        .notification(title: "Shield Returning", body: "\(name)'s cooldown is over. Scroll Kitty is watching again."),
+        .shieldShown(app: app, configuration: shield, source: .extension),
+        .appState(locked: false, foregroundApp: app, shieldShown: true),
+        .monitorIntervalEnd(activity: activity),
+    ]
+}
+
 extension TestDevice {
     /// A ScrollKitty device (Monday 2026-01-05 09:00 UTC) with `apps` selected, effects checked.
     static func scrollKitty(selecting apps: [String], shares: [Int]) throws -> TestDevice {
