@@ -81,6 +81,14 @@ extension TestDevice {
         return device
     }
 
+    /// Writes `appHealthData` as another process would (a shortcut to a state of HP).
+    func writeHealth(_ apps: [(String, Int, Int)]) throws {
+        let health = healthData(apps)
+        try setValue(
+            health, forKey: "appHealthData", suite: group,
+            effects: [.storeWrite(suite: group, key: "appHealthData", value: health)])
+    }
+
     /// Opens `app`, which is shielded: the shield drawn by ScrollKittyShield.
     func openShielded(_ app: String, shield: ShieldConfiguration) throws {
         try send(
