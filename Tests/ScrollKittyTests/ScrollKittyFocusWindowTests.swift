@@ -19,14 +19,20 @@ import Testing
         .dictionary(["startHour": .int(start), "endHour": .int(end), "weekdays": .array(weekdays.map(StoredValue.int))])
     }
 
-    @Test func shieldsOnlyInsideTheWindow() throws {
-        let device = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100])
+    /// `setFocusWindow` for Mondays only at Monday 09:00, outside the window: the other days'
+    /// activities stopped, Monday's restarted, the shield lifted.
+    private func setMondayWindow(_ device: TestDevice, _ start: Int, _ end: Int) throws {
         try device.intent(
-            "setFocusWindow", ["startHour": 10, "endHour": 12, "weekdays": [2]],
-            effects: [.storeWrite(suite: group, key: "focusWindow", value: window(10, 12, [2]))] + otherDaysStopped + [
+            "setFocusWindow", ["startHour": .int(start), "endHour": .int(end), "weekdays": [2]],
+            effects: [.storeWrite(suite: group, key: "focusWindow", value: window(start, end, [2]))] + otherDaysStopped + [
                 .activityStart(activity: "scrollkitty_focus_2"),
                 .shieldClear(store: "scrollkitty"),
             ])
+    }
+
+    @Test func shieldsOnlyInsideTheWindow() throws {
+        let device = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100])
+        try setMondayWindow(device, 10, 12)
         var state = try device.appState(as: ScrollKittyState.self)
         #expect(state.inFocusWindow == false)
         #expect(state.apps[0].shielded == false)
@@ -49,12 +55,7 @@ import Testing
     /// 22:00–02:00 on Mondays: Monday night into Tuesday's early hours, not Tuesday night.
     @Test func anOvernightWindowBelongsToItsStartDay() throws {
         let device = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100])
-        try device.intent(
-            "setFocusWindow", ["startHour": 22, "endHour": 2, "weekdays": [2]],
-            effects: [.storeWrite(suite: group, key: "focusWindow", value: window(22, 2, [2]))] + otherDaysStopped + [
-                .activityStart(activity: "scrollkitty_focus_2"),
-                .shieldClear(store: "scrollkitty"),
-            ])
+        try setMondayWindow(device, 22, 2)
         try device.advance(
             minutes: 13 * 60,
             effects: [
