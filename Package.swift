@@ -21,9 +21,10 @@ let package = Package(
         .target(name: "SimulatediOS", dependencies: ["ExtensionSandbox"], path: "Sources/DeviceActors/SimulatediOS"),
         /// One target per app, each seeing only the simulated iOS (and the kernel's actor types).
         .target(name: "Clarity", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/Clarity"),
+        .target(name: "ScrollKitty", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/ScrollKitty"),
         /// The device that hosts an app: wiring, persistence, scenarios, trace export.
         .target(
-            name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity"], path: "Sources/DeviceActors",
+            name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty"], path: "Sources/DeviceActors",
             exclude: ["SimulatediOS", "Apps", "Testing"]),
         /// In-process harness for an app's tests: a device, its steps and their exact effects.
         .target(
@@ -38,6 +39,9 @@ let package = Package(
             dependencies: ["DeviceActors", "DeviceTesting", "SimulatediOS", "Clarity", "ControlProtocol", "ExtensionSandbox"]),
         /// Clarity's behaviour, in process, through the harness apps' authors use.
         .testTarget(name: "ClarityTests", dependencies: ["DeviceTesting", "SimulatediOS", "Clarity", "ExtensionSandbox"]),
+        /// ScrollKitty's behaviour, through the same harness.
+        .testTarget(
+            name: "ScrollKittyTests", dependencies: ["DeviceTesting", "SimulatediOS", "ScrollKitty", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(
             name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),

@@ -1,6 +1,7 @@
 import Clarity
 import ExtensionSandbox
 import Foundation
+import ScrollKitty
 @_spi(Host) import SimulatediOS
 
 /// The apps this build simulates, by wire name (`device.create`'s `app`): one registration line
@@ -18,7 +19,10 @@ public enum AppCatalog {
             ]
             let settings = try ClarityConfig.settings(legacy.merging(config.app ?? [:]) { _, app in app })
             return ClarityApp(platform: platform, world: world, config: settings)
-        }
+        },
+        "scrollkitty": AppRegistration(description: ScrollKittyApp.description, settings: ScrollKittySettings.self) {
+            ScrollKittyApp(platform: $0, world: $1, settings: $2)
+        },
     ]
 
     /// The apps PROTOCOL.md names, in its order.

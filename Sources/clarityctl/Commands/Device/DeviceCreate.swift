@@ -20,7 +20,7 @@ struct DeviceCreate: RequestCommand {
 
     /// The apps PROTOCOL.md names, as this build of clarityctl knows them: listed by `--help` when
     /// clarityd cannot be asked.
-    static let protocolApps = (available: ["clarity"], coming: ["scrollkitty", "spendless", "makehay", "thephone"])
+    static let protocolApps = (available: ["clarity", "scrollkitty"], coming: ["spendless", "makehay", "thephone"])
 
     let params: JSONValue?
     init(arguments: inout Arguments, options: GlobalOptions) throws {

@@ -1,0 +1,54 @@
+import Foundation
+
+/// ScrollKitty's shared names (seed 004; docs/apps/scrollkitty.md). The main app and its three
+/// extensions are separate processes: the App Group, the two ManagedSettings stores and the
+/// DeviceActivity names are all they have in common. Project choices are marked.
+enum ScrollKittyKeys {
+    /// Project choice: the seed names only the App Group.
+    static let bundleIdentifier = "com.scrollkitty.app"
+    /// Seed 004, "Technical Implementation".
+    static let appGroup = "group.com.scrollkitty.app"
+
+    // App Group keys (all project choices, APPS.md 1.1).
+    /// Data: JSON `{tokenId: {"hp", "maxHP"}}` (``AppHealth``).
+    static let appHealthData = "appHealthData"
+    /// The selected apps' bundle ids, in selection order.
+    static let selectedApps = "selectedApps"
+    static let shieldFrequencyMinutes = "shieldFrequencyMinutes"
+    /// `{"startHour", "endHour", "weekdays"}` (``FocusWindow``).
+    static let focusWindow = "focusWindow"
+    /// `{tokenId: end}`, the end as virtual `t` (seconds since the device's epoch).
+    static let cooldowns = "cooldowns"
+    static let isDead = "isDead"
+    static let dailyLimitHours = "dailyLimitHours"
+
+    // ManagedSettings stores (project choices).
+    /// The selected apps inside the focus window, less the apps in cooldown.
+    static let focusStore = "scrollkitty"
+    /// Every selected app once the cat is dead ("Hard Lock on ALL apps").
+    static let hardLockStore = "hardLock"
+
+    // DeviceActivity names (project choices).
+    /// One repeating activity per weekday of the focus window: `scrollkitty_focus_<weekday>`.
+    static let focusActivityPrefix = "scrollkitty_focus_"
+    /// One activity per app in cooldown, starting when the cooldown ends: `scrollkitty_cooldown_<tokenId>`.
+    static let cooldownActivityPrefix = "scrollkitty_cooldown_"
+
+    static func focusActivity(weekday: Int) -> String { "\(focusActivityPrefix)\(weekday)" }
+    static func cooldownActivity(tokenId: String) -> String { "\(cooldownActivityPrefix)\(tokenId)" }
+
+    /// Seed 004, "Active Shielding System": 100 HP shared, at most 10 apps, 10 HP a bypass.
+    static let totalHP = 100
+    static let maxApps = 10
+    static let bypassCost = 10
+    /// Project choice (the seed's example, "e.g., 15 min"); the seed's range is 10–60.
+    static let defaultShieldFrequencyMinutes = 15
+}
+
+/// `tokenId` (seed 004, "Token Identifier Mismatch" fix): the base64 of the token's encoded data,
+/// stable and never shared by two apps. The simulated SDK's `ApplicationToken` is the bundle id
+/// itself (docs/sdk.md, porting table) and has no opaque data, so the token's data is the bundle
+/// id's UTF-8 bytes (project choice, docs/apps/scrollkitty.md).
+func tokenId(of application: String) -> String {
+    Data(application.utf8).base64EncodedString()
+}

@@ -1,0 +1,81 @@
+import ExtensionSandbox
+import Foundation
+import SimulatediOS
+
+/// ScrollKitty's main app (seed 004, "Configuration Phase" and the dashboard): the user's
+/// settings go to the App Group, where the extensions read them. It keeps nothing of its own:
+/// everything persists in the App Group (and the device's stores and activities).
+actor ScrollKittyMainApp: WorldActor {
+    nonisolated let executor: WorldActorExecutor
+    let process: ScrollKittyProcess
+
+    init(executor: WorldActorExecutor, process: ScrollKittyProcess) {
+        self.executor = executor
+        self.process = process
+    }
+
+    private var defaults: AppGroupDefaults { process.sharedDefaults }
+
+    /// `selectApps`: (re)initialises HP — 100 split over the apps (``AppHealth/split(count:)``),
+    /// ends every cooldown, monitors the focus window and shields the apps inside it. Refused
+    /// while the cat is dead (project choice: the hard lock is final).
+    func selectApps(_ apps: [String]) async throws -> ScrollKittyState {
+        guard !(try await process.isDead()) else {
+            throw DeviceError.refused(reason: "catDead", message: "Scroll Kitty is dead: every app stays hard locked")
+        }
+        let shares = AppHealth.split(count: apps.count)
+        var health: [String: AppHealth] = [:]
+        for (app, share) in zip(apps, shares) { health[tokenId(of: app)] = share }
+        try await process.stopCooldownMonitoring()
+        try await defaults.set(.array(apps.map(StoredValue.string)), forKey: ScrollKittyKeys.selectedApps)
+        try await process.setHealth(health)
+        try await process.setCooldowns([:])
+        try await process.monitorFocusWindow(try await process.focusWindow())
+        try await process.applyShields()
+        return try await state()
+    }
+
+    /// `setShieldFrequency`: the cooldown after the next bypasses (10–60 minutes).
+    func setShieldFrequency(minutes: Int) async throws -> ScrollKittyState {
+        try await defaults.set(.int(minutes), forKey: ScrollKittyKeys.shieldFrequencyMinutes)
+        return try await state()
+    }
+
+    /// `setFocusWindow`: stored, its boundaries monitored, and applied at once.
+    func setFocusWindow(_ window: FocusWindow) async throws -> ScrollKittyState {
+        try await defaults.set(window.storedValue, forKey: ScrollKittyKeys.focusWindow)
+        try await process.monitorFocusWindow(window)
+        try await process.applyShields()
+        return try await state()
+    }
+
+    /// `setDailyLimit`: stored for awareness only; HP is unaffected (seed 004: "HP system is
+    /// consistent across all limits").
+    func setDailyLimit(hours: Int) async throws -> ScrollKittyState {
+        try await defaults.set(.int(hours), forKey: ScrollKittyKeys.dailyLimitHours)
+        return try await state()
+    }
+
+    /// The dashboard (`device.state.app`, APPS.md 1.4), read from the App Group and the stores.
+    func state() async throws -> ScrollKittyState {
+        let platform = process.platform
+        let health = try await process.health()
+        let cooldowns = try await process.cooldowns()
+        let shielded = try await process.focusStore.shield().applications
+            .union(try await process.hardLockStore.shield().applications)
+        let window = try await process.focusWindow()
+        let apps = try await process.selectedApps().map { app in
+            let id = tokenId(of: app)
+            return ScrollKittyState.App(
+                app: app, name: platform.catalog.displayName(of: app), tokenId: id, hp: health[id]?.hp ?? 0,
+                maxHP: health[id]?.maxHP ?? 0, shielded: shielded.contains(app),
+                cooldownEndsAt: cooldowns[id].map { platform.calendar.isoString(VirtualInstant(seconds: $0)) })
+        }
+        return ScrollKittyState(
+            apps: apps, totalHP: apps.reduce(0) { $0 + $1.hp }, isDead: try await process.isDead(),
+            shieldFrequencyMinutes: try await process.shieldFrequencyMinutes(),
+            focusWindow: window, inFocusWindow: window.contains(platform.now, calendar: platform.calendar),
+            dailyLimitHours: try await defaults.object(forKey: ScrollKittyKeys.dailyLimitHours)?.intValue,
+            notificationsAuthorized: true)
+    }
+}

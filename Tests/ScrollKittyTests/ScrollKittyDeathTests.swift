@@ -1,0 +1,105 @@
+import ControlProtocol
+import DeviceTesting
+import Foundation
+import SimulatediOS
+import Testing
+
+@testable import ScrollKitty
+
+/// HP running out (APPS.md 1.3): an app at 0 HP loses its bypass; the total at 0 kills the cat.
+@Suite struct ScrollKittyDeathTests {
+    @Test func anAppAtZeroHPHasNoContinue() throws {
+        let device = try TestDevice.scrollKitty(selecting: [App.instagram, App.tiktok], shares: [50, 50])
+        try device.writeHealth([(App.instagram, 0, 50), (App.tiktok, 50, 50)])
+        try device.openShielded(App.instagram, shield: aliveShield("Instagram: 0/50 HP | Total: 50 HP", canContinue: false))
+        try device.send(.appClose(app: App.instagram), effects: [.appState(locked: false, foregroundApp: nil, shieldShown: false)])
+        try device.openShielded(App.tiktok, shield: aliveShield("TikTok: 50/50 HP | Total: 50 HP"))
+    }
+
+    /// Ten bypasses of the only app, each after the last cooldown ended: the tenth kills the cat.
+    @Test func theTenthBypassKillsTheCatAndHardLocksEveryApp() throws {
+        let device = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100])
+        try device.intent(
+            "setShieldFrequency", ["minutes": 10],
+            effects: [.storeWrite(suite: group, key: "shieldFrequencyMinutes", value: .int(10))])
+        let token = tokenId(of: App.instagram)
+        try device.openShielded(App.instagram, shield: aliveShield("Instagram: 100/100 HP | Total: 100 HP"))
+        for bypass in 1...9 {
+            let hp = 100 - 10 * bypass
+            let end = Double(600 * bypass)
+            try device.send(
+                .shieldPress(app: App.instagram, button: .secondary),
+                effects: [
+                    .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, hp, 100)])),
+                    .storeWrite(suite: group, key: "cooldowns", value: .dictionary([token: .double(end)])),
+                    .activityStart(activity: "scrollkitty_cooldown_\(token)"),
+                    .shieldClear(store: "scrollkitty"),
+                    .notification(
+                        title: "Lost 10 HP", body: "Instagram: \(hp)/100 HP | Total: \(hp) HP. Unlocked for 10 minutes."),
+                    .shieldAction(app: App.instagram, button: .secondary, response: .none),
+                    .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
+                ])
+            try device.advance(
+                minutes: 10,
+                effects: cooldownEndEffects(
+                    App.instagram, shielding: [App.instagram], shield: aliveShield("Instagram: \(hp)/100 HP | Total: \(hp) HP")))
+        }
+        try device.send(
+            .shieldPress(app: App.instagram, button: .secondary),
+            effects: [
+                .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, 0, 100)])),
+                .storeWrite(suite: group, key: "isDead", value: .bool(true)),
+                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
+                .shieldApply(store: "hardLock", applications: [App.instagram], categories: .none),
+                .notification(title: "Lost 10 HP", body: "Scroll Kitty has died. All your apps are locked."),
+                .shieldAction(app: App.instagram, button: .secondary, response: .defer),
+                .shieldShown(app: App.instagram, configuration: deadShield, source: .extension),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: true),
+            ])
+        let state = try device.appState(as: ScrollKittyState.self)
+        #expect(state.isDead)
+        #expect(state.totalHP == 0)
+        #expect(state.apps[0].shielded)
+    }
+
+    /// Death shields every selected app at once, one in cooldown too, and ends its cooldown:
+    /// no `Shield Returning` follows.
+    @Test func deathHardLocksAnAppInCooldownToo() throws {
+        let device = try TestDevice.scrollKitty(selecting: [App.instagram, App.tiktok], shares: [50, 50])
+        try device.writeHealth([(App.instagram, 10, 50), (App.tiktok, 10, 50)])
+        let tiktokCooldown = "scrollkitty_cooldown_\(tokenId(of: App.tiktok))"
+        try device.openShielded(App.tiktok, shield: aliveShield("TikTok: 10/50 HP | Total: 20 HP"))
+        try device.send(
+            .shieldPress(app: App.tiktok, button: .secondary),
+            effects: [
+                .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, 10, 50), (App.tiktok, 0, 50)])),
+                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([tokenId(of: App.tiktok): .double(900)])),
+                .activityStart(activity: tiktokCooldown),
+                .shieldApply(store: "scrollkitty", applications: [App.instagram], categories: .none),
+                .notification(title: "Lost 10 HP", body: "TikTok: 0/50 HP | Total: 10 HP. Unlocked for 15 minutes."),
+                .shieldAction(app: App.tiktok, button: .secondary, response: .none),
+                .appState(locked: false, foregroundApp: App.tiktok, shieldShown: false),
+            ])
+        try device.send(.appClose(app: App.tiktok), effects: [.appState(locked: false, foregroundApp: nil, shieldShown: false)])
+        try device.openShielded(App.instagram, shield: aliveShield("Instagram: 10/50 HP | Total: 10 HP"))
+        let both = [App.instagram, App.tiktok]
+        try device.send(
+            .shieldPress(app: App.instagram, button: .secondary),
+            effects: [
+                .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, 0, 50), (App.tiktok, 0, 50)])),
+                .storeWrite(suite: group, key: "isDead", value: .bool(true)),
+                .activityStop(activity: tiktokCooldown),
+                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
+                .shieldApply(store: "scrollkitty", applications: both, categories: .none),
+                .shieldApply(store: "hardLock", applications: both, categories: .none),
+                .notification(title: "Lost 10 HP", body: "Scroll Kitty has died. All your apps are locked."),
+                .shieldAction(app: App.instagram, button: .secondary, response: .defer),
+                .shieldShown(app: App.instagram, configuration: deadShield, source: .extension),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: true),
+            ])
+        let state = try device.appState(as: ScrollKittyState.self)
+        #expect(state.apps.map(\.shielded) == [true, true])
+        #expect(state.apps.map(\.cooldownEndsAt) == [nil, nil])
+        try device.advance(minutes: 30, effects: [])
+    }
+}

@@ -1,0 +1,107 @@
+import ControlProtocol
+import DeviceTesting
+import Foundation
+import SimulatediOS
+import Testing
+
+@testable import ScrollKitty
+
+/// The apps the ScrollKitty suites select, with their catalog names.
+enum App {
+    static let instagram = "com.burbn.instagram"  // Instagram
+    static let tiktok = "com.zhiliaoapp.musically"  // TikTok
+    static let reddit = "com.reddit.Reddit"  // Reddit
+    /// Ten catalog apps, for the split.
+    static let ten = [
+        instagram, tiktok, reddit, "com.atebits.Tweetie2", "com.facebook.Facebook", "com.toyopagroup.picaboo",
+        "com.google.ios.youtube", "com.netflix.Netflix", "com.amazon.Amazon", "com.shein.sheinapp",
+    ]
+}
+
+let group = "group.com.scrollkitty.app"
+
+/// `appHealthData` as the app writes it: `apps` with their `(hp, maxHP)`.
+func healthData(_ apps: [(String, Int, Int)]) -> StoredValue {
+    var health: [String: AppHealth] = [:]
+    for (app, hp, maxHP) in apps { health[tokenId(of: app)] = AppHealth(hp: hp, maxHP: maxHP) }
+    return .data(AppHealth.encode(health))
+}
+
+/// The shield of a live cat: the seed's per-app line, `Close` and `Continue` (none at 0 HP).
+func aliveShield(_ subtitle: String, canContinue: Bool = true) -> ShieldConfiguration {
+    ShieldConfiguration(
+        title: "Scroll Kitty is watching", subtitle: subtitle, primaryButtonLabel: "Close",
+        secondaryButtonLabel: canContinue ? "Continue" : nil)
+}
+
+let deadShield = ShieldConfiguration(
+    title: "Scroll Kitty is Dead", subtitle: "Hard lock on all apps. Total: 0 HP", primaryButtonLabel: "Close",
+    secondaryButtonLabel: nil)
+
+/// `selectApps` on a fresh device on Monday 09:00 (weekday 2) with the default window (all day,
+/// every day): the App Group written, the seven window days monitored (Monday's interval running)
+/// and the apps shielded by the monitor.
+func firstSelectionEffects(_ apps: [String], health: [(String, Int, Int)]) -> [Effect] {
+    [
+        .storeWrite(suite: group, key: "selectedApps", value: .array(apps.map(StoredValue.string))),
+        .storeWrite(suite: group, key: "appHealthData", value: healthData(health)),
+        .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
+        .activityStart(activity: "scrollkitty_focus_1"),
+        .activityStart(activity: "scrollkitty_focus_2"),
+        .monitorIntervalStart(activity: "scrollkitty_focus_2"),
+    ] + (3...7).map { .activityStart(activity: "scrollkitty_focus_\($0)") } + [
+        .shieldApply(store: "scrollkitty", applications: apps.sorted(), categories: .none)
+    ]
+}
+
+/// A cooldown ending while `app` is in front: the cooldown's interval starts, the monitor ends
+/// the cooldown, stops its activity, shields `shielding` again and says `Shield Returning`; the
+/// shield is drawn over `app`, then the activity's stop ends its interval.
+func cooldownEndEffects(_ app: String, shielding: [String], shield: ShieldConfiguration) -> [Effect] {
+    let activity = "scrollkitty_cooldown_\(tokenId(of: app))"
+    let name = CategoryCatalog.builtIn.displayName(of: app)
+    return [
+        .monitorIntervalStart(activity: activity),
+        .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
+        .activityStop(activity: activity),
+        .shieldApply(store: "scrollkitty", applications: shielding, categories: .none),
+        .notification(title: "Shield Returning", body: "\(name)'s cooldown is over. Scroll Kitty is watching again."),
+        .shieldShown(app: app, configuration: shield, source: .extension),
+        .appState(locked: false, foregroundApp: app, shieldShown: true),
+        .monitorIntervalEnd(activity: activity),
+    ]
+}
+
+extension TestDevice {
+    /// A ScrollKitty device (Monday 2026-01-05 09:00 UTC) with `apps` selected, effects checked.
+    static func scrollKitty(selecting apps: [String], shares: [Int]) throws -> TestDevice {
+        let device = try TestDevice(app: "scrollkitty")
+        let health = zip(apps, shares).map { ($0, $1, $1) }
+        try device.intent("selectApps", ["apps": .array(apps.map(JSONValue.string))], effects: firstSelectionEffects(apps, health: health))
+        return device
+    }
+
+    /// Writes `appHealthData` as another process would (a shortcut to a state of HP).
+    func writeHealth(_ apps: [(String, Int, Int)]) throws {
+        let health = healthData(apps)
+        try setValue(
+            health, forKey: "appHealthData", suite: group,
+            effects: [.storeWrite(suite: group, key: "appHealthData", value: health)])
+    }
+
+    /// Opens `app`, which is shielded: the shield drawn by ScrollKittyShield.
+    func openShielded(_ app: String, shield: ShieldConfiguration) throws {
+        try send(
+            .appOpen(app: app),
+            effects: [
+                .appState(locked: false, foregroundApp: app, shieldShown: false),
+                .shieldShown(app: app, configuration: shield, source: .extension),
+                .appState(locked: false, foregroundApp: app, shieldShown: true),
+            ])
+    }
+
+    /// `device.state.app.apps[*].hp`.
+    func hps() throws -> [Int] {
+        try appState(as: ScrollKittyState.self).apps.map(\.hp)
+    }
+}
