@@ -1,33 +1,42 @@
 import ControlProtocol
 import DeviceTesting
 import Foundation
+import SimulatediOS
 import Testing
 
-@testable import DeviceActors
 @testable import ScrollKitty
-@_spi(Host) import SimulatediOS
 
-/// BEHAVIOR.md: two bypasses at once cost 20 HP, never 10. The device has no double tap yet
-/// (APPS.md 0, `shield.press` `taps`), so two `handle` calls are made on one ShieldAction
-/// instance at once, in the device's world: they interleave at every platform call.
+/// BEHAVIOR.md: two bypasses at once cost 20 HP, never 10. A double tap on Continue
+/// (`shield.press` with `taps` 2, APPS.md §0) delivers two ShieldAction callbacks to one process
+/// at once; they interleave at every platform call, and the in-process bypass lock keeps the
+/// second's read of HP after the first's write.
 @Suite struct ScrollKittyAtomicityTests {
-    @Test func twoContinuesAtOnceInOneProcessCostTwentyHP() throws {
-        let test = try TestDevice.scrollKitty(selecting: [App.instagram, App.tiktok, App.reddit], shares: [34, 33, 33])
-        let device = test.device
-        let action = ScrollKittyShieldAction(
-            executor: device.platform.world.makeExecutor(label: "scrollkitty.shieldAction"),
-            process: ScrollKittyProcess(platform: device.platform))
-        let responses = try device.run {
-            async let first = action.handle(action: .secondary, for: App.instagram)
-            async let second = action.handle(action: .secondary, for: App.instagram)
-            return try await [first, second]
-        }
-        #expect(responses == [.none, .none])
-        #expect(try test.hps() == [14, 33, 33])
-        let notifications = device.trace.recorder.entries(after: 0).compactMap { entry -> String? in
-            guard case .notification(let title, _) = entry.payload else { return nil }
-            return title
-        }
-        #expect(notifications == ["Lost 10 HP", "Lost 10 HP"])
+    private let instagramToken = "Y29tLmJ1cmJuLmluc3RhZ3JhbQ=="
+
+    @Test func aDoubleTapOnContinueCostsTwentyHP() throws {
+        let device = try TestDevice.scrollKitty(selecting: [App.instagram, App.tiktok, App.reddit], shares: [34, 33, 33])
+        try device.openShielded(App.instagram, shield: aliveShield("Instagram: 34/34 HP | Total: 100 HP"))
+        let cooldown = Effect.storeWrite(suite: group, key: "cooldowns", value: .dictionary([instagramToken: .double(900)]))
+        let cooldownActivity = Effect.activityStart(activity: "scrollkitty_cooldown_\(instagramToken)")
+        let pressed = Effect.shieldAction(app: App.instagram, button: .secondary, response: .none)
+        try device.send(
+            .shieldPress(app: App.instagram, button: .secondary, taps: 2),
+            effects: [
+                .storeWrite(
+                    suite: group, key: "appHealthData",
+                    value: healthData([(App.instagram, 24, 34), (App.tiktok, 33, 33), (App.reddit, 33, 33)])),
+                cooldown, cooldownActivity,
+                .shieldApply(store: "scrollkitty", applications: [App.reddit, App.tiktok], categories: .none),
+                .notification(title: "Lost 10 HP", body: "Instagram: 24/34 HP | Total: 90 HP. Unlocked for 15 minutes."),
+                pressed,
+                .storeWrite(
+                    suite: group, key: "appHealthData",
+                    value: healthData([(App.instagram, 14, 34), (App.tiktok, 33, 33), (App.reddit, 33, 33)])),
+                cooldown, cooldownActivity,
+                .notification(title: "Lost 10 HP", body: "Instagram: 14/34 HP | Total: 80 HP. Unlocked for 15 minutes."),
+                pressed,
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
+            ])
+        #expect(try device.hps() == [14, 33, 33])
     }
 }
