@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "ClarityTests", dependencies: ["DeviceTesting", "SimulatediOS", "Clarity", "ExtensionSandbox"]),
         /// ScrollKitty's behaviour, through the same harness.
         .testTarget(
-            name: "ScrollKittyTests", dependencies: ["DeviceTesting", "SimulatediOS", "ScrollKitty", "ExtensionSandbox", "ControlProtocol"]),
+            name: "ScrollKittyTests", dependencies: ["DeviceTesting", "SimulatediOS", "ScrollKitty", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(
             name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),

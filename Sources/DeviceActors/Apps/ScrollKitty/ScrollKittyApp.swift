@@ -12,7 +12,7 @@ public struct ScrollKittyApp: SimulatedApp {
     private let mainApp: ScrollKittyMainApp
 
     public init(platform: Platform, world: World, settings: ScrollKittySettings = ScrollKittySettings()) {
-        process = ScrollKittyProcess(platform: platform)
+        process = ScrollKittyProcess(platform: platform, settings: settings)
         mainApp = ScrollKittyMainApp(executor: world.makeExecutor(label: "scrollkitty.app"), process: process)
     }
 

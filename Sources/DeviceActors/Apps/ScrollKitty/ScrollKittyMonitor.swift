@@ -32,15 +32,6 @@ actor ScrollKittyMonitor: WorldActor, DeviceActivityMonitor {
     }
 
     private func endCooldown(tokenId id: String, activity: String) async throws {
-        var cooldowns = try await process.cooldowns()
-        guard let end = cooldowns[id], end <= process.platform.now.seconds else { return }
-        cooldowns[id] = nil
-        try await process.setCooldowns(cooldowns)
-        try await process.platform.deviceActivityCenter.stopMonitoring([activity])
-        try await process.applyShields()
-        let app = try await process.selectedApps().first { tokenId(of: $0) == id }
-        let name = app.map(process.platform.catalog.displayName(of:)) ?? "Your app"
-        try await process.platform.notificationCenter.add(
-            title: "Shield Returning", body: "\(name)'s cooldown is over. Scroll Kitty is watching again.")
+        try await process.endCooldown(tokenId: id, stoppingActivity: activity)
     }
 }

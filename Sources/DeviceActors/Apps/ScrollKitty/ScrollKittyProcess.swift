@@ -6,6 +6,7 @@ import SimulatediOS
 /// handles on what the processes share. Each process reads the App Group afresh, as on iOS.
 struct ScrollKittyProcess: Sendable {
     let platform: Platform
+    let settings: ScrollKittySettings
 
     /// `UserDefaults(suiteName: "group.com.scrollkitty.app")`.
     var sharedDefaults: AppGroupDefaults { platform.userDefaults(suiteName: ScrollKittyKeys.appGroup) }
@@ -106,5 +107,22 @@ struct ScrollKittyProcess: Sendable {
         DateComponentsSpec(
             year: components.year, month: components.month, day: components.day, hour: components.hour,
             minute: components.minute, second: components.second)
+    }
+
+    /// A cooldown is over (if it was due and not ended yet): the entry leaves `cooldowns`, the
+    /// cooldown's activity stops (`stoppingActivity`, when DeviceActivity drove it), the app is
+    /// shielded again if inside the focus window, and `Shield Returning` is posted (seed 004,
+    /// Critical Issue 3).
+    func endCooldown(tokenId id: String, stoppingActivity activity: String?) async throws {
+        var cooldowns = try await cooldowns()
+        guard let end = cooldowns[id], end <= platform.now.seconds else { return }
+        cooldowns[id] = nil
+        try await setCooldowns(cooldowns)
+        if let activity { try await platform.deviceActivityCenter.stopMonitoring([activity]) }
+        try await applyShields()
+        let app = try await selectedApps().first { tokenId(of: $0) == id }
+        let name = app.map(platform.catalog.displayName(of:)) ?? "Your app"
+        try await platform.notificationCenter.add(
+            title: "Shield Returning", body: "\(name)'s cooldown is over. Scroll Kitty is watching again.")
     }
 }

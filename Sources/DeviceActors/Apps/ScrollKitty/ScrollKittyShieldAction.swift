@@ -84,7 +84,15 @@ actor ScrollKittyShieldAction: WorldActor, ShieldActionDelegate {
         var cooldowns = try await process.cooldowns()
         cooldowns[id] = end.seconds
         try await process.setCooldowns(cooldowns)
-        try await process.monitorCooldown(tokenId: id, endsAt: end)
+        switch process.settings.variant {
+        case .correct:
+            try await process.monitorCooldown(tokenId: id, endsAt: end)
+        case .extensionTimer:
+            // The seed's likely mistake: a timer in this extension, which ends with it.
+            process.platform.scheduleAppTimer(after: end.seconds - process.platform.now.seconds, label: "reshield") {
+                [process] in try await process.endCooldown(tokenId: id, stoppingActivity: nil)
+            }
+        }
         try await process.applyShields()
         try await notifications.add(
             title: "Lost \(lost) HP",
