@@ -112,13 +112,13 @@ enum BoundedSearch {
         }
     }
 
-    /// Notes what the picks of the forced prefix touched (the last one is new), and adds the
-    /// decisions the run made past it.
+    /// Notes what the new pick of the forced prefix touched (its last decision: the earlier ones
+    /// replayed picks already noted), and adds the decisions the run made past it.
     private static func extend(
         _ stack: inout [Frame], with log: [Decision], footprints: [Footprint], asleep: [Set<Int>]
     ) {
-        for index in stack.indices where index < footprints.count {
-            stack[index].footprints[stack[index].chosen] = footprints[index]
+        if let last = stack.indices.last, last < footprints.count {
+            stack[last].footprints[stack[last].chosen] = footprints[last]
         }
         for decision in log.dropFirst(stack.count) {
             let spent = (stack.last.map { $0.spentBefore + $0.cost(of: $0.chosen) }) ?? 0

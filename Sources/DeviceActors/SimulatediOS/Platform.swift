@@ -93,12 +93,11 @@ public struct Platform: Sendable {
         let system = system
         let trace = trace
         let due = world.clock.now + .seconds(seconds)
+        let fire: @Sendable () async -> Void = {
+            do { try await action() } catch { trace.recordError(error, in: "timer \(label)") }
+        }
         guard let context = CallbackContext.current, let sandbox = context.sandbox else {
-            return world.clock.schedule(at: due, label: label) {
-                await system.runAsMainApp {
-                    do { try await action() } catch { trace.recordError(error, in: "timer \(label)") }
-                }
-            }
+            return world.clock.schedule(at: due, label: label) { await system.runAsMainApp(fire) }
         }
         return world.clock.schedule(at: due, label: label) {
             await CallbackContext.$current.withValue(context) {
@@ -107,7 +106,7 @@ public struct Platform: Sendable {
                     trace.record(.timerLost(label: label, reason: reason))
                     return
                 }
-                do { try await action() } catch { trace.recordError(error, in: "timer \(label)") }
+                await fire()
             }
         }
     }
