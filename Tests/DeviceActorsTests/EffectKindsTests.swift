@@ -27,6 +27,8 @@ import Testing
         .openURL(url: "u"), .storeKit(transaction: "t", product: "p"), .app(event: "e", fields: [:]),
         .appError(callback: "c", message: "m"), .fault(fault: "jetsam", at: "read group.x/k"),
         .timerLost(label: "l", reason: "ended"),
+        .notificationAuthorization(granted: true),
+        .notificationSuppressed(title: "t", body: "b", reason: "notDetermined"),
     ]
 
     @Test func everyKindIsListedOnce() {

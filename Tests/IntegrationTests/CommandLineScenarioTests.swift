@@ -79,8 +79,8 @@ import Testing
         let run = daemon.runCtl(["run", Self.race, "--trace"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first?.split(separator: " ").prefix(4) == ["1", "0", "store.write", "clarity.app"])
-        #expect(lines.suffix(6).prefix(4) == ["result:   passed", "strategy: fifo", "trace:    82 events", "schedule: 29 decisions, 21 preemptions"])
+        #expect(lines.first?.split(separator: " ").prefix(4) == ["1", "0", "notification.authorization", "clarity.app"])
+        #expect(lines.suffix(6).prefix(4) == ["result:   passed", "strategy: fifo", "trace:    83 events", "schedule: 29 decisions, 21 preemptions"])
         #expect(lines.suffix(2).first?.hasPrefix("token:    v1:") == true)
 
         let json = daemon.runCtl(["--json", "replay", Self.race, "--seed", "13", "--strategy", "pct"])

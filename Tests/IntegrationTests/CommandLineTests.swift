@@ -65,8 +65,8 @@ import Testing
         #expect(last.status == 0, "stderr: \(last.stderr)")
         #expect(
             last.stdout == """
-                10  0  store.write          clarity.monitor  key=frictionLevel sandbox=monitor suite=group.com.clarity.focus value=0
-                11  0  extension.terminate  clarity.monitor  sandbox=monitor
+                11  0  store.write          clarity.monitor  key=frictionLevel sandbox=monitor suite=group.com.clarity.focus value=0
+                12  0  extension.terminate  clarity.monitor  sandbox=monitor
 
                 """)
         #expect(daemon.runCtl(["trace", "--last", "0"]).stdout == "(none)\n")
@@ -80,13 +80,13 @@ import Testing
         #expect(kinds.status == 0, "stderr: \(kinds.stderr)")
         #expect(
             kinds.stdout == """
-                7  0  monitor.intervalStart  deviceActivity   activity=clarity_friction
-                8  0  extension.launch       clarity.monitor  baselineBytes=2097152 sandbox=monitor
+                8  0  monitor.intervalStart  deviceActivity   activity=clarity_friction
+                9  0  extension.launch       clarity.monitor  baselineBytes=2097152 sandbox=monitor
 
                 """)
         let newestWrite = daemon.runCtl(["--json", "trace", "--kind", "store.", "--last", "1"])
         let written = try JSONWire.decode(JSONValue.self, from: Data(newestWrite.stdout.utf8))
-        #expect(written.arrayValue?.compactMap { $0["seq"] } == [10])
+        #expect(written.arrayValue?.compactMap { $0["seq"] } == [11])
     }
 
     @Test func limitZeroIsAcceptedAndBadCountsAreUsageErrors() throws {

@@ -314,13 +314,13 @@ import Testing
         let since = try #require(first.last?["seq"]?.intValue)
         let rest = try #require(daemon.call("trace.get", ["since": .int(since)]).arrayValue)
         #expect(rest.first?["seq"]?.intValue == since + 1)
-        #expect(first.count + rest.count == 11_003, "11 000 writes after the 3 events of the app's launch")
+        #expect(first.count + rest.count == 11_004, "11 000 writes after the 4 events of the app's launch")
         let newest = try #require(daemon.call("trace.get", ["last": 2]).arrayValue)
         #expect(newest.map { $0["seq"] } == rest.suffix(2).map { $0["seq"] })
         let launch = try #require(daemon.call("trace.get", ["kinds": ["app"], "limit": 5]).arrayValue)
         #expect(launch.count == 0, "the launch wrote to the App Group; it traced no app event")
         let writes = try #require(daemon.call("trace.get", ["kinds": ["store.write"], "limit": 5]).arrayValue)
-        #expect(writes.map { $0["seq"]?.intValue } == [1, 2, 3, 4, 5], "the launch's 3 writes, then ours")
+        #expect(writes.map { $0["seq"]?.intValue } == [2, 3, 4, 5, 6], "the launch's 3 writes (after asking to notify), then ours")
         #expect(field { try daemon.call("trace.get", ["limit": 10_001]) } == "limit")
     }
 }

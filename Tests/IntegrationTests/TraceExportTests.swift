@@ -72,7 +72,7 @@ import Testing
         let file = daemon.directory.appendingPathComponent("run.json")
         let written = daemon.runCtl(["trace", "export", "-o", file.path])
         #expect(written.status == 0, "stderr: \(written.stderr)")
-        #expect(written.stdout.hasPrefix("wrote 35 trace events (seq 1–35) to \(file.path)"))
+        #expect(written.stdout.hasPrefix("wrote 36 trace events (seq 1–36) to \(file.path)"))
         let saved = try JSONWire.decode(JSONValue.self, from: Data(contentsOf: file))
         #expect(processNames(saved).contains("clarity.monitor #3"))
 

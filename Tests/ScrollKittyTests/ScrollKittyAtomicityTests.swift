@@ -16,23 +16,16 @@ import Testing
     @Test func aDoubleTapOnContinueCostsTwentyHP() throws {
         let device = try TestDevice.scrollKitty(selecting: [App.instagram, App.tiktok, App.reddit], shares: [34, 33, 33])
         try device.openShielded(App.instagram, shield: aliveShield("Instagram: 34/34 HP | Total: 100 HP"))
-        let cooldown = Effect.storeWrite(suite: group, key: "cooldowns", value: .dictionary([instagramToken: .double(900)]))
         let cooldownActivity = Effect.activityStart(activity: "scrollkitty_cooldown_\(instagramToken)")
         let pressed = Effect.shieldAction(app: App.instagram, button: .secondary, response: .none)
         try device.send(
             .shieldPress(app: App.instagram, button: .secondary, taps: 2),
             effects: [
-                .storeWrite(
-                    suite: group, key: "appHealthData",
-                    value: healthData([(App.instagram, 24, 34), (App.tiktok, 33, 33), (App.reddit, 33, 33)])),
-                cooldown, cooldownActivity,
+                ledgerWrite([(App.instagram, 10, 0, 900)]), cooldownActivity,
                 .shieldApply(store: "scrollkitty", applications: [App.reddit, App.tiktok], categories: .none),
                 .notification(title: "Lost 10 HP", body: "Instagram: 24/34 HP | Total: 90 HP. Unlocked for 15 minutes."),
                 pressed,
-                .storeWrite(
-                    suite: group, key: "appHealthData",
-                    value: healthData([(App.instagram, 14, 34), (App.tiktok, 33, 33), (App.reddit, 33, 33)])),
-                cooldown, cooldownActivity,
+                ledgerWrite([(App.instagram, 10, 0, 900), (App.instagram, 10, 0, 900)]), cooldownActivity,
                 .notification(title: "Lost 10 HP", body: "Instagram: 14/34 HP | Total: 80 HP. Unlocked for 15 minutes."),
                 pressed,
                 .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),

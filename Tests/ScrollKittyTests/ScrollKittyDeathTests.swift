@@ -24,14 +24,15 @@ import Testing
             effects: [.storeWrite(suite: group, key: "shieldFrequencyMinutes", value: .int(10))])
         let token = tokenId(of: App.instagram)
         try device.openShielded(App.instagram, shield: aliveShield("Instagram: 100/100 HP | Total: 100 HP"))
+        var ledger: [(String, Int, Double, Double)] = []
         for bypass in 1...9 {
             let hp = 100 - 10 * bypass
-            let end = Double(600 * bypass)
+            let at = Double(600 * (bypass - 1))
+            ledger.append((App.instagram, 10, at, at + 600))
             try device.send(
                 .shieldPress(app: App.instagram, button: .secondary),
                 effects: [
-                    .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, hp, 100)])),
-                    .storeWrite(suite: group, key: "cooldowns", value: .dictionary([token: .double(end)])),
+                    ledgerWrite(ledger),
                     .activityStart(activity: "scrollkitty_cooldown_\(token)"),
                     .shieldClear(store: "scrollkitty"),
                     .notification(
@@ -47,9 +48,7 @@ import Testing
         try device.send(
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
-                .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, 0, 100)])),
-                .storeWrite(suite: group, key: "isDead", value: .bool(true)),
-                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
+                ledgerWrite(ledger + [(App.instagram, 10, 5400, 5400)]),
                 .shieldApply(store: "hardLock", applications: [App.instagram], categories: .none),
                 .notification(title: "Lost 10 HP", body: "Scroll Kitty has died. All your apps are locked."),
                 .shieldAction(app: App.instagram, button: .secondary, response: .defer),
@@ -72,8 +71,7 @@ import Testing
         try device.send(
             .shieldPress(app: App.tiktok, button: .secondary),
             effects: [
-                .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, 10, 50), (App.tiktok, 0, 50)])),
-                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([tokenId(of: App.tiktok): .double(900)])),
+                ledgerWrite([(App.tiktok, 10, 0, 900)]),
                 .activityStart(activity: tiktokCooldown),
                 .shieldApply(store: "scrollkitty", applications: [App.instagram], categories: .none),
                 .notification(title: "Lost 10 HP", body: "TikTok: 0/50 HP | Total: 10 HP. Unlocked for 15 minutes."),
@@ -86,10 +84,8 @@ import Testing
         try device.send(
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
-                .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, 0, 50), (App.tiktok, 0, 50)])),
-                .storeWrite(suite: group, key: "isDead", value: .bool(true)),
+                ledgerWrite([(App.tiktok, 10, 0, 900), (App.instagram, 10, 0, 0)]),
                 .activityStop(activity: tiktokCooldown),
-                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
                 .shieldApply(store: "scrollkitty", applications: both, categories: .none),
                 .shieldApply(store: "hardLock", applications: both, categories: .none),
                 .notification(title: "Lost 10 HP", body: "Scroll Kitty has died. All your apps are locked."),

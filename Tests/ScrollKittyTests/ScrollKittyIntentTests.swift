@@ -57,15 +57,13 @@ import Testing
 
     @Test func selectAppsIsRefusedOnceTheCatIsDead() throws {
         let device = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100])
-        try device.setValue(.bool(true), forKey: "isDead", suite: group, effects: [
-            .storeWrite(suite: group, key: "isDead", value: .bool(true))
-        ])
+        try device.writeHealth([(App.instagram, 0, 100)])
         #expect(
             throws: DeviceError.refused(reason: "catDead", message: "Scroll Kitty is dead: every app stays hard locked")
         ) {
             try device.intent("selectApps", ["apps": [.string(App.tiktok)]])
         }
-        #expect(try device.hps() == [100])
+        #expect(try device.hps() == [0])
     }
 
     @Test func setShieldFrequencyStoresTheCooldown() throws {

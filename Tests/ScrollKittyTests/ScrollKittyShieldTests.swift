@@ -34,10 +34,7 @@ import Testing
         try device.send(
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
-                .storeWrite(
-                    suite: group, key: "appHealthData",
-                    value: healthData([(App.instagram, 24, 34), (App.tiktok, 33, 33), (App.reddit, 33, 33)])),
-                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([instagramToken: .double(900)])),
+                ledgerWrite([(App.instagram, 10, 0, 900)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldApply(store: "scrollkitty", applications: [App.reddit, App.tiktok], categories: .none),
                 .notification(title: "Lost 10 HP", body: "Instagram: 24/34 HP | Total: 90 HP. Unlocked for 15 minutes."),
@@ -69,8 +66,7 @@ import Testing
         try device.send(
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
-                .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, 0, 50), (App.tiktok, 50, 50)])),
-                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([instagramToken: .double(900)])),
+                ledgerWrite([(App.instagram, 7, 0, 900)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldApply(store: "scrollkitty", applications: [App.tiktok], categories: .none),
                 .notification(title: "Lost 7 HP", body: "Instagram: 0/50 HP | Total: 50 HP. Unlocked for 15 minutes."),
@@ -100,8 +96,7 @@ import Testing
         try device.send(
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
-                .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, 90, 100)])),
-                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([instagramToken: .double(3600)])),
+                ledgerWrite([(App.instagram, 10, 0, 3600)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldClear(store: "scrollkitty"),
                 .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 60 minutes."),
@@ -113,7 +108,6 @@ import Testing
             minutes: 60,
             effects: [
                 .monitorIntervalStart(activity: cooldown),
-                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
                 .activityStop(activity: cooldown),
                 .notification(title: "Shield Returning", body: "Instagram's cooldown is over. Scroll Kitty is watching again."),
                 .monitorIntervalEnd(activity: "scrollkitty_focus_2"),

@@ -28,6 +28,15 @@ func healthData(_ apps: [(String, Int, Int)]) -> StoredValue {
     return .data(AppHealth.encode(health))
 }
 
+/// The `bypasses` ledger as ShieldAction writes it: `(app, lost, at, cooldownEndsAt)` each, of
+/// selection `selection`.
+func ledgerWrite(_ bypasses: [(String, Int, Double, Double)], selection: Int = 1) -> Effect {
+    let ledger = bypasses.map { app, lost, at, end in
+        Bypass(selection: selection, tokenId: tokenId(of: app), lost: lost, at: at, cooldownEndsAt: end)
+    }
+    return .storeWrite(suite: group, key: "bypasses", value: .data(Bypass.encode(ledger)))
+}
+
 /// The shield of a live cat: the seed's per-app line, `Close` and `Continue` (none at 0 HP).
 func aliveShield(_ subtitle: String, canContinue: Bool = true) -> ShieldConfiguration {
     ShieldConfiguration(
@@ -46,7 +55,7 @@ func firstSelectionEffects(_ apps: [String], health: [(String, Int, Int)]) -> [E
     [
         .storeWrite(suite: group, key: "selectedApps", value: .array(apps.map(StoredValue.string))),
         .storeWrite(suite: group, key: "appHealthData", value: healthData(health)),
-        .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
+        .storeWrite(suite: group, key: "selection", value: .int(1)),
         .activityStart(activity: "scrollkitty_focus_1"),
         .activityStart(activity: "scrollkitty_focus_2"),
         .monitorIntervalStart(activity: "scrollkitty_focus_2"),
@@ -55,15 +64,14 @@ func firstSelectionEffects(_ apps: [String], health: [(String, Int, Int)]) -> [E
     ]
 }
 
-/// A cooldown ending while `app` is in front: the cooldown's interval starts, the monitor ends
-/// the cooldown, stops its activity, shields `shielding` again and says `Shield Returning`; the
+/// A cooldown ending while `app` is in front: the cooldown's interval starts, the monitor stops
+/// its activity, shields `shielding` again and says `Shield Returning`; the
 /// shield is drawn over `app`, then the activity's stop ends its interval.
 func cooldownEndEffects(_ app: String, shielding: [String], shield: ShieldConfiguration) -> [Effect] {
     let activity = "scrollkitty_cooldown_\(tokenId(of: app))"
     let name = CategoryCatalog.builtIn.displayName(of: app)
     return [
         .monitorIntervalStart(activity: activity),
-        .storeWrite(suite: group, key: "cooldowns", value: .dictionary([:])),
         .activityStop(activity: activity),
         .shieldApply(store: "scrollkitty", applications: shielding, categories: .none),
         .notification(title: "Shield Returning", body: "\(name)'s cooldown is over. Scroll Kitty is watching again."),
@@ -82,7 +90,8 @@ extension TestDevice {
         return device
     }
 
-    /// Writes `appHealthData` as another process would (a shortcut to a state of HP).
+    /// Writes `appHealthData` as another process would (a shortcut to a state of HP: the
+    /// allocation, with no bypass recorded yet).
     func writeHealth(_ apps: [(String, Int, Int)]) throws {
         let health = healthData(apps)
         try setValue(

@@ -22,8 +22,7 @@ import Testing
         try device.send(
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
-                .storeWrite(suite: group, key: "appHealthData", value: healthData([(App.instagram, 90, 100)])),
-                .storeWrite(suite: group, key: "cooldowns", value: .dictionary([instagramToken: .double(900)])),
+                ledgerWrite([(App.instagram, 10, 0, 900)]),
                 .shieldClear(store: "scrollkitty"),
                 .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
                 .shieldAction(app: App.instagram, button: .secondary, response: .none),
@@ -33,7 +32,108 @@ import Testing
         try device.advance(minutes: 60)
         let state = try device.appState(as: ScrollKittyState.self)
         #expect(state.apps[0].shielded == false, "the shield never returns")
-        #expect(state.apps[0].cooldownEndsAt == "2026-01-05T09:15:00Z", "the cooldown never ends")
+        #expect(state.apps[0].cooldownEndsAt == nil, "although the cooldown is over")
+    }
+
+    /// `noNotificationAuth`: the main app never asks, so neither `Lost 10 HP` nor `Shield
+    /// Returning` is shown; each is traced `notification.suppressed` (Critical Issue 3).
+    @Test func withoutAskingForAuthorizationNoNotificationIsShown() throws {
+        var config = DeviceConfig()
+        config.app = ["variant": .string("noNotificationAuth")]
+        let device = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100], config: config)
+        #expect(try device.appState(as: ScrollKittyState.self).notificationsAuthorized == false)
+        try device.openShielded(App.instagram, shield: aliveShield("Instagram: 100/100 HP | Total: 100 HP"))
+        try device.send(
+            .shieldPress(app: App.instagram, button: .secondary),
+            effects: [
+                ledgerWrite([(App.instagram, 10, 0, 900)]),
+                .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
+                .shieldClear(store: "scrollkitty"),
+                .notificationSuppressed(
+                    title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes.",
+                    reason: "notDetermined"),
+                .shieldAction(app: App.instagram, button: .secondary, response: .none),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
+            ])
+        let cooldown = "scrollkitty_cooldown_\(instagramToken)"
+        try device.advance(
+            minutes: 15,
+            effects: [
+                .monitorIntervalStart(activity: cooldown),
+                .activityStop(activity: cooldown),
+                .shieldApply(store: "scrollkitty", applications: [App.instagram], categories: .none),
+                .notificationSuppressed(
+                    title: "Shield Returning", body: "Instagram's cooldown is over. Scroll Kitty is watching again.",
+                    reason: "notDetermined"),
+                .shieldShown(app: App.instagram, configuration: aliveShield("Instagram: 90/100 HP | Total: 90 HP"), source: .extension),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: true),
+                .monitorIntervalEnd(activity: cooldown),
+            ])
+        #expect(try device.notifications().isEmpty)
+    }
+
+    /// The correct port asks at launch: the user's answer (`notificationPermission`) decides.
+    @Test func theCorrectPortAsksAndADenialSuppressesItsNotifications() throws {
+        var config = DeviceConfig()
+        config.notificationPermission = .deny
+        let device = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100], config: config)
+        #expect(try device.appState(as: ScrollKittyState.self).notificationsAuthorized == false)
+        #expect(try device.state().notifications == .denied)
+        let allowed = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100])
+        #expect(try allowed.appState(as: ScrollKittyState.self).notificationsAuthorized)
+    }
+
+    /// `monitorReapplies`: the cooldown's interval starts at the bypass, and the monitor shields
+    /// every selected app when an interval starts: the shield is back at once (Critical Issue 1).
+    @Test func theMonitorReapplyingTheShieldKeepsItUpAfterContinue() throws {
+        var config = DeviceConfig()
+        config.app = ["variant": .string("monitorReapplies")]
+        let device = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100], config: config)
+        try device.openShielded(App.instagram, shield: aliveShield("Instagram: 100/100 HP | Total: 100 HP"))
+        let cooldown = "scrollkitty_cooldown_\(instagramToken)"
+        try device.send(
+            .shieldPress(app: App.instagram, button: .secondary),
+            effects: [
+                ledgerWrite([(App.instagram, 10, 0, 900)]),
+                .activityStart(activity: cooldown),
+                .monitorIntervalStart(activity: cooldown),
+                .shieldClear(store: "scrollkitty"),
+                .shieldApply(store: "scrollkitty", applications: [App.instagram], categories: .none),
+                .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
+                .shieldAction(app: App.instagram, button: .secondary, response: .none),
+            ])
+        #expect(try device.state().shieldShown, "the app never came to the front unshielded")
+        let state = try device.appState(as: ScrollKittyState.self)
+        #expect(state.apps[0].shielded, "the shield persists during the cooldown")
+        #expect(state.apps[0].cooldownEndsAt == "2026-01-05T09:15:00Z")
+        #expect(state.totalHP == 90, "the user paid for an unlock they did not get")
+    }
+
+    /// `readModifyWrite`: two presses at once both read 100 HP and both write 90: one bypass is
+    /// free (Critical Issue 4; BEHAVIOR's atomic rule wants 80).
+    @Test func aDoubleTapWithoutTheLockLosesAnHPUpdate() throws {
+        var config = DeviceConfig()
+        config.app = ["variant": .string("readModifyWrite")]
+        let device = try TestDevice.scrollKitty(selecting: [App.instagram], shares: [100], config: config)
+        try device.openShielded(App.instagram, shield: aliveShield("Instagram: 100/100 HP | Total: 100 HP"))
+        let lostUpdate = healthData([(App.instagram, 90, 100)])
+        try device.send(
+            .shieldPress(app: App.instagram, button: .secondary, taps: 2),
+            effects: [
+                .storeWrite(suite: group, key: "appHealthData", value: lostUpdate),
+                .storeWrite(suite: group, key: "appHealthData", value: lostUpdate),
+                ledgerWrite([(App.instagram, 0, 0, 900)]),
+                ledgerWrite([(App.instagram, 0, 0, 900)]),
+                .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
+                .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
+                .shieldClear(store: "scrollkitty"),
+                .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
+                .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
+                .shieldAction(app: App.instagram, button: .secondary, response: .none),
+                .shieldAction(app: App.instagram, button: .secondary, response: .none),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
+            ])
+        #expect(try device.hps() == [90], "two bypasses, 10 HP paid")
     }
 
     @Test func anUnknownVariantIsRefusedByName() throws {
@@ -41,7 +141,7 @@ import Testing
         config.app = ["variant": .string("sloppy")]
         #expect(throws: DeviceError.self) { try TestDevice(app: "scrollkitty", config: config) }
         #expect(throws: DeviceError.self) {
-            try ScrollKittySettings.decode(["variant": .string("monitorReapplies")])
+            try ScrollKittySettings.decode(["variant": .string("MonitorReapplies")])
         }
         #expect(try ScrollKittySettings.decode([:]).variant == .correct)
         #expect(try ScrollKittySettings.decode(["variant": .string("extensionTimer")]).variant == .extensionTimer)

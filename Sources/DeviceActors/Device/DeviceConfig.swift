@@ -37,6 +37,9 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// The App Group race detector: lost updates across processes are traced as `race`, and
     /// main-app reads as `store.read` (docs/platform.md). Off by default, so traces stay as they were.
     public var raceDetector = false
+    /// The user's answer when the app asks to post notifications (APPS.md §0): `allow` by
+    /// default; `deny` suppresses them. An app that never asks shows none either way.
+    public var notificationPermission = NotificationPermission.allow
 
     public init() {}
 
@@ -80,6 +83,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         config.familyControlsAuthorized = overrides.familyControlsAuthorized ?? config.familyControlsAuthorized
         config.verificationNamesChallenge = overrides.verificationNamesChallenge ?? config.verificationNamesChallenge
         config.raceDetector = overrides.raceDetector ?? config.raceDetector
+        config.notificationPermission = overrides.notificationPermission ?? config.notificationPermission
         config.thresholdBatchIntervalSeconds = overrides.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
         config.defaultsPropagationDelaySeconds =
             overrides.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
@@ -118,6 +122,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var defaultsPropagationDelaySeconds: Int?
         public var verificationNamesChallenge: Bool?
         public var raceDetector: Bool?
+        public var notificationPermission: NotificationPermission?
         public var app: [String: StoredValue]?
 
         public init() {}

@@ -36,6 +36,9 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var storeTransactions: [StoreTransaction]?
     /// The outgoing call in progress, if any.
     public var call: CallState?
+    /// The app's notification authorization (nil in a snapshot written before it was kept: the
+    /// app then asks again at launch).
+    public var notificationAuthorization: UNAuthorizationStatus?
     /// The events the device's trace kept, as `trace.get` gives them (nil before format 3).
     public var trace: [SnapshotTraceEntry]?
 }

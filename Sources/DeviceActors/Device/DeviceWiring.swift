@@ -91,7 +91,7 @@ struct DeviceWiring {
         self.springBoard = springBoard
     }
 
-    /// Tells the platform actors the config's authorization, quirks and race detector (at
+    /// Tells the platform actors the config's authorizations, permissions, quirks and race detector (at
     /// creation, and again on every `config.set`).
     static func applyQuirks(_ config: DeviceConfig, platform: Platform) async {
         await platform.deviceActivity.configure(
@@ -102,5 +102,6 @@ struct DeviceWiring {
             propagationDelay: config.quirk("lateDefaultsPropagation")
                 ? .seconds(Double(config.defaultsPropagationDelaySeconds)) : nil,
             emptyBeforeFirstUnlock: config.quirk("emptyDefaultsBeforeFirstUnlock"), detectRaces: config.raceDetector)
+        await platform.notifications.configure(permission: config.notificationPermission)
     }
 }

@@ -103,6 +103,8 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let call: CallState?
     public let contacts: [Contact]
     public let focusMode: Bool
+    /// The app's notification authorization (`notDetermined`, `denied`, `authorized`).
+    public let notifications: UNAuthorizationStatus
     public let shields: ShieldsReport.Effective
     public let usageToday: [String: Double]
     public let usageTodayByCategory: [String: Double]
@@ -110,7 +112,8 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let appState: any Encodable & Sendable
 
     enum CodingKeys: String, CodingKey {
-        case device, app, t, time, locked, foregroundApp, shieldShown, wifi, call, contacts, focusMode, shields, usageToday,
+        case device, app, t, time, locked, foregroundApp, shieldShown, wifi, call, contacts, focusMode, notifications, shields,
+            usageToday,
             usageTodayByCategory, sandboxes
         case appName = "appName"
     }
@@ -129,6 +132,7 @@ public struct DeviceStateReport: Sendable, Encodable {
         try c.encode(call, forKey: .call)
         try c.encode(contacts, forKey: .contacts)
         try c.encode(focusMode, forKey: .focusMode)
+        try c.encode(notifications, forKey: .notifications)
         try c.encode(shields, forKey: .shields)
         try c.encode(usageToday, forKey: .usageToday)
         try c.encode(usageTodayByCategory, forKey: .usageTodayByCategory)

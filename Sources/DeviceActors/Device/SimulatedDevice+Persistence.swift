@@ -39,6 +39,7 @@ extension SimulatedDevice {
                 activities: snapshot.activities, of: platform.appName, usageByDay: snapshot.usageByDay,
                 usageToday: snapshot.usageToday ?? [])
             await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
+            await platform.notifications.restore(authorization: snapshot.notificationAuthorization ?? .notDetermined)
             if let data = snapshot.appData { try await app.restore(from: data) }
             await springBoard.restore(
                 locked: snapshot.locked, foregroundApp: snapshot.foregroundApp, wifi: snapshot.wifi,
@@ -58,7 +59,8 @@ extension SimulatedDevice {
                 await platform.deviceActivity.activities(of: platform.appName), await platform.deviceActivity.usageByDay,
                 await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
                 await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,
-                await springBoard.call, await platform.deviceActivity.usageSpansToday
+                await springBoard.call, await platform.deviceActivity.usageSpansToday,
+                await platform.notifications.authorization
             )
         }
         return DeviceSnapshot(
@@ -67,7 +69,7 @@ extension SimulatedDevice {
             traceSequence: trace.recorder.lastSequence, clock: clockMode, config: config,
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
             contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3, usageToday: parts.11,
-            appData: parts.8, storeTransactions: parts.9, call: parts.10,
+            appData: parts.8, storeTransactions: parts.9, call: parts.10, notificationAuthorization: parts.12,
             trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init))
     }
 

@@ -104,7 +104,7 @@ extension SimulatedDevice {
             device: name, app: appName, t: t, time: time, locked: await springBoard.locked,
             foregroundApp: await springBoard.foregroundApp, shieldShown: await springBoard.shieldShown,
             wifi: await platform.system.ssid, call: await springBoard.call, contacts: await platform.system.contacts,
-            focusMode: await platform.system.focusModeOn,
+            focusMode: await platform.system.focusModeOn, notifications: await platform.notifications.authorization,
             shields: .init(applications: effective.applications, categories: effective.categories),
             usageToday: await platform.deviceActivity.usageToday(),
             usageTodayByCategory: await platform.deviceActivity.usageTodayByCategory(), sandboxes: sandboxes(),

@@ -68,6 +68,10 @@ public struct SnapshotTraceEntry: Sendable, Codable {
         case "app.error": payload = .appError(callback: try string("callback"), message: try string("message"))
         case "fault": payload = .fault(fault: try string("fault"), at: try string("at"))
         case "timer.lost": payload = .timerLost(label: try string("label"), reason: try string("reason"))
+        case "notification.authorization":
+            payload = .notificationAuthorization(granted: try c.decode(Bool.self, forKey: Key("granted")))
+        case "notification.suppressed":
+            payload = .notificationSuppressed(title: try string("title"), body: try string("body"), reason: try string("reason"))
         case "openURL": payload = .openURL(url: try string("url"))
         case "storekit": payload = .storeKit(transaction: try string("transaction"), product: try string("product"))
         case "contacts": payload = .contacts(count: try int("count"))

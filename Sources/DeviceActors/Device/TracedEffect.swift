@@ -69,6 +69,12 @@ public struct TracedEffect: Sendable, Encodable {
         case .timerLost(let label, let reason):
             try c.encode(label, forKey: Key("label"))
             try c.encode(reason, forKey: Key("reason"))
+        case .notificationAuthorization(let granted):
+            try c.encode(granted, forKey: Key("granted"))
+        case .notificationSuppressed(let title, let body, let reason):
+            try c.encode(title, forKey: Key("title"))
+            try c.encode(body, forKey: Key("body"))
+            try c.encode(reason, forKey: Key("reason"))
         case .openURL(let url):
             try c.encode(url, forKey: Key("url"))
         case .storeKit(let transaction, let product):

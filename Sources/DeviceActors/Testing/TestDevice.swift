@@ -122,6 +122,9 @@ public final class TestDevice {
         try device.storeGet(suite: suite, key: key)
     }
 
+    /// The notifications delivered (shown), oldest first (`notifications.list`).
+    public func notifications() throws -> [DeliveredNotification] { try device.notifications(since: nil) }
+
     /// The effective shield and each ManagedSettings store's settings.
     public func shields() throws -> ShieldsReport { try device.shields() }
 

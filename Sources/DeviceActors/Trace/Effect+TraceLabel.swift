@@ -39,6 +39,8 @@ extension Effect {
         case .appError(let callback, _): "error in \(callback)"
         case .fault(let fault, let operation): "fault \(fault) at \(operation)"
         case .timerLost(let label, let reason): "timer \(label) lost (\(reason))"
+        case .notificationAuthorization(let granted): "notifications \(granted ? "allowed" : "denied")"
+        case .notificationSuppressed(let title, _, let reason): "notification \(title) not shown (\(reason))"
         case .storeKit(let transaction, let product): "\(transaction) \(product)"
         case .app(let event, _): event
         case .race(let lost): "race \(lost.key) (lost \(lost.otherActor)'s write)"

@@ -34,5 +34,7 @@ public struct DailyLimitApp: SimulatedApp {
         name: "dailylimit", bundleIdentifier: DailyLimitKeys.bundleIdentifier, appGroup: DailyLimitKeys.appGroup,
         available: true, intents: DailyLimitIntent.all.map(\.description))
 
+    public func launch() async throws { try await mainApp.launch() }
+
     public func state() async throws -> any Encodable & Sendable { try await mainApp.status() }
 }

@@ -11,6 +11,12 @@ actor DailyLimitMainApp: WorldActor {
         self.process = process
     }
 
+    /// First launch: asks to post notifications (`requestAuthorization`), which the monitor's
+    /// "limit reached" notice needs; iOS asks the user once and remembers the answer.
+    func launch() async throws {
+        try await process.platform.notificationCenter.requestAuthorization()
+    }
+
     /// Saves the apps for the extensions and monitors them for the rest of each day: the event
     /// fires once their usage today reaches the limit.
     func limit(_ apps: [String]) async throws -> DailyLimitStatus {

@@ -70,11 +70,13 @@ actor ClarityMainApp: WorldActor {
         callWatchStartedAt = persisted.callWatchStartedAt
     }
 
-    /// App launch (seed 000 task 12b `onAppear`): observe calls (`CXCallObserver`, task 2a) and
+    /// App launch (seed 000 task 12b `onAppear`): ask to post notifications (the seed's nudges
+    /// need it; iOS shows none to an app that never asked, so the port asks first), observe calls (`CXCallObserver`, task 2a) and
     /// networks (`NWPathMonitor`, the WiFi gate), listen for transactions, refresh the
     /// subscription, clean up old data, schedule the daily cleanup, start WiFi monitoring; and
     /// re-arm what was pending (a focus session's end, a call watch).
     func launch() async throws {
+        try await platform.notificationCenter.requestAuthorization()
         platform.callObserver.setDelegate { [weak self] call in try await self?.callChanged(call) }
         platform.pathMonitor.start { [weak self] path in try await self?.networkChanged(ssid: path.ssid) }
         await platform.storeKitServices.configure(products: Self.products)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// One app's share of the cat's health (seed 004, `AppHealthManager`): stored in the App Group
-/// under `appHealthData` as JSON `{tokenId: {"hp", "maxHP"}}`.
+/// under `appHealthData` as JSON `{tokenId: {"hp", "maxHP"}}` when the apps are selected; the HP
+/// now is that less the bypasses' cost (``CatHealth``).
 struct AppHealth: Codable, Sendable, Equatable {
     var hp: Int
     var maxHP: Int

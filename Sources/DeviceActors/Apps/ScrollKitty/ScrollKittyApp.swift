@@ -34,5 +34,7 @@ public struct ScrollKittyApp: SimulatedApp {
         name: "scrollkitty", bundleIdentifier: ScrollKittyKeys.bundleIdentifier, appGroup: ScrollKittyKeys.appGroup,
         available: true, intents: ScrollKittyIntent.all.map(\.description))
 
+    public func launch() async throws { try await mainApp.launch() }
+
     public func state() async throws -> any Encodable & Sendable { try await mainApp.state() }
 }

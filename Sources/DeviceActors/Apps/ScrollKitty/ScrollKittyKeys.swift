@@ -9,18 +9,21 @@ enum ScrollKittyKeys {
     /// Seed 004, "Technical Implementation".
     static let appGroup = "group.com.scrollkitty.app"
 
-    // App Group keys (all project choices, APPS.md 1.1).
-    /// Data: JSON `{tokenId: {"hp", "maxHP"}}` (``AppHealth``).
+    // App Group keys (all project choices, APPS.md 1.1). One writer process each
+    // (docs/apps/scrollkitty.md, "Across processes"): the main app the first six, ShieldAction
+    // `bypasses`.
+    /// Data: JSON `{tokenId: {"hp", "maxHP"}}` (``AppHealth``), each app's share when selected.
     static let appHealthData = "appHealthData"
     /// The selected apps' bundle ids, in selection order.
     static let selectedApps = "selectedApps"
+    /// Int, +1 at every `selectApps`: bypasses of an earlier selection no longer count.
+    static let selection = "selection"
     static let shieldFrequencyMinutes = "shieldFrequencyMinutes"
     /// `{"startHour", "endHour", "weekdays"}` (``FocusWindow``).
     static let focusWindow = "focusWindow"
-    /// `{tokenId: end}`, the end as virtual `t` (seconds since the device's epoch).
-    static let cooldowns = "cooldowns"
-    static let isDead = "isDead"
     static let dailyLimitHours = "dailyLimitHours"
+    /// Data: JSON `[{"selection", "tokenId", "lost", "at", "cooldownEndsAt"}]` (``Bypass``).
+    static let bypasses = "bypasses"
 
     // ManagedSettings stores (project choices).
     /// The selected apps inside the focus window, less the apps in cooldown.
@@ -33,6 +36,10 @@ enum ScrollKittyKeys {
     static let focusActivityPrefix = "scrollkitty_focus_"
     /// One activity per app in cooldown, starting when the cooldown ends: `scrollkitty_cooldown_<tokenId>`.
     static let cooldownActivityPrefix = "scrollkitty_cooldown_"
+
+    /// With `hpDailyReset`: a daily activity starting at 00:00, so the monitor lifts the hard
+    /// lock when HP returns.
+    static let dayActivity = "scrollkitty_day"
 
     static func focusActivity(weekday: Int) -> String { "\(focusActivityPrefix)\(weekday)" }
     static func cooldownActivity(tokenId: String) -> String { "\(cooldownActivityPrefix)\(tokenId)" }

@@ -16,11 +16,22 @@ actor ScrollKittyMainApp: WorldActor {
 
     private var defaults: AppGroupDefaults { process.sharedDefaults }
 
-    /// `selectApps`: (re)initialises HP — 100 split over the apps (``AppHealth/split(count:)``),
-    /// ends every cooldown, monitors the focus window and shields the apps inside it. Refused
-    /// while the cat is dead (project choice: the hard lock is final).
+    /// Launch: asks to post notifications (seed 004, Critical Issue 3: "Likely missing
+    /// Notification permissions or authorization request in the main app flow"), except in the
+    /// `noNotificationAuth` variant, which keeps that mistake.
+    func launch() async throws {
+        guard process.settings.variant != .noNotificationAuth else { return }
+        try await process.platform.notificationCenter.requestAuthorization()
+    }
+
+    /// `selectApps`: (re)initialises HP — 100 split over the apps (``AppHealth/split(count:)``)
+    /// as a new selection, whose bypasses start afresh — ends every cooldown, monitors the focus
+    /// window (and, with `hpDailyReset`, the day) and shields the apps inside it. Refused while
+    /// the cat is dead (project choice: the hard lock is final). Writes only the main app's keys
+    /// (``Bypass``: one writer per key).
     func selectApps(_ apps: [String]) async throws -> ScrollKittyState {
-        guard !(try await process.isDead()) else {
+        let cat = try await process.cat()
+        guard !cat.isDead else {
             throw DeviceError.refused(reason: "catDead", message: "Scroll Kitty is dead: every app stays hard locked")
         }
         let shares = AppHealth.split(count: apps.count)
@@ -28,9 +39,10 @@ actor ScrollKittyMainApp: WorldActor {
         for (app, share) in zip(apps, shares) { health[tokenId(of: app)] = share }
         try await process.stopCooldownMonitoring()
         try await defaults.set(.array(apps.map(StoredValue.string)), forKey: ScrollKittyKeys.selectedApps)
-        try await process.setHealth(health)
-        try await process.setCooldowns([:])
+        try await process.setAllocation(health)
+        try await defaults.set(.int(cat.selection + 1), forKey: ScrollKittyKeys.selection)
         try await process.monitorFocusWindow(try await process.focusWindow())
+        if process.settings.hpDailyReset { try await process.monitorDay() }
         try await process.applyShields()
         return try await state()
     }
@@ -59,23 +71,25 @@ actor ScrollKittyMainApp: WorldActor {
     /// The dashboard (`device.state.app`, APPS.md 1.4), read from the App Group and the stores.
     func state() async throws -> ScrollKittyState {
         let platform = process.platform
-        let health = try await process.health()
-        let cooldowns = try await process.cooldowns()
+        let cat = try await process.cat()
+        let health = cat.health
+        let now = platform.now.seconds
         let shielded = try await process.focusStore.shield().applications
             .union(try await process.hardLockStore.shield().applications)
         let window = try await process.focusWindow()
-        let apps = try await process.selectedApps().map { app in
+        let apps = cat.selectedApps.map { app in
             let id = tokenId(of: app)
             return ScrollKittyState.App(
                 app: app, name: platform.catalog.displayName(of: app), tokenId: id, hp: health[id]?.hp ?? 0,
                 maxHP: health[id]?.maxHP ?? 0, shielded: shielded.contains(app),
-                cooldownEndsAt: cooldowns[id].map { platform.calendar.isoString(VirtualInstant(seconds: $0)) })
+                cooldownEndsAt: cat.isCooling(id, at: now)
+                    ? cat.cooldownEnd(of: id).map { platform.calendar.isoString(VirtualInstant(seconds: $0)) } : nil)
         }
         return ScrollKittyState(
-            apps: apps, totalHP: apps.reduce(0) { $0 + $1.hp }, isDead: try await process.isDead(),
+            apps: apps, totalHP: apps.reduce(0) { $0 + $1.hp }, isDead: cat.isDead,
             shieldFrequencyMinutes: try await process.shieldFrequencyMinutes(),
             focusWindow: window, inFocusWindow: window.contains(platform.now, calendar: platform.calendar),
             dailyLimitHours: try await defaults.object(forKey: ScrollKittyKeys.dailyLimitHours)?.intValue,
-            notificationsAuthorized: true)
+            notificationsAuthorized: try await platform.notificationCenter.authorizationStatus() == .authorized)
     }
 }

@@ -9,6 +9,10 @@ import SimulatediOS
 /// - A cooldown's activity starting (`scrollkitty_cooldown_<tokenId>`, its interval starts when
 ///   the cooldown ends): the cooldown is over, the app is shielded again if inside the focus
 ///   window, and a `Shield Returning` notification is posted (seed 004, Critical Issue 3).
+/// - With `hpDailyReset`, the day's activity starting at 00:00 (`scrollkitty_day`): the shields
+///   are put where the new day's HP says.
+/// - The `monitorReapplies` variant: a cooldown's interval starts at the bypass, and its start
+///   shields the app again at once; its end ends the cooldown.
 actor ScrollKittyMonitor: WorldActor, DeviceActivityMonitor {
     nonisolated let executor: WorldActorExecutor
     private let process: ScrollKittyProcess
@@ -19,19 +23,29 @@ actor ScrollKittyMonitor: WorldActor, DeviceActivityMonitor {
     }
 
     func intervalDidStart(for activity: String) async throws {
-        if activity.hasPrefix(ScrollKittyKeys.focusActivityPrefix) {
+        if activity.hasPrefix(ScrollKittyKeys.focusActivityPrefix) || activity == ScrollKittyKeys.dayActivity {
             try await process.applyShields()
-        } else if activity.hasPrefix(ScrollKittyKeys.cooldownActivityPrefix) {
-            try await endCooldown(tokenId: String(activity.dropFirst(ScrollKittyKeys.cooldownActivityPrefix.count)), activity: activity)
+        } else if let id = cooldownToken(activity) {
+            guard process.settings.variant == .monitorReapplies else {
+                return try await process.endCooldown(tokenId: id, stoppingActivity: activity)
+            }
+            // The seed's likely mistake: every interval start re-applies the shield to every
+            // selected app, the one in cooldown too.
+            try await process.applyShields(honouringCooldowns: false)
         }
     }
 
     func intervalDidEnd(for activity: String) async throws {
-        guard activity.hasPrefix(ScrollKittyKeys.focusActivityPrefix) else { return }
-        try await process.applyShields()
+        if activity.hasPrefix(ScrollKittyKeys.focusActivityPrefix) {
+            try await process.applyShields()
+        } else if process.settings.variant == .monitorReapplies, let id = cooldownToken(activity) {
+            try await process.endCooldown(tokenId: id, stoppingActivity: activity)
+        }
     }
 
-    private func endCooldown(tokenId id: String, activity: String) async throws {
-        try await process.endCooldown(tokenId: id, stoppingActivity: activity)
+    /// The token of a cooldown's activity (`scrollkitty_cooldown_<tokenId>`).
+    private func cooldownToken(_ activity: String) -> String? {
+        guard activity.hasPrefix(ScrollKittyKeys.cooldownActivityPrefix) else { return nil }
+        return String(activity.dropFirst(ScrollKittyKeys.cooldownActivityPrefix.count))
     }
 }

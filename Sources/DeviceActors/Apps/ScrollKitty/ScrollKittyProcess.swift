@@ -19,24 +19,37 @@ struct ScrollKittyProcess: Sendable {
         try await sharedDefaults.stringArray(forKey: ScrollKittyKeys.selectedApps) ?? []
     }
 
-    func health() async throws -> [String: AppHealth] {
+    /// `appHealthData`: each app's share when selected.
+    func allocation() async throws -> [String: AppHealth] {
         AppHealth.decode(try await sharedDefaults.data(forKey: ScrollKittyKeys.appHealthData))
     }
 
-    func setHealth(_ health: [String: AppHealth]) async throws {
+    func setAllocation(_ health: [String: AppHealth]) async throws {
         try await sharedDefaults.set(.data(AppHealth.encode(health)), forKey: ScrollKittyKeys.appHealthData)
     }
 
-    /// `{tokenId: end}`, the end as virtual `t`.
-    func cooldowns() async throws -> [String: Double] {
-        guard case .dictionary(let entries)? = try await sharedDefaults.object(forKey: ScrollKittyKeys.cooldowns) else {
-            return [:]
-        }
-        return entries.compactMapValues(\.doubleValue)
+    func selection() async throws -> Int {
+        try await sharedDefaults.object(forKey: ScrollKittyKeys.selection)?.intValue ?? 0
     }
 
-    func setCooldowns(_ cooldowns: [String: Double]) async throws {
-        try await sharedDefaults.set(.dictionary(cooldowns.mapValues(StoredValue.double)), forKey: ScrollKittyKeys.cooldowns)
+    func ledger() async throws -> [Bypass] {
+        Bypass.decode(try await sharedDefaults.data(forKey: ScrollKittyKeys.bypasses))
+    }
+
+    func setLedger(_ ledger: [Bypass]) async throws {
+        try await sharedDefaults.set(.data(Bypass.encode(ledger)), forKey: ScrollKittyKeys.bypasses)
+    }
+
+    /// The cat now, read from the App Group (selection first: a bypass recorded for it is never
+    /// counted against a later allocation).
+    func cat() async throws -> CatHealth {
+        let selection = try await selection()
+        let apps = try await selectedApps()
+        let allocation = try await allocation()
+        let ledger = try await ledger()
+        return CatHealth(
+            selectedApps: apps, allocation: allocation, selection: selection, ledger: ledger,
+            countsFrom: settings.hpDailyReset ? platform.calendar.startOfDay(platform.now).seconds : nil)
     }
 
     func focusWindow() async throws -> FocusWindow {
@@ -48,23 +61,21 @@ struct ScrollKittyProcess: Sendable {
             ?? ScrollKittyKeys.defaultShieldFrequencyMinutes
     }
 
-    func isDead() async throws -> Bool {
-        try await sharedDefaults.bool(forKey: ScrollKittyKeys.isDead)
-    }
-
     // MARK: - Shields
 
     /// Puts both stores where the App Group says they should be: `scrollkitty` holds the selected
     /// apps inside the focus window less those in cooldown; `hardLock` every selected app once
-    /// dead (APPS.md 1.1). A store already right is not written (no effect).
-    func applyShields() async throws {
-        let apps = try await selectedApps()
-        let cooling = Set(try await cooldowns().keys)
+    /// dead (APPS.md 1.1). A store already right is not written (no effect). With
+    /// `honouringCooldowns` false (the `monitorReapplies` variant) apps in cooldown are shielded
+    /// too.
+    func applyShields(honouringCooldowns: Bool = true) async throws {
+        let cat = try await cat()
+        let now = platform.now.seconds
         let inWindow = try await focusWindow().contains(platform.now, calendar: platform.calendar)
-        let shielded = inWindow ? apps.filter { !cooling.contains(tokenId(of: $0)) } : []
+        let shielded = inWindow
+            ? cat.selectedApps.filter { !(honouringCooldowns && cat.isCooling(tokenId(of: $0), at: now)) } : []
         try await focusStore.setShield(applications: Set(shielded), categories: .none)
-        let dead = try await isDead()
-        try await hardLockStore.setShield(applications: dead ? Set(apps) : [], categories: .none)
+        try await hardLockStore.setShield(applications: cat.isDead ? Set(cat.selectedApps) : [], categories: .none)
     }
 
     // MARK: - DeviceActivity
@@ -87,13 +98,29 @@ struct ScrollKittyProcess: Sendable {
     /// a cooldown shorter than DeviceActivity's 15-minute minimum cannot be an interval of its
     /// own, so every cooldown is re-shielded at the start of one that lasts the minimum).
     func monitorCooldown(tokenId: String, endsAt end: VirtualInstant) async throws {
-        let components = platform.calendar.calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: platform.calendar.date(end))
-        let intervalEnd = platform.calendar.calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: platform.calendar.date(end + .minutes(15)))
+        try await monitorCooldown(tokenId: tokenId, interval: end, end + .minutes(15))
+    }
+
+    /// The `monitorReapplies` variant's cooldown: an interval from now to the cooldown's end (at
+    /// least the 15-minute minimum), which starts at once.
+    func monitorCooldownFromNow(tokenId: String, endsAt end: VirtualInstant) async throws {
+        try await monitorCooldown(tokenId: tokenId, interval: platform.now, max(end, platform.now + .minutes(15)))
+    }
+
+    private func monitorCooldown(tokenId: String, interval start: VirtualInstant, _ end: VirtualInstant) async throws {
         try await platform.deviceActivityCenter.startMonitoring(
             ScrollKittyKeys.cooldownActivity(tokenId: tokenId),
-            during: DeviceActivitySchedule(intervalStart: Self.spec(components), intervalEnd: Self.spec(intervalEnd), repeats: false))
+            during: DeviceActivitySchedule(intervalStart: spec(start), intervalEnd: spec(end), repeats: false))
+    }
+
+    /// With `hpDailyReset`: a daily interval from 00:00, whose start wakes the monitor to put the
+    /// shields where the day's HP says (the hard lock lifted).
+    func monitorDay() async throws {
+        try await platform.deviceActivityCenter.startMonitoring(
+            ScrollKittyKeys.dayActivity,
+            during: DeviceActivitySchedule(
+                intervalStart: DateComponentsSpec(hour: 0, minute: 0, second: 0),
+                intervalEnd: DateComponentsSpec(hour: 0, minute: 15, second: 0), repeats: true))
     }
 
     /// Stops every cooldown's activity (a new selection, or death: the hard lock shields them all).
@@ -103,24 +130,25 @@ struct ScrollKittyProcess: Sendable {
         if !cooling.isEmpty { try await center.stopMonitoring(cooling) }
     }
 
-    private static func spec(_ components: DateComponents) -> DateComponentsSpec {
-        DateComponentsSpec(
+    /// `instant` as full local date components.
+    private func spec(_ instant: VirtualInstant) -> DateComponentsSpec {
+        let components = platform.calendar.calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: platform.calendar.date(instant))
+        return DateComponentsSpec(
             year: components.year, month: components.month, day: components.day, hour: components.hour,
             minute: components.minute, second: components.second)
     }
 
-    /// A cooldown is over (if it was due and not ended yet): the entry leaves `cooldowns`, the
-    /// cooldown's activity stops (`stoppingActivity`, when DeviceActivity drove it), the app is
-    /// shielded again if inside the focus window, and `Shield Returning` is posted (seed 004,
-    /// Critical Issue 3).
+    /// A cooldown is over (if the app's last one is due): the cooldown's activity stops
+    /// (`stoppingActivity`, when DeviceActivity drove it), the app is shielded again if inside
+    /// the focus window, and `Shield Returning` is posted (seed 004, Critical Issue 3). Nothing is
+    /// written to the App Group: a cooldown is over when its end has passed.
     func endCooldown(tokenId id: String, stoppingActivity activity: String?) async throws {
-        var cooldowns = try await cooldowns()
-        guard let end = cooldowns[id], end <= platform.now.seconds else { return }
-        cooldowns[id] = nil
-        try await setCooldowns(cooldowns)
         if let activity { try await platform.deviceActivityCenter.stopMonitoring([activity]) }
+        let cat = try await cat()
+        guard let end = cat.cooldownEnd(of: id), end <= platform.now.seconds, !cat.isDead else { return }
         try await applyShields()
-        let app = try await selectedApps().first { tokenId(of: $0) == id }
+        let app = cat.selectedApps.first { tokenId(of: $0) == id }
         let name = app.map(platform.catalog.displayName(of:)) ?? "Your app"
         try await platform.notificationCenter.add(
             title: "Shield Returning", body: "\(name)'s cooldown is over. Scroll Kitty is watching again.")

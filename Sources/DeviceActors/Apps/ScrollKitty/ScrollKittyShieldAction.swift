@@ -12,12 +12,15 @@ import SimulatediOS
 ///   would die with it (the seed's Critical Issue 2). The bypass that takes the total to 0 kills
 ///   the cat: `isDead`, every selected app shielded in `hardLock`, and nothing unblocked.
 ///
-/// Atomicity (BEHAVIOR.md: two bypasses at once cost 20 HP): this actor is reentrant at every
-/// `await`, and every App Group call is one, so two presses handled by this process could both
-/// read the same HP and both write it less 10. Bypasses are therefore serialized inside the
-/// process (a FIFO lock, ``enterBypass()``/``leaveBypass()``): the next starts its read only
-/// once the previous one has written.
-/// Races with other processes (the main app's `selectApps`) are not covered.
+/// Atomicity (BEHAVIOR.md: two bypasses at once cost 20 HP):
+/// - Within this process: the actor is reentrant at every `await`, and every App Group call is
+///   one, so two presses could both read the ledger and both append to what they read. Bypasses
+///   are therefore serialized (a FIFO lock, ``enterBypass()``/``leaveBypass()``): the next starts
+///   its reads only once the previous one has written.
+/// - Across processes: this extension writes only the `bypasses` ledger, which no other process
+///   writes, and never the main app's allocation (``Bypass``); a bypass recorded for a selection
+///   the main app has since replaced no longer counts.
+/// The `readModifyWrite` variant drops both: HP is changed in place in `appHealthData`, unguarded.
 actor ScrollKittyShieldAction: WorldActor, ShieldActionDelegate {
     nonisolated let executor: WorldActorExecutor
     private let process: ScrollKittyProcess
@@ -32,6 +35,7 @@ actor ScrollKittyShieldAction: WorldActor, ShieldActionDelegate {
 
     func handle(action: ShieldButton, for application: String) async throws -> ShieldActionResponse {
         guard action == .secondary else { return .close }
+        if process.settings.variant == .readModifyWrite { return try await bypass(application) }
         await enterBypass()
         defer { leaveBypass() }
         return try await bypass(application)
@@ -57,46 +61,51 @@ actor ScrollKittyShieldAction: WorldActor, ShieldActionDelegate {
 
     /// One `Continue`, alone in this process from its first read to its last write.
     private func bypass(_ application: String) async throws -> ShieldActionResponse {
-        guard !(try await process.isDead()) else { return .close }
-        var health = try await process.health()
+        let cat = try await process.cat()
         let id = tokenId(of: application)
-        guard var app = health[id], app.hp > 0 else { return .close }
+        guard !cat.isDead, let app = cat.health[id], app.hp > 0 else { return .close }
         let lost = min(ScrollKittyKeys.bypassCost, app.hp)
-        app.hp -= lost
-        health[id] = app
-        try await process.setHealth(health)
-        let total = health.values.reduce(0) { $0 + $1.hp }
-        let name = process.platform.catalog.displayName(of: application)
+        let now = process.platform.now
+        let minutes = try await process.shieldFrequencyMinutes()
+        // Whole seconds: the cooldown's interval starts on a whole second.
+        let end = VirtualInstant(seconds: (now.seconds + Double(minutes * 60)).rounded(.up))
+        let dies = cat.totalHP - lost == 0
+        var bypass = Bypass(
+            selection: cat.selection, tokenId: id, lost: lost, at: now.seconds,
+            cooldownEndsAt: dies ? now.seconds : end.seconds)
+        if process.settings.variant == .readModifyWrite {
+            // The seed's way: HP changed in place, read and written with platform calls between.
+            var allocation = cat.allocation
+            allocation[id]?.hp -= lost
+            try await process.setAllocation(allocation)
+            bypass.lost = 0
+        }
+        try await process.setLedger(cat.ledgerKept(at: now.seconds) + [bypass])
         let notifications = process.platform.notificationCenter
-        guard total > 0 else {
+        guard !dies else {
             // The cat dies: hard lock on every selected app at once, cooldowns over.
-            try await process.sharedDefaults.set(.bool(true), forKey: ScrollKittyKeys.isDead)
             try await process.stopCooldownMonitoring()
-            try await process.setCooldowns([:])
             try await process.applyShields()
             try await notifications.add(
                 title: "Lost \(lost) HP", body: "Scroll Kitty has died. All your apps are locked.")
             return .defer
         }
-        let minutes = try await process.shieldFrequencyMinutes()
-        // Whole seconds: the cooldown's interval starts on a whole second.
-        let end = VirtualInstant(seconds: (process.platform.now.seconds + Double(minutes * 60)).rounded(.up))
-        var cooldowns = try await process.cooldowns()
-        cooldowns[id] = end.seconds
-        try await process.setCooldowns(cooldowns)
         switch process.settings.variant {
-        case .correct:
+        case .correct, .noNotificationAuth, .readModifyWrite:
             try await process.monitorCooldown(tokenId: id, endsAt: end)
+        case .monitorReapplies:
+            try await process.monitorCooldownFromNow(tokenId: id, endsAt: end)
         case .extensionTimer:
             // The seed's likely mistake: a timer in this extension, which ends with it.
-            process.platform.scheduleAppTimer(after: end.seconds - process.platform.now.seconds, label: "reshield") {
+            process.platform.scheduleAppTimer(after: end.seconds - now.seconds, label: "reshield") {
                 [process] in try await process.endCooldown(tokenId: id, stoppingActivity: nil)
             }
         }
         try await process.applyShields()
+        let name = process.platform.catalog.displayName(of: application)
         try await notifications.add(
             title: "Lost \(lost) HP",
-            body: "\(name): \(app.hp)/\(app.maxHP) HP | Total: \(total) HP. Unlocked for \(minutes) minutes.")
+            body: "\(name): \(app.hp - lost)/\(app.maxHP) HP | Total: \(cat.totalHP - lost) HP. Unlocked for \(minutes) minutes.")
         return .none
     }
 }

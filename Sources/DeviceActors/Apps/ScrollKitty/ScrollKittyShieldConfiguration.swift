@@ -24,14 +24,14 @@ actor ScrollKittyShieldConfiguration: WorldActor, ShieldConfigurationDataSource 
     }
 
     func configuration(shielding application: String) async throws -> ShieldConfiguration {
-        if try await process.isDead() {
+        let cat = try await process.cat()
+        if cat.isDead {
             return ShieldConfiguration(
                 title: Self.deadTitle, subtitle: Self.deadSubtitle, primaryButtonLabel: Self.primaryButtonLabel,
                 secondaryButtonLabel: nil)
         }
-        let health = try await process.health()
-        let total = health.values.reduce(0) { $0 + $1.hp }
-        let app = health[tokenId(of: application)] ?? AppHealth(hp: 0, maxHP: 0)
+        let total = cat.totalHP
+        let app = cat.health[tokenId(of: application)] ?? AppHealth(hp: 0, maxHP: 0)
         return ShieldConfiguration(
             title: Self.title,
             subtitle: Self.subtitle(name: process.platform.catalog.displayName(of: application), app: app, totalHP: total),

@@ -51,6 +51,10 @@ extension Effect {
             return fault.utf8.count + operation.utf8.count
         case .timerLost(let label, let reason):
             return label.utf8.count + reason.utf8.count
+        case .notificationAuthorization:
+            return 1
+        case .notificationSuppressed(let title, let body, let reason):
+            return title.utf8.count + body.utf8.count + reason.utf8.count
         }
     }
 }

@@ -53,6 +53,12 @@ public enum Effect: Sendable, Equatable {
     /// (`reason`: `ended` or `suspended`): it never runs, as on iOS, where a timer lives in its
     /// process (``Platform/scheduleAppTimer(after:label:action:)``).
     case timerLost(label: String, reason: String)
+    /// The user's answer the first time the app asked to post notifications
+    /// (`UNUserNotificationCenter.requestAuthorization`; config `notificationPermission`).
+    case notificationAuthorization(granted: Bool)
+    /// A notification the app posted that iOS did not show: the app never asked for
+    /// authorization (`reason` `notDetermined`) or the user said no (`denied`).
+    case notificationSuppressed(title: String, body: String, reason: String)
 
     /// Every ``kind`` an effect can have, in the order of the cases.
     public static let kinds = [
@@ -61,6 +67,7 @@ public enum Effect: Sendable, Equatable {
         "notification", "monitor.intervalStart", "monitor.intervalEnd", "monitor.threshold", "monitor.warning",
         "activity.start", "activity.stop", "app.state", "intent", "clock.advance", "wifi", "call", "contacts",
         "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error", "fault", "timer.lost",
+        "notification.authorization", "notification.suppressed",
     ]
 
     /// The wire name of the effect (`kind`).
@@ -100,6 +107,8 @@ public enum Effect: Sendable, Equatable {
         case .app: "app"
         case .fault: "fault"
         case .timerLost: "timer.lost"
+        case .notificationAuthorization: "notification.authorization"
+        case .notificationSuppressed: "notification.suppressed"
         }
     }
 }
@@ -109,22 +118,23 @@ extension Effect {
     /// is answered (the daemon then waits for its journal record to be synced).
     ///
     /// Durable: what a user set or an app stored, and time: App Group values, shields,
-    /// activities and their callbacks, radios, calls, contacts, purchases, notifications, lock
+    /// activities and their callbacks, radios, calls, contacts, purchases, notifications and the
+    /// user's answer to the app's notification request, lock
     /// state and the frontmost app, the clock, an intent and the app's own decisions (its data
     /// changed).
     /// Volatile: what only a process's life shows (extensions launching, running, ending, being
     /// jetsammed; reads; a race found, a finding about a write that is traced, durable, on its
-    /// own; a shield being drawn or pressed; a URL opened, whose consequences are effects of their
+    /// own; a shield being drawn or pressed; a notification iOS did not show; a URL opened, whose consequences are effects of their
     /// own). A power cut that loses the last volatile changes loses nothing a user set; every
     /// change, volatile or not, is written before the reply, so `kill -9` loses none.
     public var isDurable: Bool {
         switch self {
         case .storeWrite, .storeRemove, .shieldApply, .shieldClear, .notification, .monitorIntervalStart,
             .monitorIntervalEnd, .monitorThreshold, .monitorWarning, .activityStart, .activityStop, .appState, .intent,
-            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app:
+            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app, .notificationAuthorization:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
-            .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost:
+            .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost, .notificationSuppressed:
             false
         }
     }
