@@ -21,6 +21,12 @@ enum App {
 
 let group = "group.com.scrollkitty.app"
 
+/// An app's `tokenId` as the port computes it without `unstableTokens`: the base64 of the bundle
+/// id's UTF-8 bytes.
+func tokenId(of app: String) -> String {
+    Data(app.utf8).base64EncodedString()
+}
+
 /// `appHealthData` as the app writes it: `apps` with their `(hp, maxHP)`.
 func healthData(_ apps: [(String, Int, Int)]) -> StoredValue {
     var health: [String: AppHealth] = [:]

@@ -46,6 +46,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// The quirks the simulator knows (docs/platform.md; docs/decisions.md says which are modelled).
     public static let knownQuirks: Set<String> = [
         "thresholdFiresOnStart", "batchedThresholds", "lateDefaultsPropagation", "emptyDefaultsBeforeFirstUnlock",
+        "unstableTokens",
     ]
 
     public func quirk(_ name: String) -> Bool { quirks[name] ?? false }

@@ -103,5 +103,6 @@ struct DeviceWiring {
                 ? .seconds(Double(config.defaultsPropagationDelaySeconds)) : nil,
             emptyBeforeFirstUnlock: config.quirk("emptyDefaultsBeforeFirstUnlock"), detectRaces: config.raceDetector)
         await platform.notifications.configure(permission: config.notificationPermission)
+        platform.tokens.configure(unstable: config.quirk("unstableTokens"))
     }
 }

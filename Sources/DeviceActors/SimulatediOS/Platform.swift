@@ -1,4 +1,5 @@
 import ExtensionSandbox
+import Foundation
 
 /// The simulated iOS that app code sees: the handles Apple's frameworks would give it.
 /// The main app and every extension of the device get the same platform; who is calling is
@@ -19,6 +20,8 @@ public struct Platform: Sendable {
     /// The app this platform is given to (its catalog name, `clarity`): what is per app on iOS —
     /// ManagedSettings store names — is kept apart by it.
     @_spi(Host) public let appName: String
+    /// How tokens encode (the quirk `unstableTokens`), shared by every copy of the platform.
+    @_spi(Host) public let tokens = ApplicationTokenCodec()
 
     /// The device wires its platform once, from its agents, for the app `appName` (`DeviceWiring`).
     @_spi(Host) public init(
@@ -37,6 +40,13 @@ public struct Platform: Sendable {
         self.trace = trace
         self.calendar = calendar
         self.catalog = catalog
+    }
+
+    /// `JSONEncoder().encode(token)` for `application`'s `ApplicationToken` in the calling
+    /// process: the bundle id's UTF-8 bytes, unless the quirk `unstableTokens` is on
+    /// (``ApplicationTokenCodec``). Tokens themselves (bundle ids) always compare equal.
+    public func encodedToken(of application: String) -> Data {
+        tokens.encoded(application)
     }
 
     /// `UserDefaults(suiteName:)`.

@@ -51,11 +51,3 @@ enum ScrollKittyKeys {
     /// Project choice (the seed's example, "e.g., 15 min"); the seed's range is 10–60.
     static let defaultShieldFrequencyMinutes = 15
 }
-
-/// `tokenId` (seed 004, "Token Identifier Mismatch" fix): the base64 of the token's encoded data,
-/// stable and never shared by two apps. The simulated SDK's `ApplicationToken` is the bundle id
-/// itself (docs/sdk.md, porting table) and has no opaque data, so the token's data is the bundle
-/// id's UTF-8 bytes (project choice, docs/apps/scrollkitty.md).
-func tokenId(of application: String) -> String {
-    Data(application.utf8).base64EncodedString()
-}

@@ -36,7 +36,7 @@ actor ScrollKittyMainApp: WorldActor {
         }
         let shares = AppHealth.split(count: apps.count)
         var health: [String: AppHealth] = [:]
-        for (app, share) in zip(apps, shares) { health[tokenId(of: app)] = share }
+        for (app, share) in zip(apps, shares) { health[process.tokenId(of: app)] = share }
         try await process.stopCooldownMonitoring()
         try await defaults.set(.array(apps.map(StoredValue.string)), forKey: ScrollKittyKeys.selectedApps)
         try await process.setAllocation(health)
@@ -78,7 +78,7 @@ actor ScrollKittyMainApp: WorldActor {
             .union(try await process.hardLockStore.shield().applications)
         let window = try await process.focusWindow()
         let apps = cat.selectedApps.map { app in
-            let id = tokenId(of: app)
+            let id = process.tokenId(of: app)
             return ScrollKittyState.App(
                 app: app, name: platform.catalog.displayName(of: app), tokenId: id, hp: health[id]?.hp ?? 0,
                 maxHP: health[id]?.maxHP ?? 0, shielded: shielded.contains(app),

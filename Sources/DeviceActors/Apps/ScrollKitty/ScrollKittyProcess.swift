@@ -13,6 +13,15 @@ struct ScrollKittyProcess: Sendable {
     var focusStore: ManagedSettingsStore { platform.managedSettingsStore(named: ScrollKittyKeys.focusStore) }
     var hardLockStore: ManagedSettingsStore { platform.managedSettingsStore(named: ScrollKittyKeys.hardLockStore) }
 
+    /// `tokenId` (seed 004, "Token Identifier Mismatch" fix): the base64 of the token's encoded
+    /// data, `JSONEncoder().encode(token).base64EncodedString()`. The simulated token's data is
+    /// its bundle id's UTF-8 bytes (docs/apps/scrollkitty.md), so the key is stable and never
+    /// shared by two apps — unless the platform quirk `unstableTokens` changes the data from one
+    /// process to the next, which breaks this key (the seed's own, kept as written).
+    func tokenId(of application: String) -> String {
+        platform.encodedToken(of: application).base64EncodedString()
+    }
+
     // MARK: - The App Group
 
     func selectedApps() async throws -> [String] {

@@ -62,7 +62,7 @@ actor ScrollKittyShieldAction: WorldActor, ShieldActionDelegate {
     /// One `Continue`, alone in this process from its first read to its last write.
     private func bypass(_ application: String) async throws -> ShieldActionResponse {
         let cat = try await process.cat()
-        let id = tokenId(of: application)
+        let id = process.tokenId(of: application)
         guard !cat.isDead, let app = cat.health[id], app.hp > 0 else { return .close }
         let lost = min(ScrollKittyKeys.bypassCost, app.hp)
         let now = process.platform.now

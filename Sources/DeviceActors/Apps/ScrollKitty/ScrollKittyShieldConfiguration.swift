@@ -31,7 +31,7 @@ actor ScrollKittyShieldConfiguration: WorldActor, ShieldConfigurationDataSource 
                 secondaryButtonLabel: nil)
         }
         let total = cat.totalHP
-        let app = cat.health[tokenId(of: application)] ?? AppHealth(hp: 0, maxHP: 0)
+        let app = cat.health[process.tokenId(of: application)] ?? AppHealth(hp: 0, maxHP: 0)
         return ShieldConfiguration(
             title: Self.title,
             subtitle: Self.subtitle(name: process.platform.catalog.displayName(of: application), app: app, totalHP: total),
