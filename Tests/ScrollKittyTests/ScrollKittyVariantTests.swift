@@ -136,6 +136,23 @@ import Testing
         #expect(try device.hps() == [90], "two bypasses, 10 HP paid")
     }
 
+    /// APPS.md §0 spells it `config.variant`; `config.app.variant` (docs/sdk.md) is the same, and
+    /// wins when both are given.
+    @Test func theVariantMayBeGivenAtTheTopLevel() throws {
+        var config = DeviceConfig()
+        config.variant = "noNotificationAuth"
+        let device = try TestDevice(app: "scrollkitty", config: config)
+        #expect(try device.appState(as: ScrollKittyState.self).notificationsAuthorized == false)
+        config.app = ["variant": .string("correct")]
+        let overridden = try TestDevice(app: "scrollkitty", config: config)
+        #expect(try overridden.appState(as: ScrollKittyState.self).notificationsAuthorized)
+        var unknown = DeviceConfig()
+        unknown.variant = "sloppy"
+        #expect(throws: DeviceError.invalidArgument(
+            field: "config.variant", reason: "one of correct, extensionTimer, noNotificationAuth, monitorReapplies, readModifyWrite")
+        ) { try TestDevice(app: "scrollkitty", config: unknown) }
+    }
+
     @Test func anUnknownVariantIsRefusedByName() throws {
         var config = DeviceConfig()
         config.app = ["variant": .string("sloppy")]

@@ -17,7 +17,7 @@ public enum AppCatalog {
                 "frictionThresholdsMinutes": .array(config.frictionThresholdsMinutes.map(StoredValue.int)),
                 "verificationNamesChallenge": .bool(config.verificationNamesChallenge),
             ]
-            let settings = try ClarityConfig.settings(legacy.merging(config.app ?? [:]) { _, app in app })
+            let settings = try ClarityConfig.settings(legacy.merging(config.appSettings) { _, app in app }, of: config)
             return ClarityApp(platform: platform, world: world, config: settings)
         },
         "scrollkitty": AppRegistration(description: ScrollKittyApp.description, settings: ScrollKittySettings.self) {
@@ -71,18 +71,32 @@ struct AppRegistration: Sendable {
         make: @escaping @Sendable (Platform, World, Settings) -> any SimulatedApp
     ) {
         self.init(description: description, invariants: invariants) { platform, config, world throws(DeviceError) in
-            make(platform, world, try Settings.settings(config.app ?? [:]))
+            make(platform, world, try Settings.settings(config.appSettings, of: config))
         }
+    }
+}
+
+extension DeviceConfig {
+    /// `config.app`, with the top-level `variant` under it unless `config.app` names one.
+    var appSettings: [String: StoredValue] {
+        let topLevel: [String: StoredValue] = variant.map { ["variant": .string($0)] } ?? [:]
+        return topLevel.merging(app ?? [:]) { _, app in app }
+    }
+
+    /// Whether `member` of the app's settings came from the top level (`config.variant`).
+    func isTopLevel(_ member: String) -> Bool {
+        member == "variant" && variant != nil && app?["variant"] == nil
     }
 }
 
 extension AppConfiguration {
     /// The app's settings from the device's `config.app`, errors named as the request names them
-    /// (`config.app.frictionThresholdsMinutes`).
-    static func settings(_ values: [String: StoredValue]) throws(DeviceError) -> Self {
+    /// (`config.app.frictionThresholdsMinutes`, or `config.variant` when given there).
+    static func settings(_ values: [String: StoredValue], of config: DeviceConfig) throws(DeviceError) -> Self {
         do {
             return try decode(values)
         } catch {
+            if case .invalidArgument(let field, _) = error, config.isTopLevel(field) { throw error.inside("config") }
             throw error.inside("config.app")
         }
     }

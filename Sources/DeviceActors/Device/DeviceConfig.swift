@@ -34,6 +34,9 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// The app's own settings (`config.app`), decoded by the app's ``AppConfiguration`` type when
     /// the device is created; nil when none were given (so configs without them encode as before).
     public var app: [String: StoredValue]?
+    /// The app's `variant` in the top-level spelling APPS.md §0 gives (`config.variant`), the same
+    /// as `config.app.variant` (which wins when both are given); nil when not given.
+    public var variant: String?
     /// The App Group race detector: lost updates across processes are traced as `race`, and
     /// main-app reads as `store.read` (docs/platform.md). Off by default, so traces stay as they were.
     public var raceDetector = false
@@ -85,6 +88,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         config.verificationNamesChallenge = overrides.verificationNamesChallenge ?? config.verificationNamesChallenge
         config.raceDetector = overrides.raceDetector ?? config.raceDetector
         config.notificationPermission = overrides.notificationPermission ?? config.notificationPermission
+        config.variant = overrides.variant ?? config.variant
         config.thresholdBatchIntervalSeconds = overrides.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
         config.defaultsPropagationDelaySeconds =
             overrides.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
@@ -124,6 +128,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var verificationNamesChallenge: Bool?
         public var raceDetector: Bool?
         public var notificationPermission: NotificationPermission?
+        public var variant: String?
         public var app: [String: StoredValue]?
 
         public init() {}

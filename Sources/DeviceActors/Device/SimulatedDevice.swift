@@ -204,6 +204,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             ("config.frictionThresholdsMinutes", updated.frictionThresholdsMinutes != config.frictionThresholdsMinutes),
             ("config.verificationNamesChallenge", updated.verificationNamesChallenge != config.verificationNamesChallenge),
             ("config.app", updated.app != config.app),
+            ("config.variant", updated.variant != config.variant),
         ] where changed {
             throw .invalidArgument(field: field, reason: "fixed when the device is created: give it in device.create's config")
         }
