@@ -1,0 +1,71 @@
+import ControlProtocol
+import DeviceTesting
+import Foundation
+import SimulatediOS
+import Testing
+
+@testable import SpendLess
+
+/// `intervention.finish` `access`: the triggering app unshielded for 10 minutes (seed 002,
+/// `ShieldSessionManager`), then shielded again by DeviceActivity waking the monitor — with
+/// SpendLess in the background, nothing of it running.
+@Suite struct SpendLessAccessSessionTests {
+    private let accessEnd: [Effect] = [
+        .monitorIntervalStart(activity: "spendless_access"),
+        .storeRemove(suite: group, key: "accessSession"),
+        .activityStop(activity: "spendless_access"),
+        .shieldApply(store: "shopping", applications: [Shop.amazon, Shop.shein], categories: .none),
+    ]
+
+    private func finishWithAccess(_ device: TestDevice, endsAt: Double) throws {
+        try device.intent(
+            "intervention.finish", ["outcome": "access"],
+            effects: [
+                finished("access"),
+                .storeWrite(
+                    suite: group, key: "accessSession", value: .dictionary(["app": .string(Shop.amazon), "endsAt": .double(endsAt)])),
+                .activityStart(activity: "spendless_access"),
+                .shieldApply(store: "shopping", applications: [Shop.shein], categories: .none),
+            ])
+    }
+
+    @Test func accessLiftsTheShieldForTenMinutesThenItReturnsWhileSpendLessIsClosed() throws {
+        let device = try TestDevice.spendLess()
+        try device.triggerIntervention(from: Shop.amazon)
+        try device.advance(seconds: 30.5)
+        try finishWithAccess(device, endsAt: 631)
+        var state = try device.spendLessState()
+        #expect(state.intervention == nil)
+        #expect(state.accessSession == .init(app: Shop.amazon, endsAt: "2026-01-05T09:10:31Z"))
+        #expect(state.resistedCount == 0)
+        try device.send(.appClose(app: spendLessApp), effects: [home])
+        try device.send(.appOpen(app: Shop.amazon), effects: [.appState(locked: false, foregroundApp: Shop.amazon, shieldShown: false)])
+        try device.advance(seconds: 600)
+        try device.advance(
+            seconds: 0.5,
+            effects: accessEnd + [
+                .shieldShown(app: Shop.amazon, configuration: pauseShield("Amazon"), source: .extension),
+                .appState(locked: false, foregroundApp: Shop.amazon, shieldShown: true),
+                .monitorIntervalEnd(activity: "spendless_access"),
+            ])
+        state = try device.spendLessState()
+        #expect(state.accessSession == nil)
+        #expect(try device.activities().isEmpty)
+    }
+
+    /// A session ending on a locked phone: DeviceActivity holds the callbacks until the unlock
+    /// (docs/decisions.md), so the shield is back before the user can reach the app.
+    @Test func aSessionEndingWhileLockedEndsAtTheUnlock() throws {
+        let device = try TestDevice.spendLess()
+        try device.triggerIntervention(from: Shop.amazon)
+        try finishWithAccess(device, endsAt: 600)
+        try device.send(.lock, effects: [.appState(locked: true, foregroundApp: spendLessApp, shieldShown: false)])
+        try device.advance(minutes: 30)
+        try device.send(
+            .unlock,
+            effects: [.appState(locked: false, foregroundApp: spendLessApp, shieldShown: false)] + accessEnd + [
+                .monitorIntervalEnd(activity: "spendless_access")
+            ])
+        #expect(try device.shields().effective.applications == [Shop.amazon, Shop.shein])
+    }
+}
