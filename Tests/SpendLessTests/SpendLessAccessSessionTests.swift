@@ -68,4 +68,61 @@ import Testing
             ])
         #expect(try device.shields().effective.applications == [Shop.amazon, Shop.shein])
     }
+
+    /// A second `access` replaces the running session: the earlier app is shielded again at once
+    /// and only the new session's end wakes the monitor.
+    @Test func aSecondAccessReplacesTheSession() throws {
+        let device = try TestDevice.spendLess()
+        try device.triggerIntervention(from: Shop.amazon)
+        try finishWithAccess(device, endsAt: 600)
+        try device.advance(minutes: 2)
+        try device.triggerIntervention(from: Shop.shein)
+        try device.intent(
+            "intervention.finish", ["outcome": "access"],
+            effects: [
+                finished("access"),
+                .storeWrite(
+                    suite: group, key: "accessSession", value: .dictionary(["app": .string(Shop.shein), "endsAt": .double(720)])),
+                .activityStart(activity: "spendless_access"),
+                .shieldApply(store: "shopping", applications: [Shop.amazon], categories: .none),
+            ])
+        try device.advance(minutes: 9)
+        #expect(try device.spendLessState().accessSession == .init(app: Shop.shein, endsAt: "2026-01-05T09:12:00Z"))
+        try device.advance(minutes: 1, effects: accessEnd + [.monitorIntervalEnd(activity: "spendless_access")])
+    }
+
+    /// Shopping apps shielded through their category: the session's app is excepted from it.
+    @Test func anAppShieldedByItsCategoryIsExceptedDuringItsSession() throws {
+        let device = try TestDevice(app: "spendless")
+        let shopping = CategoryPolicy.specific(["shopping"], except: [])
+        try device.intent(
+            "selectApps", ["apps": [.string(Shop.amazon)], "categories": ["shopping"]],
+            effects: [
+                .storeWrite(suite: group, key: "selectedApps", value: .array([.string(Shop.amazon)])),
+                .storeWrite(suite: group, key: "selectedCategories", value: .array([.string("shopping")])),
+                .shieldApply(store: "shopping", applications: [Shop.amazon], categories: shopping),
+            ])
+        try device.triggerIntervention(from: Shop.shein)
+        try device.intent(
+            "intervention.finish", ["outcome": "access"],
+            effects: [
+                finished("access"),
+                .storeWrite(
+                    suite: group, key: "accessSession", value: .dictionary(["app": .string(Shop.shein), "endsAt": .double(600)])),
+                .activityStart(activity: "spendless_access"),
+                .shieldApply(store: "shopping", applications: [Shop.amazon], categories: .specific(["shopping"], except: [Shop.shein])),
+            ])
+        try device.send(.appOpen(app: Shop.shein), effects: [.appState(locked: false, foregroundApp: Shop.shein, shieldShown: false)])
+        try device.advance(
+            minutes: 10,
+            effects: [
+                .monitorIntervalStart(activity: "spendless_access"),
+                .storeRemove(suite: group, key: "accessSession"),
+                .activityStop(activity: "spendless_access"),
+                .shieldApply(store: "shopping", applications: [Shop.amazon], categories: shopping),
+                .shieldShown(app: Shop.shein, configuration: pauseShield("SHEIN"), source: .extension),
+                .appState(locked: false, foregroundApp: Shop.shein, shieldShown: true),
+                .monitorIntervalEnd(activity: "spendless_access"),
+            ])
+    }
 }

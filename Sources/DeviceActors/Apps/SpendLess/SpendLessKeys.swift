@@ -16,7 +16,7 @@ enum SpendLessKeys {
     static let interventionTriggeredApp = "interventionTriggeredApp"
     /// The shopping apps' bundle ids, in selection order (project choice).
     static let selectedApps = "selectedApps"
-    /// The shopping categories' names (project choice; absent when none).
+    /// The shopping categories' names (project choice; `[]` when none).
     static let selectedCategories = "selectedCategories"
     /// The intervention type started next, a ``InterventionType`` raw value (project choice;
     /// absent means `fullFlow`).
