@@ -17,15 +17,19 @@ import Testing
         .shieldApply(store: "shopping", applications: [Shop.amazon, Shop.shein], categories: .none),
     ]
 
-    private func finishWithAccess(_ device: TestDevice, endsAt: Double) throws {
+    /// `intervention.finish access` for `app` (Amazon, leaving SHEIN shielded, by default): the
+    /// session written, its end monitored, `shopping` rewritten to `applications` and `categories`.
+    private func finishWithAccess(
+        _ device: TestDevice, app: String = Shop.amazon, endsAt: Double, applications: [String] = [Shop.shein],
+        categories: CategoryPolicy = .none
+    ) throws {
         try device.intent(
             "intervention.finish", ["outcome": "access"],
             effects: [
                 finished("access"),
-                .storeWrite(
-                    suite: group, key: "accessSession", value: .dictionary(["app": .string(Shop.amazon), "endsAt": .double(endsAt)])),
+                .storeWrite(suite: group, key: "accessSession", value: .dictionary(["app": .string(app), "endsAt": .double(endsAt)])),
                 .activityStart(activity: "spendless_access"),
-                .shieldApply(store: "shopping", applications: [Shop.shein], categories: .none),
+                .shieldApply(store: "shopping", applications: applications, categories: categories),
             ])
     }
 
@@ -77,15 +81,7 @@ import Testing
         try finishWithAccess(device, endsAt: 600)
         try device.advance(minutes: 2)
         try device.triggerIntervention(from: Shop.shein)
-        try device.intent(
-            "intervention.finish", ["outcome": "access"],
-            effects: [
-                finished("access"),
-                .storeWrite(
-                    suite: group, key: "accessSession", value: .dictionary(["app": .string(Shop.shein), "endsAt": .double(720)])),
-                .activityStart(activity: "spendless_access"),
-                .shieldApply(store: "shopping", applications: [Shop.amazon], categories: .none),
-            ])
+        try finishWithAccess(device, app: Shop.shein, endsAt: 720, applications: [Shop.amazon])
         try device.advance(minutes: 9)
         #expect(try device.spendLessState().accessSession == .init(app: Shop.shein, endsAt: "2026-01-05T09:12:00Z"))
         try device.advance(minutes: 1, effects: accessEnd + [.monitorIntervalEnd(activity: "spendless_access")])
@@ -103,15 +99,9 @@ import Testing
                 .shieldApply(store: "shopping", applications: [Shop.amazon], categories: shopping),
             ])
         try device.triggerIntervention(from: Shop.shein)
-        try device.intent(
-            "intervention.finish", ["outcome": "access"],
-            effects: [
-                finished("access"),
-                .storeWrite(
-                    suite: group, key: "accessSession", value: .dictionary(["app": .string(Shop.shein), "endsAt": .double(600)])),
-                .activityStart(activity: "spendless_access"),
-                .shieldApply(store: "shopping", applications: [Shop.amazon], categories: .specific(["shopping"], except: [Shop.shein])),
-            ])
+        try finishWithAccess(
+            device, app: Shop.shein, endsAt: 600, applications: [Shop.amazon],
+            categories: .specific(["shopping"], except: [Shop.shein]))
         try device.send(.appOpen(app: Shop.shein), effects: [.appState(locked: false, foregroundApp: Shop.shein, shieldShown: false)])
         try device.advance(
             minutes: 10,
