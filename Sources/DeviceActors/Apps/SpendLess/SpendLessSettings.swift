@@ -5,6 +5,7 @@ import SimulatediOS
 /// other is refused as `config.app.variant`.
 public struct SpendLessSettings: AppConfiguration, Equatable {
     public static let members = ["variant"]
+    /// The variants this build has: only the correct port.
     public static let variants = ["correct"]
     /// The port as written (`correct`) when absent.
     public var variant: String?
