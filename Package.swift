@@ -22,9 +22,10 @@ let package = Package(
         /// One target per app, each seeing only the simulated iOS (and the kernel's actor types).
         .target(name: "Clarity", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/Clarity"),
         .target(name: "ScrollKitty", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/ScrollKitty"),
+        .target(name: "SpendLess", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/SpendLess"),
         /// The device that hosts an app: wiring, persistence, scenarios, trace export.
         .target(
-            name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty"], path: "Sources/DeviceActors",
+            name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess"], path: "Sources/DeviceActors",
             exclude: ["SimulatediOS", "Apps", "Testing"]),
         /// In-process harness for an app's tests: a device, its steps and their exact effects.
         .target(
@@ -42,6 +43,9 @@ let package = Package(
         /// ScrollKitty's behaviour, through the same harness.
         .testTarget(
             name: "ScrollKittyTests", dependencies: ["DeviceTesting", "SimulatediOS", "ScrollKitty", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
+        /// SpendLess's behaviour, through the same harness.
+        .testTarget(
+            name: "SpendLessTests", dependencies: ["DeviceTesting", "SimulatediOS", "SpendLess", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(
             name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),

@@ -86,7 +86,7 @@ import Testing
     @Test func deviceCreateNamesTheAppsOfTheCatalogOrElseOfTheProtocol() {
         #expect(
             DeviceCreate.help.details[0]
-                == "  --app APP         clarity, scrollkitty (default: the daemon's defaultApp); spendless, makehay, thephone are coming")
+                == "  --app APP         clarity, scrollkitty, spendless (default: the daemon's defaultApp); makehay, thephone are coming")
         let registered = catalog.apps + [.init(name: "dailylimit", available: true, intents: [])]
         #expect(
             DeviceCreate.appLine(

@@ -117,7 +117,9 @@ import Testing
         #expect(apps.first?["bundleIdentifier"] == "com.clarity.focus")
         #expect(apps.dropFirst().first?["bundleIdentifier"] == "com.scrollkitty.app")
         #expect(apps.dropFirst().first?["available"] == true)
-        #expect(apps.dropFirst(2).allSatisfy { $0["available"] == false && $0["intents"] == [] })
+        #expect(apps.dropFirst(2).first?["bundleIdentifier"] == "com.spendless.app")
+        #expect(apps.dropFirst(2).first?["available"] == true)
+        #expect(apps.dropFirst(3).allSatisfy { $0["available"] == false && $0["intents"] == [] })
         let intents = apps.first?["intents"]?.arrayValue ?? []
         #expect(intents.first == ["name": "selectApps", "arguments": "apps=[bundle ids] [categories=[names]]"])
         #expect(intents.contains(["name": "challenge.skip", "arguments": ""]))

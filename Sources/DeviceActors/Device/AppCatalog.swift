@@ -3,6 +3,7 @@ import ExtensionSandbox
 import Foundation
 import ScrollKitty
 @_spi(Host) import SimulatediOS
+import SpendLess
 
 /// The apps this build simulates, by wire name (`device.create`'s `app`): one registration line
 /// per app. An app is a target of its own under `Apps/<App>/` that sees only the simulated iOS
@@ -22,6 +23,9 @@ public enum AppCatalog {
         },
         "scrollkitty": AppRegistration(description: ScrollKittyApp.description, settings: ScrollKittySettings.self) {
             ScrollKittyApp(platform: $0, world: $1, settings: $2)
+        },
+        "spendless": AppRegistration(description: SpendLessApp.description, settings: SpendLessSettings.self) {
+            SpendLessApp(platform: $0, world: $1, settings: $2)
         },
     ]
 

@@ -20,7 +20,7 @@ struct DeviceCreate: RequestCommand {
 
     /// The apps PROTOCOL.md names, as this build of clarityctl knows them: listed by `--help` when
     /// clarityd cannot be asked.
-    static let protocolApps = (available: ["clarity", "scrollkitty"], coming: ["spendless", "makehay", "thephone"])
+    static let protocolApps = (available: ["clarity", "scrollkitty", "spendless"], coming: ["makehay", "thephone"])
 
     let params: JSONValue?
     init(arguments: inout Arguments, options: GlobalOptions) throws {
@@ -53,7 +53,7 @@ struct DeviceCreate: RequestCommand {
         return page
     }
 
-    /// `--app APP  clarity (default: …); scrollkitty, … are coming`.
+    /// `--app APP  clarity, scrollkitty, spendless (default: …); makehay, … are coming`.
     static func appLine(available: [String], coming: [String]) -> String {
         "  --app APP         " + available.joined(separator: ", ") + " (default: the daemon's defaultApp)"
             + (coming.isEmpty ? "" : "; " + coming.joined(separator: ", ") + " are coming")

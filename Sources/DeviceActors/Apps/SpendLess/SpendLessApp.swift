@@ -1,0 +1,43 @@
+import ExtensionSandbox
+import Foundation
+import SimulatediOS
+
+/// SpendLess (seed 002) as the device runs it: the main app, its three extensions
+/// (DeviceActivityMonitorExtension, ShieldConfigurationExtension, ShieldActionExtension) and the
+/// intents a user can perform, the PanicButtonWidget among them as `intervention.start`
+/// (docs/apps/spendless.md). Its lists and settings live in the App Group, which the device
+/// persists; the running intervention lives in the main app's memory.
+public struct SpendLessApp: SimulatedApp {
+    public let bundleIdentifier = SpendLessKeys.bundleIdentifier
+    public let appGroup = SpendLessKeys.appGroup
+    private let process: SpendLessProcess
+    private let mainApp: SpendLessMainApp
+
+    /// `settings` are only validated: `correct` is the one variant (``SpendLessSettings``).
+    public init(platform: Platform, world: World, settings: SpendLessSettings = SpendLessSettings()) {
+        process = SpendLessProcess(platform: platform)
+        mainApp = SpendLessMainApp(executor: world.makeExecutor(label: "spendless.app"), process: process)
+    }
+
+    public func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor {
+        SpendLessMonitor(executor: executor, process: process)
+    }
+
+    public func makeShieldConfiguration(executor: WorldActorExecutor) -> any ShieldConfigurationDataSource {
+        SpendLessShieldConfiguration(executor: executor, process: process)
+    }
+
+    public func makeShieldAction(executor: WorldActorExecutor) -> any ShieldActionDelegate {
+        SpendLessShieldAction(executor: executor, process: process)
+    }
+
+    public var intents: IntentTable { IntentTable(SpendLessIntent.all, on: mainApp) }
+
+    public static let description = AppDescription(
+        name: "spendless", bundleIdentifier: SpendLessKeys.bundleIdentifier, appGroup: SpendLessKeys.appGroup,
+        available: true, intents: SpendLessIntent.all.map(\.description))
+
+    public func didBecomeActive() async throws { try await mainApp.didBecomeActive() }
+
+    public func state() async throws -> any Encodable & Sendable { try await mainApp.state() }
+}
