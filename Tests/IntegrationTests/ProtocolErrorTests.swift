@@ -97,7 +97,7 @@ import Testing
                 == "config.baselinebytes: unknown; did you mean baselineBytes?")
         #expect(
             invalidField { try daemon.call("device.create", ["device": "x", "config": ["quirks": ["batchedThreshold": true]]]) }
-                == "config.quirks.batchedThreshold: unknown quirk (known: batchedThresholds, emptyDefaultsBeforeFirstUnlock, lateDefaultsPropagation, thresholdFiresOnStart)")
+                == "config.quirks.batchedThreshold: unknown quirk (known: batchedThresholds, emptyDefaultsBeforeFirstUnlock, lateDefaultsPropagation, thresholdFiresOnStart, unstableTokens)")
         #expect(invalidField { try daemon.call("event", ["type": "lock", "app": "com.x"]) } == "app: unknown; expected one of device, type")
         #expect(invalidField { try daemon.call("store.get", ["key": "k", "suit": "s"]) } == "suit: unknown; did you mean suite?")
         #expect(invalidField { try daemon.call("clock.advance", ["seconds": 1, "secs": 2]) } == "secs: unknown; expected one of device, seconds")

@@ -6,7 +6,8 @@ import SimulatediOS
 /// (DeviceActivityMonitorExtension, ShieldConfigurationExtension, ShieldActionExtension) and the
 /// intents a user can perform, the PanicButtonWidget among them as `intervention.start`
 /// (docs/apps/spendless.md). Its lists and settings live in the App Group, which the device
-/// persists; the running intervention lives in the main app's memory.
+/// persists; the running intervention lives in the main app's memory, which the device's snapshot
+/// keeps.
 public struct SpendLessApp: SimulatedApp {
     public let bundleIdentifier = SpendLessKeys.bundleIdentifier
     public let appGroup = SpendLessKeys.appGroup
@@ -37,7 +38,15 @@ public struct SpendLessApp: SimulatedApp {
         name: "spendless", bundleIdentifier: SpendLessKeys.bundleIdentifier, appGroup: SpendLessKeys.appGroup,
         available: true, intents: SpendLessIntent.all.map(\.description))
 
+    public func launch() async throws { try await mainApp.launch() }
+
     public func didBecomeActive() async throws { try await mainApp.didBecomeActive() }
+
+    public var dataRevision: DataRevision { mainApp.dataRevision }
+
+    public func persistentData() async throws -> Data? { try await mainApp.persistentData() }
+
+    public func restore(from data: Data) async throws { try await mainApp.restore(from: data) }
 
     public func state() async throws -> any Encodable & Sendable { try await mainApp.state() }
 }

@@ -12,8 +12,12 @@ import SimulatediOS
 actor SpendLessMainApp: WorldActor {
     nonisolated let executor: WorldActorExecutor
     let process: SpendLessProcess
-    /// The intervention on screen, if any.
-    private var intervention: Intervention?
+    /// The intervention on screen, if any; a change bumps ``dataRevision`` (it is in the snapshot).
+    private var intervention: Intervention? {
+        didSet { if intervention != oldValue { dataRevision.bump() } }
+    }
+    /// Bumped whenever ``intervention`` changes: the daemon then journals the request.
+    nonisolated let dataRevision = DataRevision()
 
     init(executor: WorldActorExecutor, process: SpendLessProcess) {
         self.executor = executor
@@ -25,6 +29,25 @@ actor SpendLessMainApp: WorldActor {
 
     /// `t` as the dashboard shows it: ISO-8601 UTC.
     private func iso(_ t: Double) -> String { process.platform.calendar.isoString(VirtualInstant(seconds: t)) }
+
+    /// Launch: asks to post notifications, which the waiting list's reminders need (iOS shows
+    /// none to an app that never asked; the seed does not say where it asks).
+    func launch() async throws {
+        try await process.platform.notificationCenter.requestAuthorization()
+    }
+
+    /// The main app's memory for the device's snapshot: the running intervention.
+    func persistentData() throws -> Data {
+        try JSONEncoder().encode(Memory(intervention: intervention))
+    }
+
+    func restore(from data: Data) throws {
+        intervention = try JSONDecoder().decode(Memory.self, from: data).intervention
+    }
+
+    private struct Memory: Codable {
+        let intervention: Intervention?
+    }
 
     // MARK: - The flag (seed 002, "main app checks on `scenePhase` active")
 

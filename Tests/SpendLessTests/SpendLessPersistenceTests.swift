@@ -1,0 +1,32 @@
+import DeviceActors
+import DeviceTesting
+import Foundation
+import SimulatediOS
+import Testing
+
+@testable import SpendLess
+
+/// The running intervention lives in the main app's memory, which is the device's: a snapshot
+/// (the daemon's compaction) keeps it, so a restart from one is as invisible as a journal replay.
+@Suite struct SpendLessPersistenceTests {
+    @Test func aRunningInterventionSurvivesASnapshot() throws {
+        let device = try TestDevice(app: "spendless", exhaustivity: .off)
+        try device.intent("intervention.start", ["type": "fullFlow"])
+        try device.intent("intervention.next")
+        let before = try device.appState(as: SpendLessState.self)
+        #expect(before.intervention?.step == "haltCheck")
+        let snapshot = try device.device.snapshot()
+        #expect(snapshot.appData != nil)
+        let restored = try SimulatedDevice(restoring: snapshot)
+        let after = try JSONDecoder().decode(
+            SpendLessState.self, from: JSONEncoder().encode(AnyEncodableState(value: try restored.state().appState)))
+        #expect(after == before)
+        #expect(snapshot.notificationAuthorization == .authorized, "asked at launch")
+    }
+}
+
+/// `device.state.app` as JSON, to decode it back into the app's state type.
+private struct AnyEncodableState: Encodable {
+    let value: any Encodable & Sendable
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
