@@ -16,6 +16,9 @@ struct DeviceCreate: RequestCommand {
             "  --timezone TZ     e.g. Europe/Berlin",
             "  --seed N          the device's random seed",
             "  --config JSON     per-device overrides, e.g. '{\"memoryBudgets\":{\"monitor\":6291456}}'",
+            "Examples:",
+            "  clarityctl device create kitty --app scrollkitty --config '{\"app\":{\"variant\":\"readModifyWrite\"}}'",
+            "  clarityctl device create shop --app spendless --config '{\"notificationPermission\":\"deny\"}'",
         ])
 
     /// The apps PROTOCOL.md names, as this build of clarityctl knows them: listed by `--help` when

@@ -13,6 +13,11 @@ struct IntentRun: RequestCommand {
             "  clarityctl intent setProsocial enabled=true",
             "  clarityctl intent addHomeNetwork ssid=Home",
             "  clarityctl intent focus.start minutes=25 whitelist='[]'",
+            "  clarityctl --device kitty intent setShieldFrequency minutes=20                (scrollkitty)",
+            "  clarityctl --device kitty intent setFocusWindow startHour=22 endHour=7 weekdays='[1,7]'",
+            "  clarityctl --device shop intent setInterventionType type=haltCheck          (spendless)",
+            "  clarityctl --device shop intent intervention.next choice=logItem",
+            "  clarityctl --device shop intent intervention.finish outcome=access",
         ])
 
     let params: JSONValue?
