@@ -49,6 +49,31 @@ import Testing
     }
 
     /// Without the wait, the press comes before the shield and is refused: why the step exists.
+    /// A `state` condition is evaluated with awaits (the app's `state()` reads the App Group), so
+    /// other tasks run while it looks: what they record then must wake it again. Before, the
+    /// wait slept until a *later* effect and, with none coming, timed out on a condition that
+    /// held (found porting SpendLess: dfs bound 2 failed at schedule 61; now 156, none failing).
+    @Test func aWaitSeesWhatHappenedWhileItLooked() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let amazon: JSONValue = "com.amazon.Amazon"
+        let scenario: JSONValue = [
+            "name": "wait-sees-what-happened-while-it-looked", "app": "spendless",
+            "steps": [
+                ["intent": ["name": "selectApps", "args": ["apps": [amazon]]]],
+                ["event": ["type": "app.open", "app": amazon]],
+                ["waitUntil": ["shieldShown": ["app": amazon]]],
+                ["parallel": [
+                    [["event": ["type": "shield.press", "app": amazon, "button": "primary"]]],
+                    [["waitUntil": ["state": ["path": "app.interventionTriggered", "equals": true], "within": 60]]],
+                ]],
+            ],
+        ]
+        let report = try daemon.call("scenario.explore", ["scenario": scenario, "strategy": "dfs", "preemptionBound": 2])
+        #expect(report["failures"] == [], "\(report["failures"] ?? .null)")
+        #expect(report["exhaustive"] == true)
+    }
+
     @Test func aPressBeforeTheShieldShowsIsRefused() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

@@ -53,8 +53,9 @@ extension SimulatedDevice {
     private func waitInWorld(until condition: ScenarioCondition, within seconds: Double) async throws -> String? {
         let deadline = world.clock.now + .seconds(seconds)
         while true {
+            let looked = trace.recorder.lastSequence
             guard let violation = try await condition.violation(in: self) else { return nil }
-            guard world.clock.now < deadline, await trace.nextEffect(orUntil: deadline) else {
+            guard world.clock.now < deadline, await trace.nextEffect(after: looked, orUntil: deadline) else {
                 let limit = seconds == seconds.rounded() && seconds < 1e15 ? "\(Int64(seconds))" : "\(seconds)"
                 return "waitUntil: not within \(limit) s (virtual): \(violation)"
             }

@@ -9,7 +9,7 @@ import ExtensionSandbox
 public final class DeviceTrace: @unchecked Sendable {
     @_spi(Host) public let recorder: TraceRecorder<Effect>
     @_spi(Host) public let clock: VirtualClock
-    /// World tasks waiting for the next effect (``nextEffect(orUntil:)``).
+    /// World tasks waiting for the next effect (``nextEffect(after:orUntil:)``).
     private var waiters: [EffectWaiter] = []
 
     /// The most bytes a device's trace holds (estimated): 24 MiB, room for the 100 000 effects
@@ -55,10 +55,12 @@ public final class DeviceTrace: @unchecked Sendable {
         append(time: clock.now, actor: actor, sandbox: sandbox, payload: Effect(event))
     }
 
-    /// Suspends the calling world task until the device records its next effect (true) or the
-    /// clock reaches `deadline` (false), whichever comes first: how a scenario's `waitUntil`
-    /// looks again only when something happened.
-    @_spi(Host) public func nextEffect(orUntil deadline: VirtualInstant) async -> Bool {
+    /// Suspends the calling world task until the device records an effect after `sequence`
+    /// (true; at once if one already was) or the clock reaches `deadline` (false), whichever comes
+    /// first: how a scenario's `waitUntil` looks again only when something happened — including
+    /// while it was looking, since evaluating a condition may await, and other tasks run then.
+    @_spi(Host) public func nextEffect(after sequence: Int, orUntil deadline: VirtualInstant) async -> Bool {
+        guard recorder.lastSequence <= sequence else { return true }
         let clock = clock
         return await withCheckedContinuation { continuation in
             let waiter = EffectWaiter(continuation)
@@ -82,7 +84,7 @@ public final class DeviceTrace: @unchecked Sendable {
     }
 }
 
-/// A world task waiting in ``DeviceTrace/nextEffect(orUntil:)``: resumed once, by the next
+/// A world task waiting in ``DeviceTrace/nextEffect(after:orUntil:)``: resumed once, by the next
 /// effect or by its deadline. World-confined.
 private final class EffectWaiter: @unchecked Sendable {
     private var continuation: CheckedContinuation<Bool, Never>?
