@@ -23,9 +23,11 @@ let package = Package(
         .target(name: "Clarity", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/Clarity"),
         .target(name: "ScrollKitty", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/ScrollKitty"),
         .target(name: "SpendLess", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/SpendLess"),
+        .target(name: "MakeHay", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/MakeHay"),
         /// The device that hosts an app: wiring, persistence, scenarios, trace export.
         .target(
-            name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess"], path: "Sources/DeviceActors",
+            name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay"],
+            path: "Sources/DeviceActors",
             exclude: ["SimulatediOS", "Apps", "Testing"]),
         /// In-process harness for an app's tests: a device, its steps and their exact effects.
         .target(
@@ -46,6 +48,9 @@ let package = Package(
         /// SpendLess's behaviour, through the same harness.
         .testTarget(
             name: "SpendLessTests", dependencies: ["DeviceTesting", "SimulatediOS", "SpendLess", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
+        /// Make Hay's behaviour, through the same harness.
+        .testTarget(
+            name: "MakeHayTests", dependencies: ["DeviceTesting", "SimulatediOS", "MakeHay", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(
             name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),

@@ -29,6 +29,10 @@ import Testing
         .timerLost(label: "l", reason: "ended"),
         .notificationAuthorization(granted: true),
         .notificationSuppressed(title: "t", body: "b", reason: "notDetermined"),
+        .healthSample(kind: "steps", value: 1),
+        .healthFail(count: 1),
+        .appLaunch(reason: "open"),
+        .appTerminate,
     ]
 
     @Test func everyKindIsListedOnce() {

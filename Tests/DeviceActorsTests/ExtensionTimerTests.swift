@@ -140,4 +140,19 @@ import Testing
         try device.advance(
             seconds: 1, effects: [.storeWrite(suite: "group.com.example.timers", key: "reminded", value: .bool(true))])
     }
+
+    /// A main-app timer lives in its launch: `app.terminate` ends it (traced `timer.lost`, reason
+    /// `terminated`, under the main app), and a relaunch does not bring it back.
+    @Test func theMainAppsTimerDiesWithItsProcess() throws {
+        let device = try makeDevice()
+        try device.intent("remind")
+        try device.send(.appTerminate(app: "com.example.timers"), effects: [.appTerminate])
+        try device.send(
+            .appOpen(app: "com.example.timers"),
+            effects: [.appLaunch(reason: "open"), .appState(locked: false, foregroundApp: "com.example.timers", shieldShown: false)])
+        try device.advance(seconds: 60, effects: [.timerLost(label: "remind", reason: "terminated")])
+        let lost = device.device.traceEntries(since: nil, limit: nil, kinds: ["timer.lost"])
+        #expect(lost.map(\.entry.actor) == ["timers.app"])
+        #expect(try device.device.storeGet(suite: nil, key: "reminded") == nil)
+    }
 }

@@ -13,7 +13,7 @@ import Testing
         return Platform(
             appName: "dailylimit", appGroups: platform.appGroups, managedSettings: platform.managedSettings,
             deviceActivity: platform.deviceActivity, notifications: platform.notifications, system: platform.system,
-            storeKit: platform.storeKit, world: platform.world, trace: platform.trace, calendar: platform.calendar,
+            storeKit: platform.storeKit, health: platform.health, world: platform.world, trace: platform.trace, calendar: platform.calendar,
             catalog: platform.catalog)
     }
 

@@ -119,11 +119,14 @@ import Testing
         #expect(apps.dropFirst().first?["available"] == true)
         #expect(apps.dropFirst(2).first?["bundleIdentifier"] == "com.spendless.app")
         #expect(apps.dropFirst(2).first?["available"] == true)
-        #expect(apps.dropFirst(3).allSatisfy { $0["available"] == false && $0["intents"] == [] })
+        #expect(apps.dropFirst(3).first?["bundleIdentifier"] == "com.makehay.app")
+        #expect(apps.dropFirst(3).first?["available"] == true)
+        #expect(apps.dropFirst(4).allSatisfy { $0["available"] == false && $0["intents"] == [] })
         let intents = apps.first?["intents"]?.arrayValue ?? []
         #expect(intents.first == ["name": "selectApps", "arguments": "apps=[bundle ids] [categories=[names]]"])
         #expect(intents.contains(["name": "challenge.skip", "arguments": ""]))
         #expect(catalog["events"]?.arrayValue?.contains("shield.press") == true)
+        #expect(catalog["events"]?.arrayValue?.contains("health.sample") == true)
     }
 
     @Test func anUnknownIntentListsTheAppsIntents() throws {

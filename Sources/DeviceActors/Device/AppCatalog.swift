@@ -1,6 +1,7 @@
 import Clarity
 import ExtensionSandbox
 import Foundation
+import MakeHay
 import ScrollKitty
 @_spi(Host) import SimulatediOS
 import SpendLess
@@ -26,6 +27,9 @@ public enum AppCatalog {
         },
         "spendless": AppRegistration(description: SpendLessApp.description, settings: SpendLessSettings.self) {
             SpendLessApp(platform: $0, world: $1, settings: $2)
+        },
+        "makehay": AppRegistration(description: MakeHayApp.description, settings: MakeHaySettings.self) {
+            MakeHayApp(platform: $0, world: $1, settings: $2)
         },
     ]
 

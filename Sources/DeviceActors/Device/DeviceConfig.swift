@@ -43,6 +43,12 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// The user's answer when the app asks to post notifications (APPS.md §0): `allow` by
     /// default; `deny` suppresses them. An app that never asks shows none either way.
     public var notificationPermission = NotificationPermission.allow
+    /// HealthKit read access (APPS.md §0): `granted` by default; `denied` / `notDetermined` make
+    /// queries succeed with no data, as Apple hides a read denial.
+    public var healthAuthorization = HealthAuthorization.granted
+    /// With the main app out of memory, how long after the first undelivered HealthKit sample the
+    /// system relaunches it to deliver (`.hourly`, APPS.md §0): 1 s to a week, default 3600.
+    public var healthBackgroundDeliverySeconds = 3600
 
     public init() {}
 
@@ -89,6 +95,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         config.raceDetector = overrides.raceDetector ?? config.raceDetector
         config.notificationPermission = overrides.notificationPermission ?? config.notificationPermission
         config.variant = overrides.variant ?? config.variant
+        config.healthAuthorization = overrides.healthAuthorization ?? config.healthAuthorization
+        config.healthBackgroundDeliverySeconds = overrides.healthBackgroundDeliverySeconds ?? config.healthBackgroundDeliverySeconds
+        guard (1...604_800).contains(config.healthBackgroundDeliverySeconds) else {
+            throw DeviceError.invalidArgument(field: "healthBackgroundDeliverySeconds", reason: "1 to 604800 seconds (a week)")
+        }
         config.thresholdBatchIntervalSeconds = overrides.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
         config.defaultsPropagationDelaySeconds =
             overrides.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
@@ -129,6 +140,8 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var raceDetector: Bool?
         public var notificationPermission: NotificationPermission?
         public var variant: String?
+        public var healthAuthorization: HealthAuthorization?
+        public var healthBackgroundDeliverySeconds: Int?
         public var app: [String: StoredValue]?
 
         public init() {}

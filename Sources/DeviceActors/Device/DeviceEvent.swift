@@ -22,6 +22,13 @@ public enum DeviceEvent: Sendable, Equatable {
     case storeKitPurchase(product: String)
     case storeKitExpire(product: String)
     case storeKitRefund(product: String)
+    /// A HealthKit sample: `value` (> 0) added to today's `kind` (APPS.md §3.2).
+    case healthSample(kind: HealthQuantityType, value: Double)
+    /// The next `count` HealthKit statistics queries throw.
+    case healthFail(count: Int)
+    /// The system ends the main app's process (APPS.md §0): its timers and observers are gone;
+    /// the next `app.open` launches it again.
+    case appTerminate(app: String)
 
     /// The event's wire name.
     public var type: String {
@@ -41,6 +48,9 @@ public enum DeviceEvent: Sendable, Equatable {
         case .storeKitPurchase: "storekit.purchase"
         case .storeKitExpire: "storekit.expire"
         case .storeKitRefund: "storekit.refund"
+        case .healthSample: "health.sample"
+        case .healthFail: "health.fail"
+        case .appTerminate: "app.terminate"
         }
     }
 
@@ -51,12 +61,17 @@ public enum DeviceEvent: Sendable, Equatable {
     public static let types = [
         "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect", "call.end",
         "wifi.join", "wifi.leave", "contacts.set", "storekit.purchase", "storekit.expire", "storekit.refund",
+        "health.sample", "health.fail", "app.terminate",
     ]
+
+    /// The largest `health.sample` value and `health.fail` count one event may carry.
+    public static let maxHealthValue = 1_000_000.0
+    public static let maxHealthFailures = 1_000
 }
 
 extension DeviceEvent: Decodable {
     private enum Field: String, CodingKey {
-        case type, app, button, handle, ssid, contacts, product, taps
+        case type, app, button, handle, ssid, contacts, product, taps, kind, value, count
     }
 
     /// Decodes an event from the `event` method's params: `type` plus that type's own fields
@@ -99,6 +114,25 @@ extension DeviceEvent: Decodable {
         case "storekit.purchase": self = .storeKitPurchase(product: try name(.product))
         case "storekit.expire": self = .storeKitExpire(product: try name(.product))
         case "storekit.refund": self = .storeKitRefund(product: try name(.product))
+        case "health.sample":
+            let kinds = HealthQuantityType.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let kind = HealthQuantityType(rawValue: try fields.decode(String.self, forKey: .kind)) else {
+                throw DecodingError.dataCorruptedError(forKey: .kind, in: fields, debugDescription: "one of \(kinds)")
+            }
+            let value = try fields.decode(Double.self, forKey: .value)
+            guard value > 0, value <= Self.maxHealthValue else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .value, in: fields, debugDescription: "must be > 0 and at most \(Int(Self.maxHealthValue))")
+            }
+            self = .healthSample(kind: kind, value: value)
+        case "health.fail":
+            let count = try fields.decode(Int.self, forKey: .count)
+            guard (1...Self.maxHealthFailures).contains(count) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .count, in: fields, debugDescription: "must be 1 to \(Self.maxHealthFailures)")
+            }
+            self = .healthFail(count: count)
+        case "app.terminate": self = .appTerminate(app: try name(.app))
         default: throw DeviceError.unknownEvent(type)
         }
     }

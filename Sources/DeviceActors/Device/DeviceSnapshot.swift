@@ -39,8 +39,25 @@ public struct DeviceSnapshot: Sendable, Codable {
     /// The app's notification authorization (nil in a snapshot written before it was kept: the
     /// app then asks again at launch).
     public var notificationAuthorization: UNAuthorizationStatus?
+    /// Whether the main app's process is in memory (nil in older snapshots: it is).
+    public var mainAppInMemory: Bool?
+    /// HealthKit: samples by day, authorization asked, failures pending, background delivery
+    /// (nil in older snapshots: none).
+    public var health: HealthSnapshot?
     /// The events the device's trace kept, as `trace.get` gives them (nil before format 3).
     public var trace: [SnapshotTraceEntry]?
+}
+
+/// The device's HealthKit store in a snapshot (``DeviceSnapshot/health``).
+public struct HealthSnapshot: Sendable, Codable {
+    /// `dayKey` → quantity (`steps`…) → sum.
+    public var days: [String: [String: Double]]
+    public var asked: Bool
+    public var failuresPending: Int
+    public var backgroundDelivery: [String]
+    public var undelivered: [String]
+    /// When the system relaunches the main app to deliver, in milliseconds of virtual time.
+    public var relaunchDueMilliseconds: Int64?
 }
 
 /// How a device's clock moves: only when told (`virtual`), or with real time (`wall`).

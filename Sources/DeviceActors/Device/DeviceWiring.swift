@@ -37,6 +37,7 @@ struct DeviceWiring {
                 executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace),
             system: SystemAgent(executor: world.makeExecutor(label: "system"), trace: trace),
             storeKit: StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock),
+            health: HealthAgent(executor: world.makeExecutor(label: "health"), clock: world.clock, calendar: calendar, trace: trace),
             world: world, trace: trace, calendar: calendar, catalog: catalog)
         let app = try makeApp(platform, world)
 
@@ -74,6 +75,7 @@ struct DeviceWiring {
                     await springBoard?.deliverToMonitor(callback)
                 }
                 await springBoard.install()
+                await springBoard.configure(healthDeliverySeconds: config.healthBackgroundDeliverySeconds)
             }
         } catch {
             throw SimulatedDevice.deviceError(error)
@@ -104,5 +106,6 @@ struct DeviceWiring {
             emptyBeforeFirstUnlock: config.quirk("emptyDefaultsBeforeFirstUnlock"), detectRaces: config.raceDetector)
         await platform.notifications.configure(permission: config.notificationPermission)
         platform.tokens.configure(unstable: config.quirk("unstableTokens"))
+        await platform.health.configure(authorization: config.healthAuthorization)
     }
 }

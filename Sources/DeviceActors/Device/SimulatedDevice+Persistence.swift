@@ -40,12 +40,25 @@ extension SimulatedDevice {
                 usageToday: snapshot.usageToday ?? [])
             await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
             await platform.notifications.restore(authorization: snapshot.notificationAuthorization ?? .notDetermined)
+            if let health = snapshot.health {
+                func kinds(_ names: [String]) -> Set<HealthQuantityType> { Set(names.compactMap(HealthQuantityType.init(rawValue:))) }
+                await platform.health.restore(
+                    days: health.days.mapValues { totals in
+                        Dictionary(uniqueKeysWithValues: totals.compactMap { name, sum in HealthQuantityType(rawValue: name).map { ($0, sum) } })
+                    },
+                    asked: health.asked, failuresPending: health.failuresPending,
+                    backgroundDelivery: kinds(health.backgroundDelivery), undelivered: kinds(health.undelivered))
+                if let due = health.relaunchDueMilliseconds {
+                    await springBoard.armHealthRelaunch(at: VirtualInstant(milliseconds: due))
+                }
+            }
             if let data = snapshot.appData { try await app.restore(from: data) }
             await springBoard.restore(
                 locked: snapshot.locked, foregroundApp: snapshot.foregroundApp, wifi: snapshot.wifi,
                 contacts: snapshot.contacts, call: snapshot.call)
         }
-        try launchApp()
+        platform.mainApp.restore(inMemory: snapshot.mainAppInMemory ?? true)
+        if snapshot.mainAppInMemory ?? true { try launchApp() }
     }
 
     /// The device's data, for a snapshot file (the daemon's compaction of a long journal).
@@ -60,7 +73,7 @@ extension SimulatedDevice {
                 await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
                 await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,
                 await springBoard.call, await platform.deviceActivity.usageSpansToday,
-                await platform.notifications.authorization
+                await platform.notifications.authorization, await self.healthSnapshot()
             )
         }
         return DeviceSnapshot(
@@ -70,7 +83,21 @@ extension SimulatedDevice {
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
             contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3, usageToday: parts.11,
             appData: parts.8, storeTransactions: parts.9, call: parts.10, notificationAuthorization: parts.12,
+            mainAppInMemory: platform.mainApp.inMemory, health: parts.13,
             trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init))
+    }
+
+    /// The HealthKit store as the snapshot keeps it (inside the world).
+    private func healthSnapshot() async -> HealthSnapshot {
+        let health = platform.health
+        return HealthSnapshot(
+            days: await health.days.mapValues { totals in
+                Dictionary(uniqueKeysWithValues: totals.map { ($0.key.rawValue, $0.value) })
+            },
+            asked: await health.asked, failuresPending: await health.failuresPending,
+            backgroundDelivery: await health.backgroundDelivery.sorted().map(\.rawValue),
+            undelivered: await health.undelivered.sorted().map(\.rawValue),
+            relaunchDueMilliseconds: await springBoard.healthRelaunchDue?.milliseconds)
     }
 
     // MARK: - What changed

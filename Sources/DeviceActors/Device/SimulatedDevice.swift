@@ -218,7 +218,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         springBoard.shieldAction.baselineBytes = config.baselineBytes
         let platform = platform
         let config = config
-        try run { await DeviceWiring.applyQuirks(config, platform: platform) }
+        let springBoard = springBoard
+        try run {
+            await DeviceWiring.applyQuirks(config, platform: platform)
+            await springBoard.configure(healthDeliverySeconds: config.healthBackgroundDeliverySeconds)
+        }
         return config
     }
 

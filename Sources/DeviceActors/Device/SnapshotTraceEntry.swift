@@ -70,6 +70,11 @@ public struct SnapshotTraceEntry: Sendable, Codable {
         case "timer.lost": payload = .timerLost(label: try string("label"), reason: try string("reason"))
         case "notification.authorization":
             payload = .notificationAuthorization(granted: try c.decode(Bool.self, forKey: Key("granted")))
+        case "health.sample":
+            payload = .healthSample(kind: try string("quantity"), value: try c.decode(Double.self, forKey: Key("value")))
+        case "health.fail": payload = .healthFail(count: try int("count"))
+        case "app.launch": payload = .appLaunch(reason: try string("reason"))
+        case "app.terminate": payload = .appTerminate
         case "notification.suppressed":
             payload = .notificationSuppressed(title: try string("title"), body: try string("body"), reason: try string("reason"))
         case "openURL": payload = .openURL(url: try string("url"))

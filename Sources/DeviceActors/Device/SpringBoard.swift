@@ -24,6 +24,10 @@ actor SpringBoard: WorldActor {
     private var flow = ShieldFlow()
     /// The phone's call.
     private var phone = PhoneCall()
+    /// When the system relaunches the main app to deliver HealthKit samples, if one is due.
+    private(set) var healthRelaunchDue: VirtualInstant?
+    /// `healthBackgroundDeliverySeconds` (device config).
+    private var healthDeliveryDelay = VirtualDuration.seconds(3600)
 
     var locked: Bool { flow.state.locked }
     var foregroundApp: String? { flow.state.foregroundApp }
@@ -72,6 +76,7 @@ actor SpringBoard: WorldActor {
         case .reboot:
             await perform(flow.reboot())
         case .appOpen(let bundle):
+            if bundle == app.bundleIdentifier, !platform.mainApp.inMemory { await relaunchMainApp(reason: "open") }
             await perform(try flow.open(bundle, mainApp: app.bundleIdentifier).mapError(\.error).get())
         case .appClose(let bundle):
             await perform(try flow.close(bundle).mapError(\.error).get())
@@ -105,6 +110,71 @@ actor SpringBoard: WorldActor {
             try await storeKit { agent throws(StoreKitError) in try await agent.expire(product) }
         case .storeKitRefund(let product):
             try await storeKit { agent throws(StoreKitError) in try await agent.refund(product) }
+        case .healthSample(let kind, let value):
+            await addHealthSample(kind, value: value)
+        case .healthFail(let count):
+            await platform.health.failNext(count)
+        case .appTerminate(let bundle):
+            try await terminateMainApp(bundle)
+        }
+    }
+
+    // MARK: - The main app's process (APPS.md §0)
+
+    /// `app.terminate`: the main app leaves the screen if it was in front, then its process
+    /// ends: observers (calls, networks, HealthKit) and timers are gone (docs/platform.md).
+    private func terminateMainApp(_ bundle: String) async throws(DeviceError) {
+        guard bundle == app.bundleIdentifier else {
+            throw .invalidArgument(field: "app", reason: "not this device's main app (\(app.bundleIdentifier))")
+        }
+        guard platform.mainApp.inMemory else {
+            throw .refused(reason: "notRunning", message: "\(bundle) is not in memory: app.open launches it")
+        }
+        if flow.state.foregroundApp == bundle { await perform(try flow.close(bundle).mapError(\.error).get()) }
+        platform.mainApp.terminate()
+        platform.system.observers.removeAll()
+        await platform.health.processEnded()
+        trace.record(.appTerminate, by: mainAppActor)
+    }
+
+    /// Starts the main app's process again (`open`: the user opened it; `healthDelivery`: the
+    /// system, in the background): a new launch, whose `launch()` registers observers again.
+    private func relaunchMainApp(reason: String) async {
+        platform.mainApp.relaunch()
+        trace.record(.appLaunch(reason: reason), by: mainAppActor)
+        await runMainApp(reportingErrorsAs: "launch") { try await self.app.launch() }
+    }
+
+    // MARK: - HealthKit delivery (docs/platform.md#healthkit)
+
+    func configure(healthDeliverySeconds: Int) {
+        healthDeliveryDelay = .seconds(Double(healthDeliverySeconds))
+    }
+
+    /// A sample reaches the app's observers at once while it is in memory; otherwise, with
+    /// background delivery enabled, the system relaunches it after the delivery delay.
+    private func addHealthSample(_ kind: HealthQuantityType, value: Double) async {
+        let inMemory = platform.mainApp.inMemory
+        let observers = await platform.health.add(kind, value: value, appInMemory: inMemory)
+        for observer in observers {
+            await runMainApp(reportingErrorsAs: "healthObserver") { try await observer() }
+        }
+        if !inMemory, healthRelaunchDue == nil, await !platform.health.undelivered.isEmpty {
+            armHealthRelaunch(at: platform.now + healthDeliveryDelay)
+        }
+    }
+
+    /// Arms the background relaunch (also after a restore, at the saved time).
+    func armHealthRelaunch(at due: VirtualInstant) {
+        healthRelaunchDue = due
+        platform.world.clock.schedule(at: due, label: "healthDelivery") { [weak self] in await self?.deliverHealth() }
+    }
+
+    private func deliverHealth() async {
+        healthRelaunchDue = nil
+        if !platform.mainApp.inMemory { await relaunchMainApp(reason: "healthDelivery") }
+        for observer in await platform.health.takeUndelivered() {
+            await runMainApp(reportingErrorsAs: "healthObserver") { try await observer() }
         }
     }
 

@@ -75,6 +75,15 @@ public struct TracedEffect: Sendable, Encodable {
             try c.encode(title, forKey: Key("title"))
             try c.encode(body, forKey: Key("body"))
             try c.encode(reason, forKey: Key("reason"))
+        case .healthSample(let kind, let value):
+            try c.encode(kind, forKey: Key("quantity"))
+            try c.encode(value, forKey: Key("value"))
+        case .healthFail(let count):
+            try c.encode(count, forKey: Key("count"))
+        case .appLaunch(let reason):
+            try c.encode(reason, forKey: Key("reason"))
+        case .appTerminate:
+            break
         case .openURL(let url):
             try c.encode(url, forKey: Key("url"))
         case .storeKit(let transaction, let product):

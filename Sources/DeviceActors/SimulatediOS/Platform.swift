@@ -11,6 +11,7 @@ public struct Platform: Sendable {
     @_spi(Host) public let notifications: NotificationAgent
     @_spi(Host) public let system: SystemAgent
     @_spi(Host) public let storeKit: StoreKitAgent
+    @_spi(Host) public let health: HealthAgent
     @_spi(Host) public let world: World
     @_spi(Host) public let trace: DeviceTrace
     /// The device's calendar (epoch and time zone).
@@ -22,12 +23,14 @@ public struct Platform: Sendable {
     @_spi(Host) public let appName: String
     /// How tokens encode (the quirk `unstableTokens`), shared by every copy of the platform.
     @_spi(Host) public let tokens = ApplicationTokenCodec()
+    /// The main app's process: in memory or not, and which launch.
+    @_spi(Host) public let mainApp = MainAppLife()
 
     /// The device wires its platform once, from its agents, for the app `appName` (`DeviceWiring`).
     @_spi(Host) public init(
         appName: String, appGroups: AppGroupContainer, managedSettings: ManagedSettingsAgent,
         deviceActivity: DeviceActivityAgent, notifications: NotificationAgent, system: SystemAgent, storeKit: StoreKitAgent,
-        world: World, trace: DeviceTrace, calendar: DeviceCalendar, catalog: CategoryCatalog
+        health: HealthAgent, world: World, trace: DeviceTrace, calendar: DeviceCalendar, catalog: CategoryCatalog
     ) {
         self.appName = appName
         self.appGroups = appGroups
@@ -36,6 +39,7 @@ public struct Platform: Sendable {
         self.notifications = notifications
         self.system = system
         self.storeKit = storeKit
+        self.health = health
         self.world = world
         self.trace = trace
         self.calendar = calendar
@@ -48,6 +52,13 @@ public struct Platform: Sendable {
     public func encodedToken(of application: String) -> Data {
         tokens.encoded(application)
     }
+
+    /// Whether the main app's process is in memory (`app.terminate` ends it; `app.open` or a
+    /// HealthKit background delivery launches it again): the simulator's view, for a dashboard.
+    public var mainAppIsInMemory: Bool { mainApp.inMemory }
+
+    /// `HKHealthStore()`.
+    public var healthStore: HealthStore { HealthStore(agent: health) }
 
     /// `UserDefaults(suiteName:)`.
     public func userDefaults(suiteName: String) -> AppGroupDefaults {
@@ -90,7 +101,8 @@ public struct Platform: Sendable {
     /// the main app, `action` runs as the main app, after which shields are re-checked.
     /// What `action` throws is traced as `app.error` (callback `timer <label>`).
     ///
-    /// A timer lives in the process that set it, as on iOS: set by an extension, it runs only if
+    /// A timer lives in the process that set it, as on iOS: set by the main app, it dies with
+    /// that launch (`app.terminate`: traced `timer.lost`, reason `terminated`); set by an extension, it runs only if
     /// that launch of the extension is inside a callback when it comes due. An extension ends
     /// after its callback (the monitor) or sits idle and suspended (the shield extensions), so
     /// in practice its timer never fires: it is traced `timer.lost` (reason `ended` or
@@ -107,7 +119,15 @@ public struct Platform: Sendable {
             do { try await action() } catch { trace.recordError(error, in: "timer \(label)") }
         }
         guard let context = CallbackContext.current, let sandbox = context.sandbox else {
-            return world.clock.schedule(at: due, label: label) { await system.runAsMainApp(fire) }
+            let mainApp = mainApp
+            let launch = mainApp.current
+            let actor = "\(appName).app"
+            return world.clock.schedule(at: due, label: label) {
+                guard mainApp.isRunning(launch) else {
+                    return trace.record(.timerLost(label: label, reason: "terminated"), by: actor)
+                }
+                await system.runAsMainApp(fire)
+            }
         }
         return world.clock.schedule(at: due, label: label) {
             await CallbackContext.$current.withValue(context) {

@@ -41,6 +41,10 @@ extension Effect {
         case .timerLost(let label, let reason): "timer \(label) lost (\(reason))"
         case .notificationAuthorization(let granted): "notifications \(granted ? "allowed" : "denied")"
         case .notificationSuppressed(let title, _, let reason): "notification \(title) not shown (\(reason))"
+        case .healthSample(let kind, let value): "\(kind) +\(value)"
+        case .healthFail(let count): "next \(count) HealthKit queries fail"
+        case .appLaunch(let reason): "launch (\(reason))"
+        case .appTerminate: "terminated"
         case .storeKit(let transaction, let product): "\(transaction) \(product)"
         case .app(let event, _): event
         case .race(let lost): "race \(lost.key) (lost \(lost.otherActor)'s write)"

@@ -22,17 +22,9 @@ public enum UNAuthorizationStatus: String, Sendable, Codable, CaseIterable {
 
 /// What the simulated user answers the first time an app asks to post notifications (device
 /// config `notificationPermission`, APPS.md §0).
-public enum NotificationPermission: String, Sendable, Codable, CaseIterable {
+public enum NotificationPermission: String, Sendable, Codable, NamedChoice {
     case allow
     case deny
-
-    public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer()
-        guard let permission = Self(rawValue: try value.decode(String.self)) else {
-            throw DecodingError.dataCorruptedError(in: value, debugDescription: "allow or deny")
-        }
-        self = permission
-    }
 }
 
 /// The device's local notification center (`UNUserNotificationCenter`): the app's authorization

@@ -62,6 +62,16 @@ public struct PathMonitor: Sendable {
         lock.withLock { pathHandlers.append(handler) }
     }
 
+    /// The main app's process ended (`app.terminate`): its observers are gone until it registers
+    /// them again at its next launch.
+    public func removeAll() {
+        Scheduler.note(Self.observers(writes: true))
+        lock.withLock {
+            callHandlers.removeAll()
+            pathHandlers.removeAll()
+        }
+    }
+
     /// The call observers, in the order they were registered.
     public var call: [CallHandler] {
         Scheduler.note(Self.observers(writes: false))

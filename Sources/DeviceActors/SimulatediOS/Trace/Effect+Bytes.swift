@@ -55,6 +55,12 @@ extension Effect {
             return 1
         case .notificationSuppressed(let title, let body, let reason):
             return title.utf8.count + body.utf8.count + reason.utf8.count
+        case .healthSample(let kind, _):
+            return kind.utf8.count + 8
+        case .healthFail, .appTerminate:
+            return 8
+        case .appLaunch(let reason):
+            return reason.utf8.count
         }
     }
 }

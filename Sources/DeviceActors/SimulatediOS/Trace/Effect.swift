@@ -59,6 +59,15 @@ public enum Effect: Sendable, Equatable {
     /// A notification the app posted that iOS did not show: the app never asked for
     /// authorization (`reason` `notDetermined`) or the user said no (`denied`).
     case notificationSuppressed(title: String, body: String, reason: String)
+    /// A HealthKit sample the outside world recorded (`health.sample`).
+    case healthSample(kind: String, value: Double)
+    /// The next `count` HealthKit queries will fail (`health.fail`).
+    case healthFail(count: Int)
+    /// The main app's process started (`reason`: `open`, the user opened it; `healthDelivery`, the
+    /// system relaunched it in the background to deliver HealthKit samples).
+    case appLaunch(reason: String)
+    /// The main app's process ended (`app.terminate`): its timers and observer queries are gone.
+    case appTerminate
 
     /// Every ``kind`` an effect can have, in the order of the cases.
     public static let kinds = [
@@ -67,7 +76,8 @@ public enum Effect: Sendable, Equatable {
         "notification", "monitor.intervalStart", "monitor.intervalEnd", "monitor.threshold", "monitor.warning",
         "activity.start", "activity.stop", "app.state", "intent", "clock.advance", "wifi", "call", "contacts",
         "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error", "fault", "timer.lost",
-        "notification.authorization", "notification.suppressed",
+        "notification.authorization", "notification.suppressed", "health.sample", "health.fail", "app.launch",
+        "app.terminate",
     ]
 
     /// The wire name of the effect (`kind`).
@@ -109,6 +119,10 @@ public enum Effect: Sendable, Equatable {
         case .timerLost: "timer.lost"
         case .notificationAuthorization: "notification.authorization"
         case .notificationSuppressed: "notification.suppressed"
+        case .healthSample: "health.sample"
+        case .healthFail: "health.fail"
+        case .appLaunch: "app.launch"
+        case .appTerminate: "app.terminate"
         }
     }
 }
@@ -131,7 +145,7 @@ extension Effect {
         switch self {
         case .storeWrite, .storeRemove, .shieldApply, .shieldClear, .notification, .monitorIntervalStart,
             .monitorIntervalEnd, .monitorThreshold, .monitorWarning, .activityStart, .activityStop, .appState, .intent,
-            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app, .notificationAuthorization:
+            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app, .notificationAuthorization, .healthSample, .healthFail, .appLaunch, .appTerminate:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
             .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost, .notificationSuppressed:

@@ -23,7 +23,7 @@ struct DeviceCreate: RequestCommand {
 
     /// The apps PROTOCOL.md names, as this build of clarityctl knows them: listed by `--help` when
     /// clarityd cannot be asked.
-    static let protocolApps = (available: ["clarity", "scrollkitty", "spendless"], coming: ["makehay", "thephone"])
+    static let protocolApps = (available: ["clarity", "scrollkitty", "spendless", "makehay"], coming: ["thephone"])
 
     let params: JSONValue?
     init(arguments: inout Arguments, options: GlobalOptions) throws {
@@ -59,6 +59,6 @@ struct DeviceCreate: RequestCommand {
     /// `--app APP  clarity, scrollkitty, spendless (default: …); makehay, … are coming`.
     static func appLine(available: [String], coming: [String]) -> String {
         "  --app APP         " + available.joined(separator: ", ") + " (default: the daemon's defaultApp)"
-            + (coming.isEmpty ? "" : "; " + coming.joined(separator: ", ") + " are coming")
+            + (coming.isEmpty ? "" : "; " + coming.joined(separator: ", ") + (coming.count == 1 ? " is coming" : " are coming"))
     }
 }

@@ -1,7 +1,8 @@
 import ControlProtocol
 
 /// `clarityctl event TYPE`: something happens on the device (lock, open an app, tap a shield
-/// button, a call, WiFi, a StoreKit transaction, contacts); prints its effects.
+/// button, a call, WiFi, a StoreKit transaction, contacts, a HealthKit sample, the main app's
+/// process ended); prints its effects.
 struct EventSend: RequestCommand {
     static let help = CommandHelp(
         words: ["event"],
@@ -16,13 +17,16 @@ struct EventSend: RequestCommand {
             "  clarityctl event shield.press --app com.burbn.instagram --button secondary --taps 2   (a double tap)",
             "  clarityctl event storekit.purchase --product com.clarity.focus.monthly",
             "  clarityctl event contacts.set --contacts '[{\"id\":\"1\",\"name\":\"Mom\",\"phone\":\"+15550100\"}]'",
+            "  clarityctl event health.sample kind=steps value=2500          (kind: steps, activeEnergy, exerciseMinutes)",
+            "  clarityctl event health.fail count=1                         (the next HealthKit query fails)",
+            "  clarityctl event app.terminate --app com.makehay.app         (the main app's process ends)",
         ])
 
     /// The event types this build handles, listed by `--help` when clarityd cannot be asked.
     static let knownTypes = [
         "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect",
         "call.end", "wifi.join", "wifi.leave", "contacts.set", "storekit.purchase", "storekit.expire",
-        "storekit.refund",
+        "storekit.refund", "health.sample", "health.fail", "app.terminate",
     ]
 
     /// Options whose value is sent as a string field of the same name.

@@ -18,6 +18,7 @@ struct IntentRun: RequestCommand {
             "  clarityctl --device shop intent setInterventionType type=haltCheck          (spendless)",
             "  clarityctl --device shop intent intervention.next choice=logItem",
             "  clarityctl --device shop intent intervention.finish outcome=access",
+            "  clarityctl --device hay intent setGoal kind=steps target=8000                (makehay)",
         ])
 
     let params: JSONValue?
