@@ -58,4 +58,14 @@ import Testing
         #expect(kinds == ["app.launch", "shield.clear"])
         #expect(try app(daemon)["inMemory"] == true)
     }
+
+    /// The seed's gap Story 8 narrows (APPS.md §3.3): a goal reached while the app is out of
+    /// memory leaves the shield up until the system's hourly delivery relaunches it.
+    @Test func theBackgroundGapScenarioPasses() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let run = try daemon.call("scenario.run", ["scenario": try ScenarioTests.scenario("makehay-background-gap")])
+        #expect(run["passed"] == true, "\(run["failures"] ?? .null)")
+        #expect(run["trace"]?.arrayValue?.contains { $0["kind"] == "app.launch" && $0["reason"] == "healthDelivery" && $0["t"] == 3600 } == true)
+    }
 }
