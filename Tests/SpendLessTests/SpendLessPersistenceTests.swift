@@ -30,3 +30,21 @@ private struct AnyEncodableState: Encodable {
     let value: any Encodable & Sendable
     func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
+
+/// The system ending SpendLess's process (`app.terminate`) loses the intervention on screen (the
+/// seed's in-memory `InterventionManager`); the App Group's counts stay.
+@Suite struct SpendLessTerminationTests {
+    @Test func terminatingTheAppLosesTheRunningIntervention() throws {
+        let device = try TestDevice(app: "spendless", exhaustivity: .off)
+        try device.intent("intervention.start", ["type": "quickPause"])
+        try device.intent("intervention.finish", ["outcome": "resisted"])
+        try device.intent("intervention.start", ["type": "fullFlow"])
+        try device.send(.appTerminate(app: "com.spendless.app"), effects: [.appTerminate])
+        let state = try device.appState(as: SpendLessState.self)
+        #expect(state.intervention == nil)
+        #expect(state.resistedCount == 1)
+        try device.send(.appOpen(app: "com.spendless.app"), effects: [.appLaunch(reason: "open")])
+        try device.intent("intervention.start", ["type": "breathing"])
+        #expect(try device.appState(as: SpendLessState.self).intervention?.step == "breathing")
+    }
+}

@@ -134,6 +134,7 @@ actor SpringBoard: WorldActor {
         platform.mainApp.terminate()
         platform.system.observers.removeAll()
         await platform.health.processEnded()
+        await app.processEnded()
         trace.record(.appTerminate, by: mainAppActor)
     }
 

@@ -42,6 +42,8 @@ public struct SpendLessApp: SimulatedApp {
 
     public func didBecomeActive() async throws { try await mainApp.didBecomeActive() }
 
+    public func processEnded() async { await mainApp.processEnded() }
+
     public var dataRevision: DataRevision { mainApp.dataRevision }
 
     public func persistentData() async throws -> Data? { try await mainApp.persistentData() }

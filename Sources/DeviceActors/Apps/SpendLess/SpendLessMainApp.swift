@@ -36,6 +36,12 @@ actor SpendLessMainApp: WorldActor {
         try await process.platform.notificationCenter.requestAuthorization()
     }
 
+    /// `app.terminate`: the intervention on screen was the process's (the seed's in-memory
+    /// `InterventionManager`): it is gone; the App Group's lists and counts stay.
+    func processEnded() {
+        intervention = nil
+    }
+
     /// The main app's memory for the device's snapshot: the running intervention.
     func persistentData() throws -> Data {
         try JSONEncoder().encode(Memory(intervention: intervention))

@@ -27,6 +27,10 @@ public protocol SimulatedApp: Sendable {
     func launch() async throws
     /// The main app became active (its bundle id was opened).
     func didBecomeActive() async throws
+    /// The main app's process ended (`app.terminate`): forget what lived only in its memory (a
+    /// daemon restart keeps it; the system ending the process does not). Its observers and timers
+    /// are already gone; what it stored (App Group, ``persistentData()``'s store) stays.
+    func processEnded() async
     /// App-specific state for `device.state.app`.
     func state() async throws -> any Encodable & Sendable
     /// Bumped whenever the app's own persistent data changes (its SwiftData store).
@@ -46,6 +50,7 @@ extension SimulatedApp {
     public var intents: IntentTable { .none }
     public func launch() async throws {}
     public func didBecomeActive() async throws {}
+    public func processEnded() async {}
     public func state() async throws -> any Encodable & Sendable { [String: String]() }
     public var dataRevision: DataRevision { DataRevision.unchanging }
     public func persistentData() async throws -> Data? { nil }
