@@ -115,10 +115,7 @@ extension DeviceEvent: Decodable {
         case "storekit.expire": self = .storeKitExpire(product: try name(.product))
         case "storekit.refund": self = .storeKitRefund(product: try name(.product))
         case "health.sample":
-            let kinds = HealthQuantityType.allCases.map(\.rawValue).joined(separator: ", ")
-            guard let kind = HealthQuantityType(rawValue: try fields.decode(String.self, forKey: .kind)) else {
-                throw DecodingError.dataCorruptedError(forKey: .kind, in: fields, debugDescription: "one of \(kinds)")
-            }
+            let kind = try fields.decode(HealthQuantityType.self, forKey: .kind)
             let value = try fields.decode(Double.self, forKey: .value)
             guard value > 0, value <= Self.maxHealthValue else {
                 throw DecodingError.dataCorruptedError(

@@ -76,9 +76,10 @@ struct ScrollKittyProcess: Sendable {
     /// apps inside the focus window less those in cooldown; `hardLock` every selected app once
     /// dead (APPS.md 1.1). A store already right is not written (no effect). With
     /// `honouringCooldowns` false (the `monitorReapplies` variant) apps in cooldown are shielded
-    /// too.
-    func applyShields(honouringCooldowns: Bool = true) async throws {
-        let cat = try await cat()
+    /// too. `cat` is the App Group as the caller just read it, when nothing was written since.
+    func applyShields(honouringCooldowns: Bool = true, cat known: CatHealth? = nil) async throws {
+        let cat: CatHealth
+        if let known { cat = known } else { cat = try await self.cat() }
         let now = platform.now.seconds
         let inWindow = try await focusWindow().contains(platform.now, calendar: platform.calendar)
         let shielded = inWindow
@@ -156,7 +157,7 @@ struct ScrollKittyProcess: Sendable {
         if let activity { try await platform.deviceActivityCenter.stopMonitoring([activity]) }
         let cat = try await cat()
         guard let end = cat.cooldownEnd(of: id), end <= platform.now.seconds, !cat.isDead else { return }
-        try await applyShields()
+        try await applyShields(cat: cat)
         let app = cat.selectedApps.first { tokenId(of: $0) == id }
         let name = app.map(platform.catalog.displayName(of:)) ?? "Your app"
         try await platform.notificationCenter.add(

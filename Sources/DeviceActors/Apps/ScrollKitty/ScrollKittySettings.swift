@@ -5,7 +5,7 @@ import SimulatediOS
 /// `hpDailyReset` (APPS.md 1.3, project choice) gives the cat its HP back every local midnight.
 public struct ScrollKittySettings: AppConfiguration, Equatable {
     /// The port as written (`correct`), or one of the seed's mistakes (seed 004, "Critical Issues").
-    public enum Variant: String, Sendable, CaseIterable {
+    public enum Variant: String, Sendable, NamedChoice {
         case correct
         /// The re-shield timer kept in ShieldAction (seed 004: "Unblocks App -> Sets Timer"): it
         /// dies with the extension, so the shield never returns (Critical Issue 2).
@@ -42,11 +42,6 @@ public struct ScrollKittySettings: AppConfiguration, Equatable {
     public init(from decoder: any Decoder) throws {
         let members = try decoder.container(keyedBy: Member.self)
         hpDailyReset = try members.decodeIfPresent(Bool.self, forKey: .hpDailyReset) ?? false
-        guard let name = try members.decodeIfPresent(String.self, forKey: .variant) else { return }
-        guard let variant = Variant(rawValue: name) else {
-            let known = Variant.allCases.map(\.rawValue).joined(separator: ", ")
-            throw DecodingError.dataCorruptedError(forKey: .variant, in: members, debugDescription: "one of \(known)")
-        }
-        self.variant = variant
+        variant = try members.decodeIfPresent(Variant.self, forKey: .variant) ?? .correct
     }
 }

@@ -1,6 +1,6 @@
 /// The HealthKit quantities the simulated platform records (`HKQuantityTypeIdentifier`), by the
 /// names the protocol's `health.sample` uses (PROTOCOL.md, Event types).
-public enum HealthQuantityType: String, Sendable, Codable, CaseIterable, Comparable {
+public enum HealthQuantityType: String, Sendable, Codable, NamedChoice, Comparable {
     /// `.stepCount`, in steps.
     case steps
     /// `.activeEnergyBurned`, in kilocalories.
