@@ -24,7 +24,7 @@ import Testing
         #expect(backend.user(named: "bob")?.trackingStatus == .pending)
     }
 
-    /// A day of three users: sign-ups, a group, syncs, a leaderboard, jobs.
+    /// A day of three users: sign-ups, a group, syncs, temptations, a leaderboard, jobs.
     private func script() throws -> PhoneBackend {
         var backend = try PhoneBackend.with([("ann", "Europe/Berlin"), ("bob", "America/New_York"), ("cho", "Asia/Tokyo")])
         let created = try backend.createGroup(username: "ann", name: "Friends", now: monday)
@@ -35,7 +35,12 @@ import Testing
                 name, [event(2 * n, .lock, monday + Int64(n) * hour), event(2 * n + 1, .unlock, monday + Int64(n + 1) * hour)],
                 now: monday + 4 * hour)
         }
-        _ = backend.advanceClock(to: monday + day)
+        try backend.updateTrackingStatus(username: "ann", status: .verified)
+        try backend.updateTemptationSettings(
+            username: "ann", enabled: true, intensity: .high, quietStart: "22:00", quietEnd: "07:00", now: monday)
+        try backend.sync("ann", [event(10, .lock, monday + 4 * hour)], now: monday + 4 * hour)
+        let jobs = backend.advanceClock(to: monday + day)
+        #expect(jobs.contains { if case .processTemptations = $0 { true } else { false } })
         _ = try backend.groupLeaderboard(username: "bob", groupId: created.groupId, now: monday + day)
         return backend
     }

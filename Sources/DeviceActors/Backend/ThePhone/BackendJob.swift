@@ -5,11 +5,13 @@ public enum BackendJob: Codable, Sendable, Equatable {
     case purgeOldEvents(at: Int64, purged: Int)
     /// The seed's `weeklyReset` ("Background Jobs", Monday 00:00 UTC) at `at`.
     case weeklyReset(at: Int64)
+    /// The seed's `processTemptations` ("Runs every 5 minutes") at `at`, which sent `sent`.
+    case processTemptations(at: Int64, sent: [Temptation])
 
     /// When the job ran, milliseconds since 1970.
     public var at: Int64 {
         switch self {
-        case .purgeOldEvents(let at, _), .weeklyReset(let at): at
+        case .purgeOldEvents(let at, _), .weeklyReset(let at), .processTemptations(let at, _): at
         }
     }
 }

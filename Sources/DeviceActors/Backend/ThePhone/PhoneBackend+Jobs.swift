@@ -9,22 +9,33 @@ extension PhoneBackend {
     /// Monday 1970-01-05 00:00 UTC: weekly resets run at it plus whole weeks ("Runs Monday
     /// 00:00 UTC via cron").
     static let firstMonday: Int64 = 4 * day
+    /// "Runs every 5 minutes to check who needs tempting".
+    static let temptationPeriod: Int64 = 5 * 60 * 1000
 
-    /// Moves the backend's clock to `now` if later (it never goes back) and runs, in time order,
-    /// each retention (03:00 UTC) and weekly reset (Monday 00:00 UTC) whose time is in
-    /// (old clock, `now`], each at its own time.
+    /// Moves the backend's clock to `now` if later (it never goes back) and runs each job whose
+    /// time is in (old clock, `now`], each at its own time, in time order (at one instant:
+    /// retention, weekly reset, temptations): retention daily at 03:00 UTC, the weekly reset
+    /// Monday 00:00 UTC, temptations every 5 minutes at :00, :05, … Returns the jobs that ran,
+    /// temptation runs only when they sent something.
     public mutating func advanceClock(to now: Int64) -> [BackendJob] {
         guard now > clock else { return [] }
-        let purges = Self.times(after: clock, upTo: now, offset: Self.retentionHour, period: Self.day)
-        let resets = Self.times(after: clock, upTo: now, offset: Self.firstMonday, period: Self.week)
+        let due = [
+            Self.times(after: clock, upTo: now, offset: Self.retentionHour, period: Self.day).map { ($0, Scheduled.retention) },
+            Self.times(after: clock, upTo: now, offset: Self.firstMonday, period: Self.week).map { ($0, Scheduled.weeklyReset) },
+            Self.times(after: clock, upTo: now, offset: 0, period: Self.temptationPeriod).map { ($0, Scheduled.temptations) },
+        ].joined().sorted { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }
         clock = now
-        let due = (purges.map { (time: $0, isPurge: true) } + resets.map { (time: $0, isPurge: false) }).sorted { $0.time < $1.time }
-        return due.map { job in
-            if job.isPurge {
-                return .purgeOldEvents(at: job.time, purged: purgeOldEvents(now: job.time))
+        return due.compactMap { time, job in
+            switch job {
+            case .retention:
+                return .purgeOldEvents(at: time, purged: purgeOldEvents(now: time))
+            case .weeklyReset:
+                weeklyReset()
+                return .weeklyReset(at: time)
+            case .temptations:
+                let sent = processTemptations(now: time)
+                return sent.isEmpty ? nil : .processTemptations(at: time, sent: sent)
             }
-            weeklyReset()
-            return .weeklyReset(at: job.time)
         }
     }
 
@@ -44,6 +55,11 @@ extension PhoneBackend {
     /// The seed's `weeklyReset`: drops every cached leaderboard (`redis.keys('leaderboard:*')`).
     public mutating func weeklyReset() {
         leaderboardCache = [:]
+    }
+
+    /// The scheduled jobs, in the order they run at one instant.
+    private enum Scheduled: Int {
+        case retention, weeklyReset, temptations
     }
 
     /// The times `offset + k × period` in (`after`, `upTo`].

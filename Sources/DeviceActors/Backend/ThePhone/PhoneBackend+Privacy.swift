@@ -25,8 +25,8 @@ extension PhoneBackend {
             following: [])
     }
 
-    /// The seed's `deleteUserData` in its transaction: memberships, events, weekly scores and the
-    /// user go; the devices signed in to it are signed out with it.
+    /// The seed's `deleteUserData` in its transaction: memberships, events, weekly scores,
+    /// temptation settings and the user go; the devices signed in to it are signed out with it.
     ///
     /// Kept as the seed has them:
     /// - `groups.creator_id REFERENCES users(id)` has no `ON DELETE`, so the user who created a
@@ -34,7 +34,8 @@ extension PhoneBackend {
     ///   and nothing is deleted (``PhoneBackendError/groupCreator``);
     /// - the cache clean-up deletes the keys `*:<user id>:*`, which no leaderboard key matches
     ///   (`leaderboard:<group id>:<week>`): a cached leaderboard keeps showing the user until it
-    ///   expires.
+    ///   expires; nor does `next_temptation:<user id>` (no colon after the id), which expires
+    ///   unused.
     public mutating func deleteUserData(username: String) throws(PhoneBackendError) -> DeleteResponse {
         let user = try requireUser(username)
         guard !groups.values.contains(where: { $0.creatorId == user.id }) else { throw .groupCreator }
@@ -43,6 +44,7 @@ extension PhoneBackend {
         }
         events[user.id] = nil
         weeklyScores[user.id] = nil
+        temptationSettings[user.id] = nil
         users[user.id] = nil
         return DeleteResponse(success: true)
     }

@@ -1,9 +1,9 @@
 /// The Phone's backend (seed 001, "Backend Implementation") as one deterministic value: the
-/// seed's PostgreSQL tables and its Redis leaderboard cache, with the seed's services as methods
-/// that are given the backend's `now` (milliseconds since 1970, the seed's unit) and return the
-/// seed's response shapes. No I/O, no wall clock, no randomness: ids come from counters, so the
-/// same requests in the same order give the same results and the same encoded state (APPS.md
-/// §4.6, "Determinism"). Hosting it (one per backend name, persisted, shared by devices) is the
+/// seed's PostgreSQL tables and its Redis keys, with the seed's services as methods that are
+/// given the backend's `now` (milliseconds since 1970, the seed's unit) and return the seed's
+/// response shapes. No I/O, no wall clock; ids come from counters and random draws from the
+/// backend's own seeded generator, so the same requests in the same order give the same results
+/// and the same encoded state (APPS.md §4.6, "Determinism"). Hosting it (one per backend name, persisted, shared by devices) is the
 /// daemon's part; docs/apps/thephone-backend.md.
 public struct PhoneBackend: Codable, Sendable, Equatable {
     /// The backend's time: the latest time ``advanceClock(to:)`` was given, never going back
@@ -20,9 +20,17 @@ public struct PhoneBackend: Codable, Sendable, Equatable {
     var groups: [String: PhoneGroup] = [:]
     /// The seed's Redis keys `leaderboard:<group id>:<UTC Monday>`.
     var leaderboardCache: [String: CachedLeaderboard] = [:]
+    /// The seed's `temptation_settings`, by user id.
+    var temptationSettings: [String: TemptationSettings] = [:]
+    /// The seed's Redis keys `next_temptation:<user id>`: when the next temptation is due.
+    var nextTemptation: [String: Int64] = [:]
+    /// The temptations' random draws (the seed's `Math.random()`).
+    var random: BackendRandom
 
-    /// An empty backend whose clock starts at `now`.
-    public init(now: Int64) {
+    /// An empty backend named `name` whose clock starts at `now`; its generator is seeded from
+    /// the name (APPS.md §4.6).
+    public init(name: String = "default", now: Int64) {
         clock = now
+        random = BackendRandom(seed: BackendRandom.seed(name: name))
     }
 }

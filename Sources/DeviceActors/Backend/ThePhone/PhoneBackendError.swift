@@ -19,6 +19,8 @@ public enum PhoneBackendError: String, Error, Codable, Sendable, Equatable {
     /// (`creator_id UUID NOT NULL REFERENCES users(id)`, no `ON DELETE`): `deleteUserData`
     /// rolls back.
     case groupCreator
+    /// A quiet-hours bound that is not `HH:MM` (seed: `quiet_start TIME`).
+    case invalidQuietHours
     /// An event id that is not a UUID (seed's `syncRequestSchema`: `id: z.string().uuid()`).
     case invalidClientId
 }
