@@ -28,7 +28,9 @@ let package = Package(
         .target(
             name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay"],
             path: "Sources/DeviceActors",
-            exclude: ["SimulatediOS", "Apps", "Testing"]),
+            exclude: ["SimulatediOS", "Apps", "Testing", "Backend"]),
+        /// The Phone's backend (seed 001) as a pure, deterministic value the daemon hosts.
+        .target(name: "ThePhoneBackend", path: "Sources/DeviceActors/Backend/ThePhone"),
         /// In-process harness for an app's tests: a device, its steps and their exact effects.
         .target(
             name: "DeviceTesting", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"],
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(
             name: "MakeHayTests", dependencies: ["DeviceTesting", "SimulatediOS", "MakeHay", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
+        .testTarget(name: "ThePhoneBackendTests", dependencies: ["ThePhoneBackend"]),
         .testTarget(
             name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),

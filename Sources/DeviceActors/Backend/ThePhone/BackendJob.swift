@@ -1,0 +1,17 @@
+/// A scheduled job the backend ran on its own clock (APPS.md §4.6, "Jobs on the backend clock").
+public enum BackendJob: Codable, Sendable, Equatable {
+    /// The seed's `purgeOldEvents` ("Data Retention Job", daily at 03:00 UTC) at `at`, having
+    /// deleted `purged` events.
+    case purgeOldEvents(at: Int64, purged: Int)
+    /// The seed's `weeklyReset` ("Background Jobs", Monday 00:00 UTC) at `at`.
+    case weeklyReset(at: Int64)
+    /// The seed's `processTemptations` ("Runs every 5 minutes") at `at`, which sent `sent`.
+    case processTemptations(at: Int64, sent: [Temptation])
+
+    /// When the job ran, milliseconds since 1970.
+    public var at: Int64 {
+        switch self {
+        case .purgeOldEvents(let at, _), .weeklyReset(let at), .processTemptations(let at, _): at
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// The Phone's backend (seed 001, "Backend Implementation") as one deterministic value: the
+/// seed's PostgreSQL tables and its Redis keys, with the seed's services as methods that are
+/// given the backend's `now` (milliseconds since 1970, the seed's unit) and return the seed's
+/// response shapes. No I/O, no wall clock; ids come from counters and random draws from the
+/// backend's own seeded generator, so the same requests in the same order give the same results
+/// and the same encoded state (APPS.md §4.6, "Determinism"). Hosting it (one per backend name, persisted, shared by devices) is the
+/// daemon's part; docs/apps/thephone-backend.md.
+public struct PhoneBackend: Codable, Sendable, Equatable {
+    /// The backend's time: the latest time ``advanceClock(to:)`` was given, never going back
+    /// (APPS.md §4.6, "Clock"); the scheduled jobs have run up to it.
+    public internal(set) var clock: Int64
+    var identifiers = ServerIdentifiers()
+    /// The seed's `users`, by id.
+    var users: [String: PhoneUser] = [:]
+    /// The seed's `events`, by user id, each list in insertion order.
+    var events: [String: [PhoneEvent]] = [:]
+    /// The seed's `weekly_scores`, by user id, then by `week_start`.
+    var weeklyScores: [String: [String: WeeklyScore]] = [:]
+    /// The seed's `groups` with their `group_members`, by id.
+    var groups: [String: PhoneGroup] = [:]
+    /// The seed's Redis keys `leaderboard:<group id>:<UTC Monday>`.
+    var leaderboardCache: [String: CachedLeaderboard] = [:]
+    /// The seed's `temptation_settings`, by user id.
+    var temptationSettings: [String: TemptationSettings] = [:]
+    /// The seed's Redis keys `next_temptation:<user id>`: when the next temptation is due.
+    var nextTemptation: [String: Int64] = [:]
+    /// The temptations' random draws (the seed's `Math.random()`).
+    var random: BackendRandom
+
+    /// An empty backend named `name` whose clock starts at `now`; its generator is seeded from
+    /// the name (APPS.md §4.6).
+    public init(name: String = "default", now: Int64) {
+        clock = now
+        random = BackendRandom(seed: BackendRandom.seed(name: name))
+    }
+}

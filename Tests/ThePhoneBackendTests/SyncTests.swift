@@ -1,0 +1,92 @@
+import Testing
+
+@testable import ThePhoneBackend
+
+/// The seed's `syncEvents` ("Event Sync Endpoint"), APPS.md §4.6's sync rule.
+@Suite struct SyncTests {
+    @Test func storesAndConfirmsEachNewEvent() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        let response = try backend.sync("ann", [event(1, .lock, monday), event(2, .unlock, monday + 30 * minute)], now: monday + hour)
+        let stored = try backend.events(of: "ann")
+        #expect(response.confirmed == [
+            SyncResponse.Confirmed(clientId: clientId(1), serverId: stored[0].id),
+            SyncResponse.Confirmed(clientId: clientId(2), serverId: stored[1].id),
+        ])
+        #expect(response.serverTime == monday + hour)
+        #expect(response.newEvents.isEmpty)
+        #expect(stored.map(\.createdAt) == [monday + hour, monday + hour])
+        #expect(stored.map(\.clientId) == [clientId(1).lowercased(), clientId(2).lowercased()])
+    }
+
+    /// Seed: "Reject events > 7 days old" (`event.timestamp < now - maxAge`): not stored, not confirmed.
+    @Test func rejectsEventsOlderThanSevenDays() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        let now = monday + 7 * day
+        let response = try backend.sync("ann", [event(1, .lock, now - 7 * day - 1), event(2, .lock, now - 7 * day)], now: now)
+        #expect(response.confirmed.map(\.clientId) == [clientId(2)])
+        #expect(try backend.events(of: "ann").map(\.timestamp) == [now - 7 * day])
+    }
+
+    /// Seed: "Normalize future timestamps": more than 60 s ahead is stored as now.
+    @Test func clampsTimestampsMoreThanSixtySecondsAheadToNow() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        let now = monday
+        let response = try backend.sync("ann", [event(1, .lock, now + 60 * second), event(2, .unlock, now + 60 * second + 1)], now: now)
+        #expect(response.confirmed.count == 2)
+        #expect(try backend.events(of: "ann").map(\.timestamp) == [now, now + 60 * second])
+    }
+
+    /// Seed: `ON CONFLICT (user_id, client_id) DO NOTHING` and only inserted rows confirmed.
+    @Test func ignoresClientIdsAlreadyStoredWithoutConfirmingThem() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        try backend.sync("ann", [event(1, .lock, monday)], now: monday)
+        let lowercased = SyncRequest.Event(id: clientId(2).lowercased(), eventType: .unlock, timestamp: monday + hour, source: "shortcut")
+        let again = try backend.sync("ann", [event(1, .lock, monday), lowercased, event(2, .unlock, monday + hour)], now: monday + hour)
+        #expect(again.confirmed.map(\.clientId) == [clientId(2).lowercased()])
+        #expect(try backend.events(of: "ann").count == 2)
+    }
+
+    /// Another device's events come back as `newEvents` (server ids, by timestamp); the
+    /// requesting device's own events of this request do not.
+    @Test func returnsOtherDevicesEventsAfterLastSync() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        try backend.login(username: "ann", device: "ipad")
+        let first = try backend.sync(
+            "ann", [event(1, .unlock, monday + 2 * minute), event(2, .lock, monday + minute)], now: monday + 5 * minute)
+        let second = try backend.sync("ann", [event(3, .lock, monday + 6 * minute)], now: monday + 10 * minute, lastSync: monday)
+        let stored = try backend.events(of: "ann")
+        #expect(second.newEvents == [
+            SyncResponse.NewEvent(id: first.confirmed[1].serverId, eventType: .lock, timestamp: monday + minute, source: "shortcut"),
+            SyncResponse.NewEvent(id: first.confirmed[0].serverId, eventType: .unlock, timestamp: monday + 2 * minute, source: "shortcut"),
+        ])
+        #expect(stored.map(\.timestamp) == [monday + minute, monday + 2 * minute, monday + 6 * minute])
+        let caughtUp = try backend.sync("ann", [], now: monday + 11 * minute, lastSync: second.serverTime)
+        #expect(caughtUp.newEvents.isEmpty)
+    }
+
+    /// `created_at > lastSync` is strict: an event another device stored at the very `serverTime`
+    /// a device took as its `lastSync` is never pulled by it (the seed's query on one clock).
+    @Test func eventsCreatedAtTheLastSyncInstantAreNotPulled() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        let phone = try backend.sync("ann", [event(1, .lock, monday)], now: monday + minute)
+        try backend.sync("ann", [event(2, .unlock, monday + minute)], now: monday + minute)
+        let later = try backend.sync("ann", [], now: monday + 2 * minute, lastSync: phone.serverTime)
+        #expect(later.newEvents.isEmpty)
+    }
+
+    @Test func refusesIdsThatAreNotUUIDsAndUnknownUsers() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        let bad = SyncRequest.Event(id: "not-a-uuid", eventType: .lock, timestamp: monday, source: "shortcut")
+        #expect(throws: PhoneBackendError.invalidClientId) { try backend.sync("ann", [event(1, .lock, monday), bad], now: monday) }
+        #expect(try backend.events(of: "ann").isEmpty)
+        #expect(throws: PhoneBackendError.noSuchUser) { try backend.sync("bob", [], now: monday) }
+    }
+
+    /// Only a sync that confirmed something recalculates (seed: `if (confirmed.length > 0)`).
+    @Test func aSyncConfirmingNothingLeavesScoresAlone() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        try backend.sync("ann", [], now: monday)
+        try backend.sync("ann", [event(1, .lock, monday - 8 * day)], now: monday)
+        #expect(try backend.weeklyScores(of: "ann").isEmpty)
+    }
+}
