@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "MakeHay", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/MakeHay"),
         /// The device that hosts an app: wiring, persistence, scenarios, trace export.
         .target(
-            name: "DeviceActors", dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay"],
+            name: "DeviceActors",
+            dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhoneBackend"],
             path: "Sources/DeviceActors",
             exclude: ["SimulatediOS", "Apps", "Testing", "Backend"]),
         /// The Phone's backend (seed 001) as a pure, deterministic value the daemon hosts.

@@ -33,6 +33,11 @@ import Testing
         .healthFail(count: 1),
         .appLaunch(reason: "open"),
         .appTerminate,
+        .network(online: false),
+        .networkRequest(method: "POST", path: "/events/sync", status: 200, error: nil),
+        .push(title: "t", body: "b", category: "curiosity"),
+        .automation(trigger: "unlock", shortcut: "RecordUnlockIntent", outcome: "ran"),
+        .work(name: "sync", event: "enqueued", attempt: 0),
     ]
 
     @Test func everyKindIsListedOnce() {

@@ -13,7 +13,8 @@ import Testing
         return Platform(
             appName: "dailylimit", appGroups: platform.appGroups, managedSettings: platform.managedSettings,
             deviceActivity: platform.deviceActivity, notifications: platform.notifications, system: platform.system,
-            storeKit: platform.storeKit, health: platform.health, world: platform.world, trace: platform.trace, calendar: platform.calendar,
+            storeKit: platform.storeKit, health: platform.health, network: platform.network,
+            shortcuts: platform.shortcutsAgent, work: platform.work, devicePlatform: platform.devicePlatform, world: platform.world, trace: platform.trace, calendar: platform.calendar,
             catalog: platform.catalog)
     }
 

@@ -61,24 +61,27 @@ public enum AppCatalog {
 struct AppRegistration: Sendable {
     let description: AppDescription
     let invariants: [AppInvariant]
+    /// Whether the app talks to The Phone's backend (its devices get a ``DeviceConnection``).
+    let usesBackend: Bool
     let make: @Sendable (Platform, DeviceConfig, World) throws(DeviceError) -> any SimulatedApp
 
     init(
-        description: AppDescription, invariants: [AppInvariant],
+        description: AppDescription, invariants: [AppInvariant], usesBackend: Bool = false,
         make: @escaping @Sendable (Platform, DeviceConfig, World) throws(DeviceError) -> any SimulatedApp
     ) {
         self.description = description
         self.invariants = invariants
+        self.usesBackend = usesBackend
         self.make = make
     }
 
     /// An app whose settings are `Settings`, decoded from the device's `config.app` (unknown or
     /// ill-typed members refused, named `config.app.<member>`): the usual registration line.
     init<Settings: AppConfiguration>(
-        description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type,
+        description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type, usesBackend: Bool = false,
         make: @escaping @Sendable (Platform, World, Settings) -> any SimulatedApp
     ) {
-        self.init(description: description, invariants: invariants) { platform, config, world throws(DeviceError) in
+        self.init(description: description, invariants: invariants, usesBackend: usesBackend) { platform, config, world throws(DeviceError) in
             make(platform, world, try Settings.settings(config.appSettings, of: config))
         }
     }

@@ -49,6 +49,12 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// With the main app out of memory, how long after the first undelivered HealthKit sample the
     /// system relaunches it to deliver (`.hourly`, APPS.md §0): 1 s to a week, default 3600.
     public var healthBackgroundDeliverySeconds = 3600
+    /// The operating system (`device.create`'s `platform`, APPS.md §4.7): `ios` by default,
+    /// `android` for The Phone's Android client. Fixed at creation.
+    public var platform = DevicePlatform.ios
+    /// The backend the device's app talks to (APPS.md §4.6): the daemon's `default` unless named;
+    /// a name is letters, digits, `.`, `_` and `-` (it names the backend's file). Fixed at creation.
+    public var backend = "default"
 
     public init() {}
 
@@ -59,6 +65,12 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     ]
 
     public func quirk(_ name: String) -> Bool { quirks[name] ?? false }
+
+    /// Whether `name` can name a backend (and its file under the state directory).
+    public static func isBackendName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count) && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
 
     /// The range of a quirk's delay (`thresholdBatchIntervalSeconds`, `defaultsPropagationDelaySeconds`): up to a day.
     static let quirkDelaySeconds = 1...86_400
@@ -97,6 +109,14 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         config.variant = overrides.variant ?? config.variant
         config.healthAuthorization = overrides.healthAuthorization ?? config.healthAuthorization
         config.healthBackgroundDeliverySeconds = overrides.healthBackgroundDeliverySeconds ?? config.healthBackgroundDeliverySeconds
+        config.platform = overrides.platform ?? config.platform
+        if let backend = overrides.backend {
+            guard Self.isBackendName(backend) else {
+                throw DeviceError.invalidArgument(
+                    field: "backend", reason: "1 to 64 letters, digits, '.', '_' or '-', not starting with '.'")
+            }
+            config.backend = backend
+        }
         guard (1...604_800).contains(config.healthBackgroundDeliverySeconds) else {
             throw DeviceError.invalidArgument(field: "healthBackgroundDeliverySeconds", reason: "1 to 604800 seconds (a week)")
         }
@@ -143,6 +163,8 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var healthAuthorization: HealthAuthorization?
         public var healthBackgroundDeliverySeconds: Int?
         public var app: [String: StoredValue]?
+        public var platform: DevicePlatform?
+        public var backend: String?
 
         public init() {}
     }

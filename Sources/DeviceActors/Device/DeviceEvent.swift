@@ -29,6 +29,9 @@ public enum DeviceEvent: Sendable, Equatable {
     /// The system ends the main app's process (APPS.md §0): its timers and observers are gone;
     /// the next `app.open` launches it again.
     case appTerminate(app: String)
+    /// Internet reachability lost / back (APPS.md §0): requests fail as a lost connection.
+    case networkOffline
+    case networkOnline
 
     /// The event's wire name.
     public var type: String {
@@ -51,6 +54,8 @@ public enum DeviceEvent: Sendable, Equatable {
         case .healthSample: "health.sample"
         case .healthFail: "health.fail"
         case .appTerminate: "app.terminate"
+        case .networkOffline: "network.offline"
+        case .networkOnline: "network.online"
         }
     }
 
@@ -61,7 +66,7 @@ public enum DeviceEvent: Sendable, Equatable {
     public static let types = [
         "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect", "call.end",
         "wifi.join", "wifi.leave", "contacts.set", "storekit.purchase", "storekit.expire", "storekit.refund",
-        "health.sample", "health.fail", "app.terminate",
+        "health.sample", "health.fail", "app.terminate", "network.offline", "network.online",
     ]
 
     /// The largest `health.sample` value and `health.fail` count one event may carry.
@@ -130,6 +135,8 @@ extension DeviceEvent: Decodable {
             }
             self = .healthFail(count: count)
         case "app.terminate": self = .appTerminate(app: try name(.app))
+        case "network.offline": self = .networkOffline
+        case "network.online": self = .networkOnline
         default: throw DeviceError.unknownEvent(type)
         }
     }

@@ -44,6 +44,10 @@ public struct DeviceSnapshot: Sendable, Codable {
     /// HealthKit: samples by day, authorization asked, failures pending, background delivery
     /// (nil in older snapshots: none).
     public var health: HealthSnapshot?
+    /// Internet reachability (nil in older snapshots: online).
+    public var online: Bool?
+    /// The user's Shortcuts personal automations (nil in older snapshots: none).
+    public var automations: [Automation]?
     /// The events the device's trace kept, as `trace.get` gives them (nil before format 3).
     public var trace: [SnapshotTraceEntry]?
 }

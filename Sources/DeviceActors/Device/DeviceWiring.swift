@@ -16,7 +16,7 @@ struct DeviceWiring {
     /// are made in a fixed order, so the same device wires the same way every time.
     init(
         appName: String, calendar: DeviceCalendar, seed: UInt64, config: DeviceConfig, traceSequence: Int,
-        strategy: any SchedulingStrategy, recordsSchedule: Bool,
+        strategy: any SchedulingStrategy, recordsSchedule: Bool, transport: (any NetworkTransport)?,
         makeApp: (Platform, World) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         let world = World(seed: seed, strategy: strategy)
@@ -27,18 +27,23 @@ struct DeviceWiring {
         let deviceActivity = DeviceActivityAgent(
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
             catalog: catalog, trace: trace, apps: [appName])
+        let appGroups = AppGroupContainer(
+            executor: world.makeExecutor(label: "appGroups", notesAccesses: true), trace: trace, clock: world.clock)
+        let managedSettings = ManagedSettingsAgent(executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog)
+        let notifications = NotificationAgent(executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace)
+        let system = SystemAgent(executor: world.makeExecutor(label: "system"), trace: trace)
+        let storeKit = StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock)
+        let health = HealthAgent(executor: world.makeExecutor(label: "health"), clock: world.clock, calendar: calendar, trace: trace)
+        let network = NetworkAgent(
+            executor: world.makeExecutor(label: "network"), clock: world.clock, calendar: calendar, trace: trace,
+            notifications: notifications, system: system, transport: transport)
         let platform = Platform(
-            appName: appName,
-            appGroups: AppGroupContainer(executor: world.makeExecutor(label: "appGroups", notesAccesses: true), trace: trace, clock: world.clock),
-            managedSettings: ManagedSettingsAgent(
-                executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog),
-            deviceActivity: deviceActivity,
-            notifications: NotificationAgent(
-                executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace),
-            system: SystemAgent(executor: world.makeExecutor(label: "system"), trace: trace),
-            storeKit: StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock),
-            health: HealthAgent(executor: world.makeExecutor(label: "health"), clock: world.clock, calendar: calendar, trace: trace),
-            world: world, trace: trace, calendar: calendar, catalog: catalog)
+            appName: appName, appGroups: appGroups, managedSettings: managedSettings, deviceActivity: deviceActivity,
+            notifications: notifications, system: system, storeKit: storeKit, health: health, network: network,
+            shortcuts: ShortcutsAgent(executor: world.makeExecutor(label: "shortcuts"), trace: trace),
+            work: WorkAgent(
+                executor: world.makeExecutor(label: "work"), clock: world.clock, tasks: world.tasks, trace: trace, network: network),
+            devicePlatform: config.platform, world: world, trace: trace, calendar: calendar, catalog: catalog)
         let app = try makeApp(platform, world)
 
         /// One extension process: launched on demand by `make`, within `budget`.

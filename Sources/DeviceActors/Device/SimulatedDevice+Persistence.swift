@@ -9,7 +9,7 @@ extension SimulatedDevice {
     /// kept, its random generator and trace numbering going on where they stopped. No callback is replayed; the
     /// main app is launched again (it re-arms its timers), so what runs in memory only — an
     /// extension kept resident, the order of two timers due at the same instant — starts afresh.
-    public convenience init(restoring snapshot: DeviceSnapshot) throws(DeviceError) {
+    public convenience init(restoring snapshot: DeviceSnapshot, servers: Servers? = nil) throws(DeviceError) {
         guard let start = DeviceCalendar.parseISO(snapshot.start) else {
             throw .invalidArgument(field: "start", reason: "not an ISO-8601 time")
         }
@@ -19,7 +19,7 @@ extension SimulatedDevice {
         try self.init(
             name: snapshot.name, app: snapshot.app, start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
             seed: snapshot.seed, clock: snapshot.clock, config: snapshot.config, launch: false,
-            traceSequence: snapshot.traceSequence ?? 0)
+            traceSequence: snapshot.traceSequence ?? 0, servers: servers)
         if let state = snapshot.random { world.random = SeededRandom(seed: UInt64(bitPattern: state)) }
         trace.recorder.load(snapshot.trace?.map(\.entry) ?? [])
         do {
@@ -52,11 +52,14 @@ extension SimulatedDevice {
                     await springBoard.armHealthRelaunch(at: VirtualInstant(milliseconds: due))
                 }
             }
+            await platform.network.restore(online: snapshot.online ?? true)
+            await platform.shortcutsAgent.restore(snapshot.automations ?? [])
             if let data = snapshot.appData { try await app.restore(from: data) }
             await springBoard.restore(
                 locked: snapshot.locked, foregroundApp: snapshot.foregroundApp, wifi: snapshot.wifi,
                 contacts: snapshot.contacts, call: snapshot.call)
         }
+        try startNetwork()
         platform.mainApp.restore(inMemory: snapshot.mainAppInMemory ?? true)
         if snapshot.mainAppInMemory ?? true { try launchApp() }
     }
@@ -73,7 +76,8 @@ extension SimulatedDevice {
                 await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,
                 await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,
                 await springBoard.call, await platform.deviceActivity.usageSpansToday,
-                await platform.notifications.authorization, await self.healthSnapshot()
+                await platform.notifications.authorization, await self.healthSnapshot(), await platform.network.online,
+                await platform.shortcutsAgent.automations.values.sorted { $0.trigger.rawValue < $1.trigger.rawValue }
             )
         }
         return DeviceSnapshot(
@@ -83,7 +87,7 @@ extension SimulatedDevice {
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
             contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3, usageToday: parts.11,
             appData: parts.8, storeTransactions: parts.9, call: parts.10, notificationAuthorization: parts.12,
-            mainAppInMemory: platform.mainApp.inMemory, health: parts.13,
+            mainAppInMemory: platform.mainApp.inMemory, health: parts.13, online: parts.14, automations: parts.15,
             trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init))
     }
 

@@ -37,13 +37,19 @@ public final class SimulatedDevice: @unchecked Sendable {
     public convenience init(
         name: String, app appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
-        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false
+        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false, servers: Servers? = nil
     ) throws(DeviceError) {
         guard let registration = AppCatalog.registrations[appName] else { throw .unknownApp(appName) }
+        let transport = registration.usesBackend
+            ? DeviceConnection(
+                backend: (servers ?? Servers()).backend(
+                    named: config.backend, now: Int64((start.timeIntervalSince1970 * 1000).rounded())),
+                device: name, timezone: timeZoneName ?? timeZone.identifier, platform: config.platform)
+            : nil
         try self.init(
             name: name, appName: appName, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
-            recordsSchedule: recordsSchedule
+            recordsSchedule: recordsSchedule, transport: transport
         ) { platform, world throws(DeviceError) in try registration.make(platform, config, world) }
     }
 
@@ -54,6 +60,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         name: String, appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
         strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false,
+        transport: (any NetworkTransport)? = nil,
         makeApp: (Platform, World) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         self.name = name
@@ -64,13 +71,26 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.calendar = DeviceCalendar(start: start, timeZone: timeZone, name: timeZoneName)
         let wiring = try DeviceWiring(
             appName: appName, calendar: calendar, seed: seed, config: config, traceSequence: traceSequence,
-            strategy: strategy, recordsSchedule: recordsSchedule, makeApp: makeApp)
+            strategy: strategy, recordsSchedule: recordsSchedule, transport: transport, makeApp: makeApp)
         world = wiring.world
         trace = wiring.trace
         platform = wiring.platform
         app = wiring.app
         springBoard = wiring.springBoard
-        if launch { try launchApp() }
+        if launch {
+            try startNetwork()
+            try launchApp()
+        }
+    }
+
+    /// The device's line to its backend, for an app that has one (The Phone): the daemon keeps
+    /// what it answered in the journal (``DeviceConnection``).
+    public var connection: DeviceConnection? { platform.network.transport as? DeviceConnection }
+
+    /// Arms the network's ticks (pushes, the backend's clock) from the device's time now.
+    func startNetwork() throws(DeviceError) {
+        let network = platform.network
+        try run { await network.startTicking() }
     }
 
     /// A device let go of frees its world: its timers (which hold the actors that hold the
@@ -205,6 +225,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             ("config.verificationNamesChallenge", updated.verificationNamesChallenge != config.verificationNamesChallenge),
             ("config.app", updated.app != config.app),
             ("config.variant", updated.variant != config.variant),
+            ("config.platform", updated.platform != config.platform),
+            ("config.backend", updated.backend != config.backend),
         ] where changed {
             throw .invalidArgument(field: field, reason: "fixed when the device is created: give it in device.create's config")
         }

@@ -75,6 +75,16 @@ public struct SnapshotTraceEntry: Sendable, Codable {
         case "health.fail": payload = .healthFail(count: try int("count"))
         case "app.launch": payload = .appLaunch(reason: try string("reason"))
         case "app.terminate": payload = .appTerminate
+        case "network": payload = .network(online: try c.decode(Bool.self, forKey: Key("online")))
+        case "network.request":
+            payload = .networkRequest(
+                method: try string("method"), path: try string("path"),
+                status: try c.decodeIfPresent(Int.self, forKey: Key("status")), error: try optionalString("error"))
+        case "notification.push":
+            payload = .push(title: try string("title"), body: try string("body"), category: try optionalString("category"))
+        case "automation":
+            payload = .automation(trigger: try string("trigger"), shortcut: try string("shortcut"), outcome: try string("outcome"))
+        case "work": payload = .work(name: try string("name"), event: try string("event"), attempt: try int("attempt"))
         case "notification.suppressed":
             payload = .notificationSuppressed(title: try string("title"), body: try string("body"), reason: try string("reason"))
         case "openURL": payload = .openURL(url: try string("url"))

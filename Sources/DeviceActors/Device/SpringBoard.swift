@@ -54,6 +54,13 @@ actor SpringBoard: WorldActor {
     func install() async {
         await platform.system.setURLOpener { [weak self] url in await self?.open(url: url) ?? false }
         await platform.system.setMainAppRunner { [weak self] action in await self?.runMainApp { await action() } }
+        await platform.work.setAppRunner { [weak self] body in await self?.runWork(body) }
+    }
+
+    /// A WorkManager work runs in the app's process, which it starts when needed.
+    private func runWork(_ body: @Sendable () async -> Void) async {
+        if !platform.mainApp.inMemory { await relaunchMainApp(reason: "work") }
+        await runMainApp { await body() }
     }
 
     func restore(locked: Bool, foregroundApp: String?, wifi: String?, contacts: [Contact], call: CallState?) async {
@@ -70,9 +77,13 @@ actor SpringBoard: WorldActor {
     func handle(_ event: DeviceEvent) async throws(DeviceError) {
         switch event {
         case .lock:
+            let wasLocked = flow.state.locked
             await perform(flow.lock())
+            if !wasLocked { await screenChanged(locked: true) }
         case .unlock:
+            let wasLocked = flow.state.locked
             await perform(flow.unlock())
+            if wasLocked, !flow.state.locked { await screenChanged(locked: false) }
         case .reboot:
             await perform(flow.reboot())
         case .appOpen(let bundle):
@@ -116,7 +127,48 @@ actor SpringBoard: WorldActor {
             await platform.health.failNext(count)
         case .appTerminate(let bundle):
             try await terminateMainApp(bundle)
+        case .networkOffline:
+            await setOnline(false)
+        case .networkOnline:
+            await setOnline(true)
         }
+    }
+
+    // MARK: - Lock and unlock as apps hear of them (docs/platform.md#shortcuts, #android)
+
+    /// iOS tells no app of a lock or unlock; only a Shortcuts personal automation the user made
+    /// runs an app's App Shortcut then (seed 001, "The iOS Constraint"). Android broadcasts
+    /// `SCREEN_OFF` / `USER_PRESENT` to the receivers apps declared in their manifests.
+    private func screenChanged(locked: Bool) async {
+        switch platform.devicePlatform {
+        case .ios:
+            guard let automation = await platform.shortcutsAgent.fire(locked ? .lock : .unlock) else { return }
+            guard let shortcut = app.appShortcuts.first(where: { $0.name == automation.shortcut }) else {
+                trace.record(.appError(callback: "shortcut \(automation.shortcut)", message: "the app offers no such App Shortcut"), by: "shortcuts")
+                return
+            }
+            if !platform.mainApp.inMemory { await relaunchMainApp(reason: "shortcut") }
+            await runMainApp(reportingErrorsAs: "shortcut \(shortcut.name)") { try await shortcut.perform() }
+        case .android:
+            let action: BroadcastAction = locked ? .screenOff : .userPresent
+            let receivers = platform.receivers.receivers(for: action)
+            guard !receivers.isEmpty else { return }
+            if !platform.mainApp.inMemory { await relaunchMainApp(reason: "broadcast") }
+            for onReceive in receivers {
+                await runMainApp(reportingErrorsAs: "onReceive \(action.rawValue)") { try await onReceive(action) }
+            }
+        }
+    }
+
+    /// `network.offline` / `network.online`: path monitors hear of it; back online, works
+    /// waiting for the network start.
+    private func setOnline(_ online: Bool) async {
+        guard await platform.network.setOnline(online) else { return }
+        let path = NetworkPath(ssid: await platform.system.ssid, isSatisfied: online)
+        for pathUpdateHandler in platform.system.observers.path {
+            await runMainApp(reportingErrorsAs: "pathUpdateHandler") { try await pathUpdateHandler(path) }
+        }
+        if online { await platform.work.networkCameBack() }
     }
 
     // MARK: - The main app's process (APPS.md §0)
@@ -199,7 +251,7 @@ actor SpringBoard: WorldActor {
     private func setNetwork(_ ssid: String?) async {
         await platform.system.setSSID(ssid)
         trace.record(.wifi(ssid: ssid), by: "springBoard")
-        let path = NetworkPath(ssid: ssid)
+        let path = NetworkPath(ssid: ssid, isSatisfied: await platform.network.online)
         for pathUpdateHandler in platform.system.observers.path {
             await runMainApp(reportingErrorsAs: "pathUpdateHandler") { try await pathUpdateHandler(path) }
         }

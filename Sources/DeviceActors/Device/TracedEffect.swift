@@ -84,6 +84,25 @@ public struct TracedEffect: Sendable, Encodable {
             try c.encode(reason, forKey: Key("reason"))
         case .appTerminate:
             break
+        case .network(let online):
+            try c.encode(online, forKey: Key("online"))
+        case .networkRequest(let method, let path, let status, let error):
+            try c.encode(method, forKey: Key("method"))
+            try c.encode(path, forKey: Key("path"))
+            try c.encodeIfPresent(status, forKey: Key("status"))
+            try c.encodeIfPresent(error, forKey: Key("error"))
+        case .push(let title, let body, let category):
+            try c.encode(title, forKey: Key("title"))
+            try c.encode(body, forKey: Key("body"))
+            try c.encodeIfPresent(category, forKey: Key("category"))
+        case .automation(let trigger, let shortcut, let outcome):
+            try c.encode(trigger, forKey: Key("trigger"))
+            try c.encode(shortcut, forKey: Key("shortcut"))
+            try c.encode(outcome, forKey: Key("outcome"))
+        case .work(let name, let event, let attempt):
+            try c.encode(name, forKey: Key("name"))
+            try c.encode(event, forKey: Key("event"))
+            try c.encode(attempt, forKey: Key("attempt"))
         case .openURL(let url):
             try c.encode(url, forKey: Key("url"))
         case .storeKit(let transaction, let product):

@@ -12,6 +12,13 @@ public struct Platform: Sendable {
     @_spi(Host) public let system: SystemAgent
     @_spi(Host) public let storeKit: StoreKitAgent
     @_spi(Host) public let health: HealthAgent
+    @_spi(Host) public let network: NetworkAgent
+    @_spi(Host) public let shortcutsAgent: ShortcutsAgent
+    @_spi(Host) public let work: WorkAgent
+    /// Android's manifest receivers (kept by the system across the app's process).
+    @_spi(Host) public let receivers = ManifestReceivers()
+    /// The operating system the device runs (`device.create`'s `platform`).
+    public let devicePlatform: DevicePlatform
     @_spi(Host) public let world: World
     @_spi(Host) public let trace: DeviceTrace
     /// The device's calendar (epoch and time zone).
@@ -30,7 +37,8 @@ public struct Platform: Sendable {
     @_spi(Host) public init(
         appName: String, appGroups: AppGroupContainer, managedSettings: ManagedSettingsAgent,
         deviceActivity: DeviceActivityAgent, notifications: NotificationAgent, system: SystemAgent, storeKit: StoreKitAgent,
-        health: HealthAgent, world: World, trace: DeviceTrace, calendar: DeviceCalendar, catalog: CategoryCatalog
+        health: HealthAgent, network: NetworkAgent, shortcuts: ShortcutsAgent, work: WorkAgent, devicePlatform: DevicePlatform,
+        world: World, trace: DeviceTrace, calendar: DeviceCalendar, catalog: CategoryCatalog
     ) {
         self.appName = appName
         self.appGroups = appGroups
@@ -40,6 +48,10 @@ public struct Platform: Sendable {
         self.system = system
         self.storeKit = storeKit
         self.health = health
+        self.network = network
+        self.shortcutsAgent = shortcuts
+        self.work = work
+        self.devicePlatform = devicePlatform
         self.world = world
         self.trace = trace
         self.calendar = calendar
@@ -59,6 +71,25 @@ public struct Platform: Sendable {
 
     /// `HKHealthStore()`.
     public var healthStore: HealthStore { HealthStore(agent: health) }
+
+    /// `URLSession.shared` (docs/platform.md#network).
+    public var urlSession: NetworkSession { NetworkSession(agent: network) }
+
+    /// The user's personal automations in the Shortcuts app (iOS; docs/platform.md#shortcuts).
+    public var shortcuts: ShortcutsAutomations { ShortcutsAutomations(agent: shortcutsAgent, kind: devicePlatform) }
+
+    /// The app's manifest (Android): its broadcast receivers.
+    public var androidManifest: AndroidManifest { AndroidManifest(receivers: receivers, kind: devicePlatform) }
+
+    /// `CoroutineScope(Dispatchers.IO)` (Android).
+    public var coroutineScope: CoroutineScope { CoroutineScope(tasks: world.tasks, trace: trace, kind: devicePlatform) }
+
+    /// `WorkManager.getInstance(context)` (Android).
+    public var workManager: WorkManager { WorkManager(agent: work, kind: devicePlatform) }
+
+    /// The device's clock as servers and the seed's code see it: milliseconds since 1970
+    /// (`System.currentTimeMillis()`, `Date().timeIntervalSince1970 × 1000`).
+    public var currentTimeMillis: Int64 { network.milliseconds(world.clock.now) }
 
     /// `UserDefaults(suiteName:)`.
     public func userDefaults(suiteName: String) -> AppGroupDefaults {

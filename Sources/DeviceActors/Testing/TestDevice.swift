@@ -31,15 +31,19 @@ public final class TestDevice {
     ///   - start: the device's start as ISO 8601 with its offset (default Monday 2026-01-05
     ///     09:00 UTC, as the daemon's devices); `timeZone` is the zone its days are counted in.
     ///   - config: the device's config; the app's own settings go in `config.app`.
+    ///   - name: the device's name (The Phone signs up as a user of that name).
+    ///   - servers: the backends the device reaches (The Phone): give several devices the same
+    ///     ``Servers`` to put them on one backend; by default each device has a private one.
     public convenience init(
         app: String, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC", seed: UInt64 = 1,
-        config: DeviceConfig = DeviceConfig(), exhaustivity: Exhaustivity = .observable
+        config: DeviceConfig = DeviceConfig(), exhaustivity: Exhaustivity = .observable, name: String = "test",
+        servers: Servers? = nil
     ) throws {
         let (date, zone) = try Self.parse(start: start, timeZone: timeZone)
         try self.init(
             device: SimulatedDevice(
-                name: "test", app: app, start: date, timeZone: zone, timeZoneName: timeZone, seed: seed,
-                clock: .virtual, config: config),
+                name: name, app: app, start: date, timeZone: zone, timeZoneName: timeZone, seed: seed,
+                clock: .virtual, config: config, servers: servers),
             exhaustivity: exhaustivity)
     }
 

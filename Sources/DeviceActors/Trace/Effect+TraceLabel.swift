@@ -45,6 +45,11 @@ extension Effect {
         case .healthFail(let count): "next \(count) HealthKit queries fail"
         case .appLaunch(let reason): "launch (\(reason))"
         case .appTerminate: "terminated"
+        case .network(let online): online ? "online" : "offline"
+        case .networkRequest(let method, let path, let status, let error): "\(method) \(path) \(status.map(String.init) ?? error ?? "")"
+        case .push(let title, _, let category): "push \(category ?? title)"
+        case .automation(let trigger, _, let outcome): "automation \(trigger) \(outcome)"
+        case .work(let name, let event, _): "work \(name) \(event)"
         case .storeKit(let transaction, let product): "\(transaction) \(product)"
         case .app(let event, _): event
         case .race(let lost): "race \(lost.key) (lost \(lost.otherActor)'s write)"

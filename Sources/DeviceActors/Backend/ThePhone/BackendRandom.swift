@@ -17,13 +17,13 @@ struct BackendRandom: Codable, Sendable, Equatable {
     }
 
     /// JavaScript's `Math.random()`: uniform in [0, 1), 53 bits.
-    mutating func random() -> Double {
+    mutating func mathRandom() -> Double {
         Double(next() >> 11) * 0x1p-53
     }
 
     /// `Math.floor(Math.random() * count)`.
     mutating func index(below count: Int) -> Int {
-        Int(random() * Double(count))
+        Int(mathRandom() * Double(count))
     }
 
     /// A seed from a backend's name: FNV-1a over its UTF-8 bytes.

@@ -49,10 +49,10 @@ extension PhoneBackend {
         if streakMinutes < Temptations.settleMinutes {
             return nil
         }
-        let kind = Temptations.selectNotificationType(streakMinutes: streakMinutes) { random.random() }
+        let kind = Temptations.selectNotificationType(streakMinutes: streakMinutes) { random.mathRandom() }
         let template = kind.templates[random.index(below: kind.templates.count)]
         let body = Temptations.fill(template, streakMinutes: streakMinutes) { random.index(below: 5) + 1 }
-        let nextDelay = (60 / config.intensity.frequency) * 60 * 1000 * (0.5 + random.random())
+        let nextDelay = (60 / config.intensity.frequency) * 60 * 1000 * (0.5 + random.mathRandom())
         nextTemptation[user.id] = now + Int64(nextDelay.rounded(.up))
         return Temptation(username: user.username, devices: user.devices, kind: kind, body: body, at: now)
     }

@@ -38,17 +38,17 @@ public enum Temptations {
     }
 
     /// The seed's `selectNotificationType`: under 30 min curiosity; under 60 curiosity or fake
-    /// urgency (`random() < 0.5`); under 120 fomo, social or fake urgency (a third each); else
-    /// taunt (`random() < 0.3`) or fomo. `random` is called only when the seed calls it.
-    static func selectNotificationType(streakMinutes: Double, random: () -> Double) -> Kind {
+    /// urgency (`Math.random() < 0.5`); under 120 fomo, social or fake urgency (a third each); else
+    /// taunt (`Math.random() < 0.3`) or fomo. `mathRandom` is called only when the seed calls it.
+    static func selectNotificationType(streakMinutes: Double, mathRandom: () -> Double) -> Kind {
         if streakMinutes < 30 {
             return .curiosity
         } else if streakMinutes < 60 {
-            return random() < 0.5 ? .curiosity : .fakeUrgency
+            return mathRandom() < 0.5 ? .curiosity : .fakeUrgency
         } else if streakMinutes < 120 {
-            return [Kind.fomo, .social, .fakeUrgency][Int(random() * 3)]
+            return [Kind.fomo, .social, .fakeUrgency][Int(mathRandom() * 3)]
         } else {
-            return random() < 0.3 ? .taunt : .fomo
+            return mathRandom() < 0.3 ? .taunt : .fomo
         }
     }
 

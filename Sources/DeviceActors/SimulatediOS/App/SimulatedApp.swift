@@ -22,6 +22,9 @@ public protocol SimulatedApp: Sendable {
     func makeShieldAction(executor: WorldActorExecutor) -> any ShieldActionDelegate
     /// The user actions the app answers (`intent`), in the order its docs list them.
     var intents: IntentTable { get }
+    /// The App Intents the app offers to Shortcuts (`AppShortcutsProvider`), by name: a personal
+    /// automation runs one (``ShortcutsAutomations``).
+    var appShortcuts: [AppShortcut] { get }
     /// The main app launched (device created or daemon restarted): launch-time work, timers,
     /// observers.
     func launch() async throws
@@ -48,6 +51,7 @@ extension SimulatedApp {
     }
     public func makeShieldAction(executor: WorldActorExecutor) -> any ShieldActionDelegate { ClosingShieldAction() }
     public var intents: IntentTable { .none }
+    public var appShortcuts: [AppShortcut] { [] }
     public func launch() async throws {}
     public func didBecomeActive() async throws {}
     public func processEnded() async {}

@@ -8,6 +8,8 @@ public struct DeliveredNotification: Sendable, Hashable, Codable {
     public let source: String
     /// Delivered while Focus mode was on: silenced, shown only in the list.
     public let silenced: Bool
+    /// A push's category (APPS.md §0: The Phone's temptation kind); nil for a local notification.
+    public var category: String? = nil
 }
 
 /// Whether the app may post notifications (`UNAuthorizationStatus`).
@@ -77,6 +79,21 @@ public enum NotificationPermission: String, Sendable, Codable, NamedChoice {
             DeliveredNotification(t: clock.now.seconds, title: title, body: body, source: source, silenced: silenced))
         if delivered.count > capacity { delivered.removeFirst(delivered.count - capacity) }
         trace.record(.notification(title: title, body: body))
+    }
+
+    /// A push the system shows for the app (APNs, FCM): like a local notification of the app's,
+    /// with `source` `push` and the push's category; traced `notification.push`.
+    @_spi(Host) public func deliverPush(_ push: PushMessage, silenced: Bool) {
+        guard authorization == .authorized else {
+            trace.record(.notificationSuppressed(title: push.title, body: push.body, reason: authorization.rawValue), by: "push")
+            return
+        }
+        delivered.append(
+            DeliveredNotification(
+                t: clock.now.seconds, title: push.title, body: push.body, source: "push", silenced: silenced,
+                category: push.category))
+        if delivered.count > capacity { delivered.removeFirst(delivered.count - capacity) }
+        trace.record(.push(title: push.title, body: push.body, category: push.category), by: "push")
     }
 
     @_spi(Host) public func list(since t: Double?) -> [DeliveredNotification] {

@@ -16,9 +16,12 @@ public struct CallObserver: Sendable {
 /// would give on that path (nil off WiFi): the simulation hands it over with the path.
 public struct NetworkPath: Sendable, Hashable {
     public var ssid: String?
+    /// `status == .satisfied`: the internet is reachable (`network.offline` makes it false).
+    public var isSatisfied: Bool
 
-    public init(ssid: String?) {
+    public init(ssid: String?, isSatisfied: Bool = true) {
         self.ssid = ssid
+        self.isSatisfied = isSatisfied
     }
 
     /// `status == .satisfied` over WiFi.
@@ -26,7 +29,7 @@ public struct NetworkPath: Sendable, Hashable {
 }
 
 /// `NWPathMonitor`: `pathUpdateHandler` runs in the main app whenever the device joins or
-/// leaves a WiFi network.
+/// leaves a WiFi network, and when the internet goes or comes back (`network.offline` / `.online`).
 public struct PathMonitor: Sendable {
     let observers: SystemObservers
 

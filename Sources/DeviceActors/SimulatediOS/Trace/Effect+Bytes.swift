@@ -61,6 +61,16 @@ extension Effect {
             return 8
         case .appLaunch(let reason):
             return reason.utf8.count
+        case .network:
+            return 1
+        case .networkRequest(let method, let path, _, let error):
+            return method.utf8.count + path.utf8.count + 8 + (error?.utf8.count ?? 0)
+        case .push(let title, let body, let category):
+            return title.utf8.count + body.utf8.count + (category?.utf8.count ?? 0)
+        case .automation(let trigger, let shortcut, let outcome):
+            return trigger.utf8.count + shortcut.utf8.count + outcome.utf8.count
+        case .work(let name, let event, _):
+            return name.utf8.count + event.utf8.count + 8
         }
     }
 }

@@ -68,6 +68,19 @@ public enum Effect: Sendable, Equatable {
     case appLaunch(reason: String)
     /// The main app's process ended (`app.terminate`): its timers and observer queries are gone.
     case appTerminate
+    /// The device went offline or came back online (`network.offline` / `network.online`).
+    case network(online: Bool)
+    /// A request the app sent (`NetworkSession.data(for:)`): the server's `status`, or the
+    /// `URLError` code the app got (`notConnectedToInternet`, `cannotFindHost`).
+    case networkRequest(method: String, path: String, status: Int?, error: String?)
+    /// A push notification the system showed (`category`: the app's, The Phone's temptation kind).
+    case push(title: String, body: String, category: String?)
+    /// A Shortcuts personal automation: `installed`, `removed`, `ran` (the App Shortcut ran) or
+    /// `askBeforeRunning` (it waits for a tap and records nothing).
+    case automation(trigger: String, shortcut: String, outcome: String)
+    /// A WorkManager unique work's transition (`enqueued`, `cancelled`, `started`, `succeeded`,
+    /// `retry`, `failed`, `waitingForNetwork`, `kept`, `cancelledRunEnded`), with its attempt count.
+    case work(name: String, event: String, attempt: Int)
 
     /// Every ``kind`` an effect can have, in the order of the cases.
     public static let kinds = [
@@ -77,7 +90,7 @@ public enum Effect: Sendable, Equatable {
         "activity.start", "activity.stop", "app.state", "intent", "clock.advance", "wifi", "call", "contacts",
         "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error", "fault", "timer.lost",
         "notification.authorization", "notification.suppressed", "health.sample", "health.fail", "app.launch",
-        "app.terminate",
+        "app.terminate", "network", "network.request", "notification.push", "automation", "work",
     ]
 
     /// The wire name of the effect (`kind`).
@@ -123,6 +136,11 @@ public enum Effect: Sendable, Equatable {
         case .healthFail: "health.fail"
         case .appLaunch: "app.launch"
         case .appTerminate: "app.terminate"
+        case .network: "network"
+        case .networkRequest: "network.request"
+        case .push: "notification.push"
+        case .automation: "automation"
+        case .work: "work"
         }
     }
 }
@@ -145,7 +163,8 @@ extension Effect {
         switch self {
         case .storeWrite, .storeRemove, .shieldApply, .shieldClear, .notification, .monitorIntervalStart,
             .monitorIntervalEnd, .monitorThreshold, .monitorWarning, .activityStart, .activityStop, .appState, .intent,
-            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app, .notificationAuthorization, .healthSample, .healthFail, .appLaunch, .appTerminate:
+            .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app, .notificationAuthorization, .healthSample, .healthFail, .appLaunch, .appTerminate,
+            .network, .networkRequest, .push, .automation, .work:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
             .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost, .notificationSuppressed:

@@ -1,0 +1,36 @@
+import Foundation
+@_spi(Host) import SimulatediOS
+
+/// The servers devices reach: The Phone's backends by name (APPS.md §4.6). The daemon keeps one
+/// directory for all its devices (backend `default` unless a device's config names another);
+/// a scenario's schedule, a test device and anything else made without one gets a private
+/// directory of its own. A backend is made the first time a device names it, its clock at
+/// that device's time.
+public final class Servers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var backends: [String: BackendHost] = [:]
+
+    public init(restoring stored: [StoredBackend] = []) {
+        for backend in stored { backends[backend.name] = BackendHost(restoring: backend) }
+    }
+
+    /// The backend `name`, made (its clock at `now`, ms since 1970) if it does not exist yet.
+    public func backend(named name: String, now: Int64) -> BackendHost {
+        lock.withLock {
+            if let existing = backends[name] { return existing }
+            let made = BackendHost(name: name, now: now)
+            backends[name] = made
+            return made
+        }
+    }
+
+    /// The backend `name` if it exists.
+    public func existing(_ name: String) -> BackendHost? {
+        lock.withLock { backends[name] }
+    }
+
+    /// Every backend, by name.
+    public var all: [BackendHost] {
+        lock.withLock { backends.values.sorted { $0.name < $1.name } }
+    }
+}

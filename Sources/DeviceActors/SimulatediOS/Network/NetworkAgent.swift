@@ -1,0 +1,91 @@
+import ExtensionSandbox
+import Foundation
+
+/// The device's network: whether it is online (`network.offline` / `network.online`, APPS.md
+/// §0), the transport to its servers, and the system's push delivery.
+///
+/// Every exchange is traced `network.request` (method, path, status or the error the app got);
+/// a push shown is traced `notification.push`. While offline a request fails at once with
+/// `URLError.notConnectedToInternet`, as a lost connection does, and pushes wait for the next
+/// tick online (APNs keeps them). The ticks (``NetworkTransport/tickPeriodSeconds``) are the
+/// system's, not the app's: they outlive the app's process.
+@_spi(Host) public actor NetworkAgent: WorldActor {
+    @_spi(Host) public nonisolated let executor: WorldActorExecutor
+    private let clock: VirtualClock
+    private let calendar: DeviceCalendar
+    private let trace: DeviceTrace
+    private let notifications: NotificationAgent
+    private let system: SystemAgent
+    /// Where requests go (nil: no server answers).
+    @_spi(Host) public nonisolated let transport: (any NetworkTransport)?
+    /// Internet reachability (`device.state.online`), kept in the snapshot.
+    @_spi(Host) public private(set) var online = true
+
+    @_spi(Host) public init(
+        executor: WorldActorExecutor, clock: VirtualClock, calendar: DeviceCalendar, trace: DeviceTrace,
+        notifications: NotificationAgent, system: SystemAgent, transport: (any NetworkTransport)?
+    ) {
+        self.executor = executor
+        self.clock = clock
+        self.calendar = calendar
+        self.trace = trace
+        self.notifications = notifications
+        self.system = system
+        self.transport = transport
+    }
+
+    /// The device's clock as a server sees it: milliseconds since 1970.
+    @_spi(Host) public nonisolated func milliseconds(_ instant: VirtualInstant) -> Int64 {
+        Int64((calendar.date(instant).timeIntervalSince1970 * 1000).rounded())
+    }
+
+    @_spi(Host) public func restore(online: Bool) {
+        self.online = online
+    }
+
+    /// `network.offline` / `network.online`: traced `network`; false when nothing changed.
+    @_spi(Host) public func setOnline(_ online: Bool) -> Bool {
+        guard online != self.online else { return false }
+        self.online = online
+        trace.record(.network(online: online), by: "network")
+        return true
+    }
+
+    /// One request from the app: the server's answer, or the error `URLSession` would throw.
+    @_spi(Host) public func send(_ request: NetworkRequest) throws -> HTTPResponse {
+        let method = request.httpMethod
+        let path = request.path
+        guard online else {
+            trace.record(.networkRequest(method: method, path: path, status: nil, error: "notConnectedToInternet"))
+            throw URLError(.notConnectedToInternet)
+        }
+        guard let response = transport?.exchange(request, at: milliseconds(clock.now)) else {
+            trace.record(.networkRequest(method: method, path: path, status: nil, error: "cannotFindHost"))
+            throw URLError(.cannotFindHost)
+        }
+        trace.record(.networkRequest(method: method, path: path, status: response.statusCode, error: nil))
+        return response
+    }
+
+    /// Arms the first tick (at creation and restore): at the next multiple of the period.
+    @_spi(Host) public func startTicking() {
+        guard let period = transport?.tickPeriodSeconds, period > 0 else { return }
+        armTick(period: Int64(period) * 1000)
+    }
+
+    private func armTick(period: Int64) {
+        let now = milliseconds(clock.now)
+        let next = (now / period + 1) * period
+        let due = clock.now + VirtualDuration(milliseconds: next - now)
+        clock.schedule(at: due, label: "network.tick") { [weak self] in await self?.tick(period: period) }
+    }
+
+    private func tick(period: Int64) async {
+        if online, let transport {
+            for push in transport.tick(at: milliseconds(clock.now)) {
+                await notifications.deliverPush(push, silenced: await system.focusModeOn)
+            }
+        }
+        armTick(period: period)
+    }
+}
