@@ -37,7 +37,7 @@ let package = Package(
             name: "DeviceTesting", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"],
             path: "Sources/DeviceActors/Testing"),
         .target(name: "ControlProtocol"),
-        .executableTarget(name: "clarityd", dependencies: ["ControlProtocol", "DeviceActors", "SimulatediOS"]),
+        .executableTarget(name: "clarityd", dependencies: ["ControlProtocol", "DeviceActors", "SimulatediOS", "ThePhoneBackend"]),
         .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
         .testTarget(

@@ -4,7 +4,10 @@ extension Router {
     /// Every method clarityd answers, where it runs and who answers it, in one place
     /// (docs/protocol.md, Methods). The device methods are one line each in
     /// ``DeviceRoutes/table``, which a restart also replays journals through.
-    init(daemon: DaemonMethods, subscriptions: SubscriptionMethods, scenarios: ScenarioMethods, devices: DeviceService) {
+    init(
+        daemon: DaemonMethods, subscriptions: SubscriptionMethods, scenarios: ScenarioMethods, devices: DeviceService,
+        backends: BackendMethods
+    ) {
         self.init()
         on(.daemonPing, .eventLoop, daemon.ping)
         on(.daemonStatus, .eventLoop, daemon.status)
@@ -16,6 +19,14 @@ extension Router {
         on(.scenarioReplay, .ownThread, scenarios.replay)
         on(.scenarioExplore, .ownThread, scenarios.explore)
         on(.scenarioCancel, .eventLoop, scenarios.cancel)
+        on(.backendList, .eventLoop, backends.list)
+        on(.backendNow, .eventLoop, backends.now)
+        on(.backendUsers, .eventLoop, backends.users)
+        on(.backendEvents, .eventLoop, backends.events)
+        on(.backendScores, .eventLoop, backends.scores)
+        on(.backendGroups, .eventLoop, backends.groups)
+        on(.backendLeaderboard, .eventLoop, backends.leaderboard)
+        on(.backendSync, .ownThread, backends.sync)
         for (method, route) in DeviceRoutes.table {
             on(method, route.runsOn, devices.handler(for: method, route))
         }

@@ -37,7 +37,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     public convenience init(
         name: String, app appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
-        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false, servers: Servers? = nil
+        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false, servers: Servers? = nil,
+        replayingLaunch: [DeviceConnection.Exchange]? = nil
     ) throws(DeviceError) {
         guard let registration = AppCatalog.registrations[appName] else { throw .unknownApp(appName) }
         let transport = registration.usesBackend
@@ -49,7 +50,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         try self.init(
             name: name, appName: appName, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
-            recordsSchedule: recordsSchedule, transport: transport
+            recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
         ) { platform, world throws(DeviceError) in try registration.make(platform, config, world) }
     }
 
@@ -60,7 +61,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         name: String, appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
         strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false,
-        transport: (any NetworkTransport)? = nil,
+        transport: (any NetworkTransport)? = nil, replayingLaunch: [DeviceConnection.Exchange]? = nil,
         makeApp: (Platform, World) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         self.name = name
@@ -78,8 +79,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         app = wiring.app
         springBoard = wiring.springBoard
         if launch {
+            // A replayed launch gets the answers the first one got (``DeviceConnection``).
+            if let replayingLaunch { connection?.replay(replayingLaunch) }
             try startNetwork()
             try launchApp()
+            if replayingLaunch != nil { _ = connection?.takeExchanges() }
         }
     }
 

@@ -68,6 +68,12 @@ public final class TestDevice {
             exhaustivity: exhaustivity)
     }
 
+    /// Steps on a device made elsewhere: one restored from a snapshot
+    /// (`SimulatedDevice(restoring:servers:)`), or given its own network transport.
+    public convenience init(wrapping device: SimulatedDevice, exhaustivity: Exhaustivity = .observable) {
+        self.init(device: device, exhaustivity: exhaustivity)
+    }
+
     private init(device: SimulatedDevice, exhaustivity: Exhaustivity) {
         self.device = device
         self.exhaustivity = exhaustivity

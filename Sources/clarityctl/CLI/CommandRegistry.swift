@@ -12,6 +12,8 @@ enum CommandRegistry {
             TraceExport.self, TraceWatch.self,
             ActivityStart.self, ActivityStop.self, ActivityList.self,
             ScenarioExplore.self, ScenarioReplay.self, ScenarioRun.self, RecordStart.self, RecordStop.self,
+            BackendList.self, BackendNow.self, BackendUsers.self, BackendEvents.self, BackendScores.self, BackendGroups.self,
+            BackendLeaderboard.self, BackendSync.self,
             RawCall.self, BenchRun.self, HelpShow.self,
         ]
     }

@@ -180,6 +180,8 @@ struct CreateParams: Decodable, Sendable {
     var timezone: String?
     var seed: UInt64?
     var config: DeviceConfig.Overrides?
+    /// `ios` (default) or `android` (The Phone's Android client, APPS.md §4.7).
+    var platform: String?
 }
 
 /// `device.remove`: `device` is required.

@@ -9,6 +9,13 @@ import Foundation
 /// that was answered — at start, and after a change that could not be saved (rolled back).
 struct DeviceReplay: Sendable {
     let log: Logger
+    /// The backends devices reach; a replay never asks them (``DeviceConnection``).
+    let servers: Servers
+
+    init(log: Logger, servers: Servers) {
+        self.log = log
+        self.servers = servers
+    }
 
     /// The device `stored` describes. A replay that leaves the recorded path is logged with the
     /// line where it did, and why: the journal was written by another build (whose decisions and
@@ -22,8 +29,8 @@ struct DeviceReplay: Sendable {
     func replay(_ stored: DeviceStateStore.StoredDevice) throws -> (device: SimulatedDevice, diverged: Bool) {
         let device: SimulatedDevice
         switch stored.base {
-        case .created(let creation): device = try Self.make(creation)
-        case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot)
+        case .created(let creation): device = try Self.make(creation, servers: servers, replaying: true)
+        case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot, servers: servers)
         }
         let divergence = run(stored.entries, of: stored.name, on: device) { _, _ in }
         if let (index, method) = divergence {
@@ -53,8 +60,13 @@ struct DeviceReplay: Sendable {
                 log.warning("device \(name): journal line \(index + 2) is not a device method (\(entry.method)); skipped")
                 continue
             }
+            // The network answers only as it did then: nothing while catching up, then what the
+            // request got (the journal line's `network`).
+            device.connection?.replay([])
+            defer { _ = device.connection?.takeExchanges() }
             do {
                 try device.catchUp(toMilliseconds: entry.at)
+                device.connection?.replay(entry.network ?? [])
                 try replay(device, entry.params)
                 ended(index, nil)
             } catch {
@@ -67,8 +79,9 @@ struct DeviceReplay: Sendable {
         return divergence
     }
 
-    /// A new device as `creation` resolved it.
-    static func make(_ creation: DeviceCreation) throws(DeviceError) -> SimulatedDevice {
+    /// A new device as `creation` resolved it, on `servers`; `replaying`, its launch gets the
+    /// answers `creation` kept (``DeviceCreation/network``) instead of asking the backend.
+    static func make(_ creation: DeviceCreation, servers: Servers, replaying: Bool) throws(DeviceError) -> SimulatedDevice {
         guard let start = DeviceCalendar.parseISO(creation.start) else {
             throw .invalidArgument(field: "start", reason: "not an ISO-8601 time: \(creation.start)")
         }
@@ -77,6 +90,7 @@ struct DeviceReplay: Sendable {
         }
         return try SimulatedDevice(
             name: creation.name, app: creation.app, start: start, timeZone: timeZone, timeZoneName: creation.timezone,
-            seed: creation.seed, clock: creation.clock, config: creation.config)
+            seed: creation.seed, clock: creation.clock, config: creation.config, servers: servers,
+            replayingLaunch: replaying ? creation.network ?? [] : nil)
     }
 }

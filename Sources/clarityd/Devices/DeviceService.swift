@@ -167,8 +167,10 @@ final class DeviceService: Sendable {
     /// Gives a slot whose device could not be restored a new device of its name, as
     /// `device.create` would make it.
     private func startAfresh(_ slot: DeviceSlot) throws {
-        let creation = try resolve(CreateParams(device: slot.name))
-        let device = try DeviceReplay.make(creation)
+        var creation = try resolve(CreateParams(device: slot.name))
+        let device = try DeviceReplay.make(creation, servers: store.backends.servers, replaying: false)
+        creation.network = device.connection?.takeExchanges().nonEmpty
+        try store.backends.saveChanged()
         try slot.start(device, journal: store.create(creation))
     }
 
@@ -177,12 +179,18 @@ final class DeviceService: Sendable {
     /// `device.create`: resolves the request against the daemon's defaults, makes the device,
     /// and starts its journal with what was resolved.
     func create(_ params: CreateParams) throws -> DeviceSummary {
-        let creation = try resolve(params)
+        var creation = try resolve(params)
         let device: SimulatedDevice
         do {
-            device = try DeviceReplay.make(creation)
+            device = try DeviceReplay.make(creation, servers: store.backends.servers, replaying: false)
         } catch {
             throw RPCError(error)
+        }
+        creation.network = device.connection?.takeExchanges().nonEmpty
+        do {
+            try store.backends.saveChanged()
+        } catch {
+            throw RPCError.storageFailed("device \(creation.name)'s backend could not be saved, so it was not created", reason: "\(error)")
         }
         let slot = DeviceSlot(device: device, lanes: lanes, store: store, policy: policy, log: log)
         do {
@@ -271,6 +279,17 @@ final class DeviceService: Sendable {
             } catch {
                 throw RPCError(error.inside("config"))
             }
+        }
+        if let platform = params.platform {
+            guard let chosen = DevicePlatform(rawValue: platform) else {
+                throw RPCError.invalidParams(field: "platform", reason: "one of ios, android")
+            }
+            config.platform = chosen
+        }
+        if config.platform == .android, app != "thephone" {
+            throw RPCError.invalidParams(
+                field: params.platform != nil ? "platform" : "config.platform",
+                reason: "android runs only thephone (APPS.md §4.7), not \(app)")
         }
         return DeviceCreation(
             name: name, app: app, start: start, timezone: timezone, seed: params.seed ?? 0, clock: clock, config: config)

@@ -74,7 +74,7 @@ final class DeviceSlot: @unchecked Sendable {
         self.policy = policy
         self.log = log
         feed = TraceFeed(device: name, published: 0, log: log)
-        let replay = DeviceReplay(log: log)
+        let replay = DeviceReplay(log: log, servers: store.backends.servers)
         self.rebuild = {
             let stored = try store.load(name)
             return (try replay.rebuild(stored), try store.openJournal(name), stored)
@@ -89,7 +89,7 @@ final class DeviceSlot: @unchecked Sendable {
     /// back. Throws, the lane still shut, when the device cannot be rebuilt: then
     /// ``start(_:journal:)`` or ``abandon()`` opens it.
     func restore(_ stored: DeviceStateStore.StoredDevice) throws {
-        let (restored, diverged) = try DeviceReplay(log: log).replay(stored)
+        let (restored, diverged) = try DeviceReplay(log: log, servers: store.backends.servers).replay(stored)
         let opened = try store.openJournal(name)
         device = restored
         journal = opened
@@ -152,16 +152,22 @@ final class DeviceSlot: @unchecked Sendable {
             guard !closed, let device else { throw RPCError.noSuchDevice(name) }
             let before = device.mark
             let stepsBefore = device.stepsRun
+            // What the network answered since the last request (a wall clock's catching up) is
+            // not this request's.
+            _ = device.connection?.takeExchanges()
             let result: Result<T, DeviceError>
             do throws(DeviceError) {
                 result = .success(try body(device))
             } catch {
                 result = .failure(error)
             }
+            let network = device.connection?.takeExchanges() ?? []
             let change = device.changes(since: before)
             if change != .none {
                 replaySteps += device.stepsRun - stepsBefore
-                try record(device, method: method, params: params, at: before, durable: change == .durable, waits)
+                try saveBackends(method)
+                try record(
+                    device, method: method, params: params, at: before, network: network, durable: change == .durable, waits)
                 let failure: DeviceError? = if case .failure(let error) = result { error } else { nil }
                 recording?.add(method: method, params: params, failure: failure, at: before.milliseconds)
                 feed.publish(self.device ?? device)
@@ -178,15 +184,30 @@ final class DeviceSlot: @unchecked Sendable {
         }
     }
 
+    /// Saves the backends the request changed, before its journal line: what a device was told
+    /// the backend stored must be on disk first. A backend that cannot be saved fails the
+    /// request (the device's change is undone; the backend's stays in memory and is saved with
+    /// the next change that can be).
+    private func saveBackends(_ method: String) throws {
+        do {
+            try store.backends.saveChanged()
+        } catch {
+            log.error("device \(name): a backend could not be saved after \(method): \(error); undoing the request")
+            if let journal { rollBack(journal) }
+            throw RPCError.storageFailed("device \(name) could not save its backend after \(method), which was undone", reason: "\(error)")
+        }
+    }
+
     private func record(
-        _ device: SimulatedDevice, method: String, params: JSONValue?, at before: DeviceMark, durable: Bool,
-        _ waits: DurabilityWaits?
+        _ device: SimulatedDevice, method: String, params: JSONValue?, at before: DeviceMark,
+        network: [DeviceConnection.Exchange], durable: Bool, _ waits: DurabilityWaits?
     ) throws {
         guard let journal else { return }
         var members = params?.objectValue ?? [:]
         members["device"] = .string(name)
         let entry = JournalEntry(
-            at: before.milliseconds, method: method, params: .object(members), after: .init(device.mark))
+            at: before.milliseconds, method: method, params: .object(members), after: .init(device.mark),
+            network: network.isEmpty ? nil : network)
         let end: Int64
         do {
             end = try journal.append(try JSONWire.bytes(entry.json))
@@ -209,7 +230,7 @@ final class DeviceSlot: @unchecked Sendable {
         try lane.run { () throws -> RecordingStarted in
             guard !closed, let device else { throw RPCError.noSuchDevice(name) }
             if let recording { throw RecordingRefusal.recording(since: recording.started).error(device: name) }
-            let started = try SessionRecording(device, history: store.history(of: name), replay: DeviceReplay(log: log))
+            let started = try SessionRecording(device, history: store.history(of: name), replay: DeviceReplay(log: log, servers: store.backends.servers))
             recording = started
             log.info("device \(name): recording from seq \(started.started.seq) (\(started.started.time)), after \(started.history.count) requests of history")
             return RecordingStarted(device: name, started: started.started, history: started.history.count)
@@ -264,7 +285,8 @@ final class DeviceSlot: @unchecked Sendable {
         do {
             let snapshot = try device.snapshot()
             let bytes = try JSONWire.bytes(snapshot)
-            let restored = try SimulatedDevice(restoring: DeviceStateStore.decodeSnapshot(Data(bytes)))
+            let restored = try SimulatedDevice(
+                restoring: DeviceStateStore.decodeSnapshot(Data(bytes)), servers: store.backends.servers)
             let fresh = try store.compact(bytes, of: name, sequence: snapshot.traceSequence ?? 0, generation: generation + 1)
             old.finish()
             self.device = restored

@@ -32,6 +32,8 @@ struct DeviceStateStore: Sendable {
     let syncThreads = WorkerThreads(name: "clarityd.sync", count: DeviceStateStore.syncThreadCount)
     /// The journals' descriptors, lent while they are written or synced.
     let descriptors: JournalDescriptors
+    /// The Phone's backends, saved beside the devices (`<stateDir>/backends/`).
+    let backends: BackendStore
 
     /// Journals synced at once: enough for devices on separate disks' worth of parallel syncs,
     /// few enough that a sync storm cannot grow the daemon's threads.
@@ -84,6 +86,7 @@ struct DeviceStateStore: Sendable {
         self.log = log
         self.syncs = syncs
         descriptors = JournalDescriptors(limit: openJournals)
+        backends = try BackendStore(stateDirectory: stateDirectory, log: log)
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
@@ -347,33 +350,12 @@ struct DeviceStateStore: Sendable {
         return try openJournal(name)
     }
 
-    /// Writes `bytes` to a new temporary file, syncs it, renames it over `path` and syncs the
-    /// directory: after a crash `path` holds the old bytes or the new, never a mix.
     private func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
-        let temporary = path + ".tmp"
-        unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw StoreError.io("open \(temporary)", errno) }
-        defer { close(fd) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.io("write \(temporary)", errno)
-            }
-            written += count
-        }
-        guard fsync(fd) == 0 else { throw StoreError.io("fsync \(temporary)", errno) }
-        guard rename(temporary, path) == 0 else { throw StoreError.io("rename \(temporary)", errno) }
-        syncDirectory()
+        try AtomicFile.replace(path, with: bytes, in: directory.path)
     }
 
     private func syncDirectory() {
-        let fd = open(directory.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        AtomicFile.syncDirectory(directory.path)
     }
 
     enum StoreError: Error, CustomStringConvertible {

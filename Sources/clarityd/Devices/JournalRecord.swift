@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+import Foundation
 @_spi(Host) import SimulatediOS
 
 /// How a device was made: what `device.create` resolved (the daemon's defaults applied, a wall
@@ -14,6 +15,9 @@ struct DeviceCreation: Codable, Sendable, Equatable {
     var seed: UInt64
     var clock: ClockMode
     var config: DeviceConfig
+    /// What the network answered the app's launch (The Phone signs up), for a replay to give it
+    /// again (``DeviceConnection``); nil when it made no request.
+    var network: [DeviceConnection.Exchange]?
 }
 
 /// The first line of a device's journal: where replay starts.
@@ -35,14 +39,20 @@ struct JournalEntry: Codable, Sendable {
     var method: String
     var params: JSONValue
     var after: Checkpoint
+    /// What the network answered during the request (``DeviceConnection``); nil when nothing.
+    var network: [DeviceConnection.Exchange]?
 
     /// The entry as the JSON value its `Codable` form encodes to, built directly: the journal's
     /// hot path writes it with ``JSONWire``'s fast writer for values.
     var json: JSONValue {
-        [
-            "after": ["ms": .int(Int(after.ms)), "random": .int(Int(after.random)), "seq": .int(after.seq)],
-            "at": .int(Int(at)), "method": .string(method), "params": params,
-        ]
+        get throws {
+            var members: [String: JSONValue] = [
+                "after": ["ms": .int(Int(after.ms)), "random": .int(Int(after.random)), "seq": .int(after.seq)],
+                "at": .int(Int(at)), "method": .string(method), "params": params,
+            ]
+            if let network, !network.isEmpty { members["network"] = try JSONValue(parsing: Data(JSONWire.bytes(network))) }
+            return .object(members)
+        }
     }
 
     /// What a user of the device could see change: the trace's last sequence number, the time

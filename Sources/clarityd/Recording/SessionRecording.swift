@@ -48,7 +48,7 @@ struct SessionRecording: Sendable {
         }
         let rehearsal: SimulatedDevice
         do {
-            rehearsal = try DeviceReplay.make(history.creation)
+            rehearsal = try DeviceReplay.make(history.creation, servers: replay.servers, replaying: true)
         } catch {
             throw RPCError(error)
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Milliseconds since 1970 (the seed's unit) to and from Foundation, and JavaScript's
 /// `Date.prototype.toISOString` (the seed's `exportedAt`), without a formatter.
-enum Timestamps {
+public enum Timestamps {
     static func date(_ milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
@@ -12,7 +12,7 @@ enum Timestamps {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
-    static func iso(_ milliseconds: Int64) -> String {
+    public static func iso(_ milliseconds: Int64) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date(milliseconds))

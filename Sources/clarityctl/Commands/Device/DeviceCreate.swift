@@ -7,23 +7,28 @@ import ControlProtocol
 struct DeviceCreate: RequestCommand {
     static let help = CommandHelp(
         words: ["device", "create"],
-        synopsis: "NAME [--app APP] [--clock virtual|wall] [--start ISO] [--timezone TZ] [--seed N] [--config JSON]",
+        synopsis:
+            "NAME [--app APP] [--platform ios|android] [--clock virtual|wall] [--start ISO] [--timezone TZ] [--seed N] [--backend NAME] [--config JSON]",
         abstract: "create a device (device.create)",
         details: [
             appLine(available: protocolApps.available, coming: protocolApps.coming),
             "  --clock MODE      virtual (default: the daemon's) or wall",
             "  --start ISO       the virtual clock's start, e.g. 2026-01-05T09:00:00Z",
             "  --timezone TZ     e.g. Europe/Berlin",
+            "  --platform OS     ios (default) or android (The Phone's Android client)",
             "  --seed N          the device's random seed",
+            "  --backend NAME    The Phone's backend (default: default; config.backend)",
             "  --config JSON     per-device overrides, e.g. '{\"memoryBudgets\":{\"monitor\":6291456}}'",
             "Examples:",
             "  clarityctl device create kitty --app scrollkitty --config '{\"app\":{\"variant\":\"readModifyWrite\"}}'",
             "  clarityctl device create shop --app spendless --config '{\"notificationPermission\":\"deny\"}'",
+            "  clarityctl device create bob --app thephone --platform android --timezone Asia/Tokyo",
+            "  clarityctl device create walker --app makehay",
         ])
 
     /// The apps PROTOCOL.md names, as this build of clarityctl knows them: listed by `--help` when
     /// clarityd cannot be asked.
-    static let protocolApps = (available: ["clarity", "scrollkitty", "spendless", "makehay"], coming: ["thephone"])
+    static let protocolApps = (available: ["clarity", "scrollkitty", "spendless", "makehay", "thephone"], coming: [String]())
 
     let params: JSONValue?
     init(arguments: inout Arguments, options: GlobalOptions) throws {
@@ -37,9 +42,13 @@ struct DeviceCreate: RequestCommand {
         if let seed = try arguments.value(of: "--seed") {
             members["seed"] = .int(try ArgumentValues.integer(seed, for: "--seed"))
         }
-        if let config = try arguments.value(of: "--config") {
-            members["config"] = .object(try ArgumentValues.jsonObject(config, for: "--config"))
+        if let platform = try arguments.value(of: "--platform") {
+            members["platform"] = .string(try ArgumentValues.choice(platform, for: "--platform", among: ["ios", "android"]))
         }
+        var config: [String: JSONValue] = [:]
+        if let text = try arguments.value(of: "--config") { config = try ArgumentValues.jsonObject(text, for: "--config") }
+        if let backend = try arguments.value(of: "--backend") { config["backend"] = .string(backend) }
+        if !config.isEmpty { members["config"] = .object(config) }
         members["device"] = .string(try arguments.positional("NAME"))
         params = .object(members)
     }

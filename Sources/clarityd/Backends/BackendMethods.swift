@@ -1,0 +1,230 @@
+import ControlProtocol
+import DeviceActors
+import Foundation
+import ThePhoneBackend
+
+/// `backend.*` (APPS.md §4.6): The Phone's backends as an observer sees them, and a raw client
+/// of the seed's sync. Reads take the backend's lock for a moment; none moves its clock, and
+/// `backend.leaderboard` computes the seed's query afresh without touching its 5-minute cache
+/// (a device's `group.leaderboard` goes through the cache, as the seed's route does).
+struct BackendMethods: Sendable {
+    let store: BackendStore
+
+    /// `backend.list`.
+    func list(_ params: JSONValue?) throws -> JSONValue {
+        _ = try decodeParams(NoParams.self, params)
+        return try JSONWire.value(
+            store.servers.all.map { host in
+                host.read { backend in
+                    Listed(backend: host.name, now: Timestamps.iso(backend.clock), users: backend.allUsers.count, groups: backend.allGroups.count)
+                }
+            })
+    }
+
+    /// `backend.now`.
+    func now(_ params: JSONValue?) throws -> JSONValue {
+        let host = try backend(decodeParams(Named.self, params).backend)
+        let clock = host.read(\.clock)
+        return try JSONWire.value(Now(backend: host.name, time: Timestamps.iso(clock), timestamp: clock))
+    }
+
+    /// `backend.users`.
+    func users(_ params: JSONValue?) throws -> JSONValue {
+        let host = try backend(decodeParams(Named.self, params).backend)
+        return try JSONWire.value(
+            host.read { backend in
+                backend.allUsers.sorted { $0.username < $1.username }.map {
+                    User(
+                        username: $0.username, devices: $0.devices, timezone: $0.timezone, platform: $0.platform,
+                        trackingStatus: $0.trackingStatus.rawValue)
+                }
+            })
+    }
+
+    /// `backend.events`: the user's (or device's user's) events by timestamp.
+    func events(_ params: JSONValue?) throws -> JSONValue {
+        let request = try decodeParams(Whose.self, params)
+        let host = try backend(request.backend)
+        return try JSONWire.value(
+            try host.read { backend throws(RPCError) in
+                let username = try request.username(in: backend)
+                return ((try? backend.events(of: username)) ?? []).map {
+                    Event(
+                        id: $0.id, clientId: $0.clientId, eventType: $0.eventType.rawValue, timestamp: $0.timestamp,
+                        time: Timestamps.iso($0.timestamp), source: $0.source, createdAt: Timestamps.iso($0.createdAt))
+                }
+            })
+    }
+
+    /// `backend.scores`: the user's weekly score rows by week.
+    func scores(_ params: JSONValue?) throws -> JSONValue {
+        let request = try decodeParams(Whose.self, params)
+        let host = try backend(request.backend)
+        return try JSONWire.value(
+            try host.read { backend throws(RPCError) in
+                let username = try request.username(in: backend)
+                return ((try? backend.weeklyScores(of: username)) ?? []).map {
+                    Score(
+                        weekStart: $0.weekStart, totalPoints: $0.totalPoints, streakCount: $0.streakCount,
+                        longestStreak: $0.longestStreak, calculatedAt: Timestamps.iso($0.calculatedAt))
+                }
+            })
+    }
+
+    /// `backend.groups`.
+    func groups(_ params: JSONValue?) throws -> JSONValue {
+        let host = try backend(decodeParams(Named.self, params).backend)
+        return try JSONWire.value(
+            host.read { backend in
+                backend.allGroups.map { group in
+                    Group(
+                        groupId: group.id, name: group.name, code: group.inviteCode, isPrivate: group.isPrivate,
+                        maxMembers: group.maxMembers,
+                        members: group.members.map { member in
+                            Member(user: backend.allUsers.first { $0.id == member.userId }?.username ?? member.userId, role: member.role)
+                        })
+                }
+            })
+    }
+
+    /// `backend.leaderboard`: the seed's query for `group` at the backend's clock.
+    func leaderboard(_ params: JSONValue?) throws -> JSONValue {
+        let request = try decodeParams(GroupParams.self, params)
+        let host = try backend(request.backend)
+        return try JSONWire.value(
+            try host.read { backend throws(RPCError) in
+                do {
+                    return try backend.calculateLeaderboard(groupId: request.group, now: backend.clock)
+                } catch {
+                    throw RPCError.invalidParams(field: "group", reason: "no group \(request.group) on backend \(host.name)")
+                }
+            })
+    }
+
+    /// `backend.sync`: a raw client of `POST /events/sync` for `user`, at the backend's clock;
+    /// saved before the answer, as a device's sync is.
+    func sync(_ params: JSONValue?) throws -> JSONValue {
+        let request = try decodeParams(SyncParams.self, params)
+        let host = try backend(request.backend)
+        let response = try host.change(at: host.read(\.clock)) { backend throws(RPCError) in
+            guard backend.user(named: request.user) != nil else {
+                throw RPCError.invalidParams(field: "user", reason: "no user \(request.user) on backend \(host.name)")
+            }
+            do {
+                return try backend.syncEvents(
+                    username: request.user,
+                    request: SyncRequest(events: request.events, lastSync: request.lastSync ?? 0, clientTime: backend.clock),
+                    now: backend.clock)
+            } catch let error as PhoneBackendError {
+                throw RPCError.invalidParams(field: "events", reason: error.rawValue)
+            } catch {
+                throw RPCError.internalError("\(error)")
+            }
+        }
+        do {
+            try store.saveChanged()
+        } catch {
+            throw RPCError.storageFailed("backend \(host.name) could not be saved", reason: "\(error)")
+        }
+        return try JSONWire.value(response)
+    }
+
+    private func backend(_ name: String?) throws(RPCError) -> BackendHost {
+        let name = name ?? "default"
+        guard let host = store.servers.existing(name) else {
+            let known = store.servers.all.map(\.name)
+            throw RPCError.invalidParams(
+                field: "backend",
+                reason: "no backend \(name) (known: \(known.isEmpty ? "none yet: one starts with its first thephone device" : known.joined(separator: ", ")))")
+        }
+        return host
+    }
+
+    private struct Named: Decodable {
+        var backend: String?
+    }
+
+    /// A user named directly, or as the one signed in on a device.
+    private struct Whose: Decodable {
+        var backend: String?
+        var device: String?
+        var user: String?
+
+        func username(in backend: PhoneBackend) throws(RPCError) -> String {
+            if let user {
+                guard backend.user(named: user) != nil else { throw RPCError.invalidParams(field: "user", reason: "no user \(user)") }
+                return user
+            }
+            guard let device else { throw RPCError.invalidParams(field: "device", reason: "give device or user") }
+            guard let signedIn = backend.user(signedInOn: device) else {
+                throw RPCError.invalidParams(field: "device", reason: "no user is signed in on device \(device) on this backend")
+            }
+            return signedIn.username
+        }
+    }
+
+    private struct GroupParams: Decodable {
+        var backend: String?
+        var group: String
+    }
+
+    private struct SyncParams: Decodable {
+        var backend: String?
+        var user: String
+        var events: [SyncRequest.Event]
+        var lastSync: Int64?
+    }
+
+    private struct Listed: Encodable {
+        let backend: String
+        let now: String
+        let users: Int
+        let groups: Int
+    }
+
+    private struct Now: Encodable {
+        let backend: String
+        let time: String
+        let timestamp: Int64
+    }
+
+    private struct User: Encodable {
+        let username: String
+        let devices: [String]
+        let timezone: String
+        let platform: String
+        let trackingStatus: String
+    }
+
+    private struct Event: Encodable {
+        let id: String
+        let clientId: String
+        let eventType: String
+        let timestamp: Int64
+        let time: String
+        let source: String
+        let createdAt: String
+    }
+
+    private struct Score: Encodable {
+        let weekStart: String
+        let totalPoints: Double
+        let streakCount: Int
+        let longestStreak: Int
+        let calculatedAt: String
+    }
+
+    private struct Group: Encodable {
+        let groupId: String
+        let name: String
+        let code: String
+        let isPrivate: Bool
+        let maxMembers: Int
+        let members: [Member]
+    }
+
+    private struct Member: Encodable {
+        let user: String
+        let role: String
+    }
+}
