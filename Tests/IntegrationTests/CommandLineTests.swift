@@ -263,6 +263,6 @@ import Testing
         let help = Clarityctl.run(["device", "create", "--help"])
         #expect(
             help.stdout.contains(
-                "  --app APP         clarity, scrollkitty, spendless, makehay (default: the daemon's defaultApp); thephone is coming\n"))
+                "  --app APP         clarity, scrollkitty, spendless, makehay, thephone (default: the daemon's defaultApp)\n"))
     }
 }
