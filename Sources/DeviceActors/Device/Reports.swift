@@ -105,6 +105,10 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let focusMode: Bool
     /// The app's notification authorization (`notDetermined`, `denied`, `authorized`).
     public let notifications: UNAuthorizationStatus
+    /// Internet reachability (`network.offline` / `network.online`, APPS.md §0).
+    public let online: Bool
+    /// The operating system (`ios`, or `android` for The Phone's Android client).
+    public let platform: DevicePlatform
     public let shields: ShieldsReport.Effective
     public let usageToday: [String: Double]
     public let usageTodayByCategory: [String: Double]
@@ -112,7 +116,8 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let appState: any Encodable & Sendable
 
     enum CodingKeys: String, CodingKey {
-        case device, app, t, time, locked, foregroundApp, shieldShown, wifi, call, contacts, focusMode, notifications, shields,
+        case device, app, t, time, locked, foregroundApp, shieldShown, wifi, call, contacts, focusMode, notifications, online,
+            platform, shields,
             usageToday,
             usageTodayByCategory, sandboxes
         case appName = "appName"
@@ -133,6 +138,8 @@ public struct DeviceStateReport: Sendable, Encodable {
         try c.encode(contacts, forKey: .contacts)
         try c.encode(focusMode, forKey: .focusMode)
         try c.encode(notifications, forKey: .notifications)
+        try c.encode(online, forKey: .online)
+        try c.encode(platform, forKey: .platform)
         try c.encode(shields, forKey: .shields)
         try c.encode(usageToday, forKey: .usageToday)
         try c.encode(usageTodayByCategory, forKey: .usageTodayByCategory)

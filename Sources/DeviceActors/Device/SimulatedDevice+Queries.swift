@@ -105,6 +105,7 @@ extension SimulatedDevice {
             foregroundApp: await springBoard.foregroundApp, shieldShown: await springBoard.shieldShown,
             wifi: await platform.system.ssid, call: await springBoard.call, contacts: await platform.system.contacts,
             focusMode: await platform.system.focusModeOn, notifications: await platform.notifications.authorization,
+            online: await platform.network.online, platform: platform.devicePlatform,
             shields: .init(applications: effective.applications, categories: effective.categories),
             usageToday: await platform.deviceActivity.usageToday(),
             usageTodayByCategory: await platform.deviceActivity.usageTodayByCategory(), sandboxes: sandboxes(),
