@@ -57,7 +57,8 @@ let package = Package(
             name: "MakeHayTests", dependencies: ["DeviceTesting", "SimulatediOS", "MakeHay", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
         /// The Phone's behaviour (iOS and Android clients), through the same harness.
         .testTarget(
-            name: "ThePhoneTests", dependencies: ["DeviceTesting", "SimulatediOS", "ThePhone", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
+            name: "ThePhoneTests",
+            dependencies: ["DeviceTesting", "SimulatediOS", "ThePhone", "ThePhoneBackend", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ThePhoneBackendTests", dependencies: ["ThePhoneBackend"]),
         .testTarget(
