@@ -128,3 +128,13 @@ func refusal(_ step: () throws -> Void) -> String? {
         return "not a refusal: \(error)"
     }
 }
+
+func request(_ method: String, _ path: String, _ status: Int = 200) -> Effect {
+    .networkRequest(method: method, path: path, status: status, error: nil)
+}
+
+/// What `account.signIn` / `account.signUp` to another user causes on iOS: the account, its
+/// groups, a sync from the start.
+func switchedUser(_ method: String = "POST", _ path: String = "/auth/login", _ status: Int = 200) -> [Effect] {
+    [request(method, path, status), request("GET", "/groups"), syncRequest]
+}
