@@ -58,9 +58,9 @@ extension TestDevice {
     /// `triggers` made (the seed's is `unlock`; `lock` is the project's).
     static func iPhone(
         _ name: String = "alice", servers: Servers? = nil, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC",
-        triggers: [AutomationTrigger] = [.unlock, .lock], askBeforeRunning: Bool = false
+        seed: UInt64 = 1, triggers: [AutomationTrigger] = [.unlock, .lock], askBeforeRunning: Bool = false
     ) throws -> TestDevice {
-        let device = try TestDevice(app: "thephone", start: start, timeZone: timeZone, name: name, servers: servers)
+        let device = try TestDevice(app: "thephone", start: start, timeZone: timeZone, seed: seed, name: name, servers: servers)
         for trigger in triggers {
             let shortcut = trigger == .unlock ? "RecordUnlockIntent" : "RecordLockIntent"
             try device.intent(
@@ -72,11 +72,13 @@ extension TestDevice {
 
     /// An Android phone running The Phone, signed up at launch as `name`.
     static func androidPhone(
-        _ name: String = "bob", servers: Servers? = nil, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC"
+        _ name: String = "bob", servers: Servers? = nil, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC",
+        seed: UInt64 = 1
     ) throws -> TestDevice {
         var config = DeviceConfig()
         config.platform = .android
-        return try TestDevice(app: "thephone", start: start, timeZone: timeZone, config: config, name: name, servers: servers)
+        return try TestDevice(
+            app: "thephone", start: start, timeZone: timeZone, seed: seed, config: config, name: name, servers: servers)
     }
 
     func phone() throws -> ThePhoneState { try appState(as: ThePhoneState.self) }
