@@ -86,7 +86,7 @@ import Testing
     @Test func deviceCreateNamesTheAppsOfTheCatalogOrElseOfTheProtocol() {
         #expect(
             DeviceCreate.help.details[0]
-                == "  --app APP         clarity, scrollkitty, spendless, makehay (default: the daemon's defaultApp); thephone is coming")
+                == "  --app APP         clarity, scrollkitty, spendless, makehay, thephone (default: the daemon's defaultApp)")
         let registered = catalog.apps + [.init(name: "dailylimit", available: true, intents: [])]
         #expect(
             DeviceCreate.appLine(

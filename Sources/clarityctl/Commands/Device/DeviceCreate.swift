@@ -23,7 +23,7 @@ struct DeviceCreate: RequestCommand {
 
     /// The apps PROTOCOL.md names, as this build of clarityctl knows them: listed by `--help` when
     /// clarityd cannot be asked.
-    static let protocolApps = (available: ["clarity", "scrollkitty", "spendless", "makehay"], coming: ["thephone"])
+    static let protocolApps = (available: ["clarity", "scrollkitty", "spendless", "makehay", "thephone"], coming: [String]())
 
     let params: JSONValue?
     init(arguments: inout Arguments, options: GlobalOptions) throws {
