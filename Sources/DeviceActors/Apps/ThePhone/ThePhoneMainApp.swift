@@ -91,7 +91,7 @@ actor ThePhoneMainApp: WorldActor {
         pathSatisfied = path.isSatisfied
         guard cameBack, case .ios(let ios) = client else { return }
         await signUpIfNeeded()
-        await ios.networkCameBack()
+        await ios.scheduleSync()
     }
 
     /// The first launch's sign-up (`POST /auth/register {}`: the device's name, zone and
@@ -176,7 +176,7 @@ actor ThePhoneMainApp: WorldActor {
         guard previous != username else { return }
         await forgetUserData()
         if let groups = try? await api.groups() { self.groups = groups }
-        if case .ios(let ios) = client { await ios.networkCameBack() }
+        if case .ios(let ios) = client { await ios.scheduleSync() }
     }
 
     private func forgetUserData() async {

@@ -9,7 +9,8 @@ import SimulatediOS
 /// active and the result is reported to the backend (APPS.md §4.1–4.4).
 ///
 /// Syncs run after each record, when the app becomes active, when the network comes back
-/// (``networkCameBack()``, from the main app's `NWPathMonitor`) and on the `sync` intent.
+/// (``scheduleSync()``, from the main app's `NWPathMonitor`), after a change of user, and on the
+/// `sync` intent.
 actor ThePhoneiOSClient: WorldActor {
     nonisolated let executor: WorldActorExecutor
     private let platform: Platform
@@ -62,8 +63,9 @@ actor ThePhoneiOSClient: WorldActor {
         await syncManager.scheduleSync()
     }
 
-    /// `NWPathMonitor` saw the internet come back.
-    func networkCameBack() async {
+    /// `SyncManager.scheduleSync()`: the internet came back (`NWPathMonitor`), or another user
+    /// signed in (a pull from the start).
+    func scheduleSync() async {
         await syncManager.scheduleSync()
     }
 
