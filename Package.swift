@@ -24,10 +24,11 @@ let package = Package(
         .target(name: "ScrollKitty", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/ScrollKitty"),
         .target(name: "SpendLess", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/SpendLess"),
         .target(name: "MakeHay", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/MakeHay"),
+        .target(name: "ThePhone", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/ThePhone"),
         /// The device that hosts an app: wiring, persistence, scenarios, trace export.
         .target(
             name: "DeviceActors",
-            dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhoneBackend"],
+            dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone", "ThePhoneBackend"],
             path: "Sources/DeviceActors",
             exclude: ["SimulatediOS", "Apps", "Testing", "Backend"]),
         /// The Phone's backend (seed 001) as a pure, deterministic value the daemon hosts.
@@ -54,6 +55,10 @@ let package = Package(
         /// Make Hay's behaviour, through the same harness.
         .testTarget(
             name: "MakeHayTests", dependencies: ["DeviceTesting", "SimulatediOS", "MakeHay", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
+        /// The Phone's behaviour (iOS and Android clients), through the same harness.
+        .testTarget(
+            name: "ThePhoneTests",
+            dependencies: ["DeviceTesting", "SimulatediOS", "ThePhone", "ThePhoneBackend", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ThePhoneBackendTests", dependencies: ["ThePhoneBackend"]),
         .testTarget(

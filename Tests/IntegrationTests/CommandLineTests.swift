@@ -230,7 +230,9 @@ import Testing
         #expect(lines.contains("    selectApps            apps=[bundle ids] [categories=[names]]"))
         #expect(lines.contains("    challenge.open"))
         #expect(lines.contains("  makehay"))
-        #expect(lines.contains("  coming: thephone"))
+        #expect(lines.contains("  thephone"))
+        #expect(lines.contains("    setup.begin"))
+        #expect(!lines.contains { $0.hasPrefix("  coming:") })
         #expect(daemon.runCtl(["help", "intent"]).stdout == help.stdout)
     }
 

@@ -121,7 +121,9 @@ import Testing
         #expect(apps.dropFirst(2).first?["available"] == true)
         #expect(apps.dropFirst(3).first?["bundleIdentifier"] == "com.makehay.app")
         #expect(apps.dropFirst(3).first?["available"] == true)
-        #expect(apps.dropFirst(4).allSatisfy { $0["available"] == false && $0["intents"] == [] })
+        #expect(apps.dropFirst(4).first?["bundleIdentifier"] == "com.thephone.app")
+        #expect(apps.dropFirst(4).first?["available"] == true)
+        #expect(apps.dropFirst(4).first?["intents"]?.arrayValue?.first == ["name": "installAutomation", "arguments": "[trigger=unlock|lock] [askBeforeRunning=true|false]"])
         let intents = apps.first?["intents"]?.arrayValue ?? []
         #expect(intents.first == ["name": "selectApps", "arguments": "apps=[bundle ids] [categories=[names]]"])
         #expect(intents.contains(["name": "challenge.skip", "arguments": ""]))

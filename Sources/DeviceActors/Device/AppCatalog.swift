@@ -5,6 +5,7 @@ import MakeHay
 import ScrollKitty
 @_spi(Host) import SimulatediOS
 import SpendLess
+import ThePhone
 
 /// The apps this build simulates, by wire name (`device.create`'s `app`): one registration line
 /// per app. An app is a target of its own under `Apps/<App>/` that sees only the simulated iOS
@@ -31,6 +32,7 @@ public enum AppCatalog {
         "makehay": AppRegistration(description: MakeHayApp.description, settings: MakeHaySettings.self) {
             MakeHayApp(platform: $0, world: $1, settings: $2)
         },
+        "thephone": AppRegistration(description: ThePhoneApp.description, settings: ThePhoneSettings.self, usesBackend: true) { ThePhoneApp(platform: $0, world: $1, settings: $2) },
     ]
 
     /// The apps PROTOCOL.md names, in its order.

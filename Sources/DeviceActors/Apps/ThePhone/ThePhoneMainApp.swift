@@ -1,0 +1,353 @@
+import ExtensionSandbox
+import Foundation
+import SimulatediOS
+
+/// The Phone's main app (seed 001), iOS or Android by the device's `platform`: what both
+/// clients share — the account, groups, temptation settings, GDPR export and delete — and the
+/// platform's own tracking client (``ThePhoneiOSClient``, ``ThePhoneAndroidClient``).
+///
+/// Launch: notification authorization is asked (temptations arrive as pushes, which iOS shows
+/// only to an app the user allowed), the client starts (iOS: its `NWPathMonitor`; Android: the
+/// manifest receiver), and at the first launch the device signs up as a user named after it
+/// (APPS.md §4.1, choice; `POST /auth/register {}`). Intents that need the server refuse
+/// `notSignedIn` when the device is signed out, and pass the server's refusals on.
+actor ThePhoneMainApp: WorldActor {
+    /// The platform's tracking client.
+    enum Client: Sendable {
+        case ios(ThePhoneiOSClient)
+        case android(ThePhoneAndroidClient)
+    }
+
+    nonisolated let executor: WorldActorExecutor
+    nonisolated let dataRevision = DataRevision()
+    nonisolated let client: Client
+    private let platform: Platform
+    private let api: APIClient
+    private let session: Session
+    /// The user's groups as this device knows them (`GET /groups` after a sign-in; each
+    /// `group.*` intent's answer).
+    private var groups: [GroupMembership] = [] {
+        didSet { if groups != oldValue { dataRevision.bump() } }
+    }
+    /// What the user last set (`setTemptations`), nil if never on this device.
+    private var temptations: TemptationPreferences? {
+        didSet { if temptations != oldValue { dataRevision.bump() } }
+    }
+    /// `NWPathMonitor`'s last answer (iOS): a sync when it turns satisfied.
+    private var pathSatisfied = true
+
+    init(world: World, platform: Platform) {
+        executor = world.makeExecutor(label: "thephone.app")
+        self.platform = platform
+        api = APIClient(platform: platform)
+        session = Session(executor: world.makeExecutor(label: "thephone.session"), revision: dataRevision)
+        switch platform.devicePlatform {
+        case .ios:
+            client = .ios(ThePhoneiOSClient(world: world, platform: platform, api: api, session: session, revision: dataRevision))
+        case .android:
+            client = .android(ThePhoneAndroidClient(world: world, platform: platform, api: api, revision: dataRevision))
+        }
+    }
+
+    nonisolated var isAndroid: Bool {
+        if case .android = client { return true }
+        return false
+    }
+
+    nonisolated var appShortcuts: [AppShortcut] {
+        guard case .ios(let ios) = client else { return [] }
+        return ios.appShortcuts
+    }
+
+    // MARK: - Lifecycle
+
+    func launch() async throws {
+        try await platform.notificationCenter.requestAuthorization()
+        switch client {
+        case .ios(let ios):
+            pathSatisfied = try await platform.urlSession.isOnline()
+            platform.pathMonitor.start { [weak self] path in await self?.pathChanged(path) }
+            await ios.launch()
+        case .android(let android):
+            try await android.launch()
+        }
+        await signUpIfNeeded()
+    }
+
+    /// iOS: the health checks and a sync (``ThePhoneiOSClient/didBecomeActive()``). Android: the
+    /// seed does nothing when its app opens (its syncs follow unlocks).
+    func didBecomeActive() async throws {
+        await signUpIfNeeded()
+        if case .ios(let ios) = client { await ios.didBecomeActive() }
+    }
+
+    func processEnded() async {
+        if case .ios(let ios) = client { await ios.processEnded() }
+    }
+
+    /// `NWPathMonitor.pathUpdateHandler`: back online ⇒ the pending sign-up, then a sync.
+    private func pathChanged(_ path: NetworkPath) async {
+        let cameBack = path.isSatisfied && !pathSatisfied
+        pathSatisfied = path.isSatisfied
+        guard cameBack, case .ios(let ios) = client else { return }
+        await signUpIfNeeded()
+        await ios.scheduleSync()
+    }
+
+    /// The first launch's sign-up (`POST /auth/register {}`: the device's name, zone and
+    /// platform). Offline or unreachable, it is tried again later; refused (`usernameTaken`),
+    /// the device stays signed out until `account.signUp` / `signIn`.
+    private func signUpIfNeeded() async {
+        guard await session.needsSignUp else { return }
+        do {
+            let account = try await api.register(username: nil)
+            await session.signedIn(as: account.user.username)
+        } catch DeviceError.refused(let reason, _) where reason == "offline" || reason == "unreachable" {
+            return
+        } catch {
+            await session.signedOut()
+        }
+    }
+
+    // MARK: - Intents: tracking (iOS)
+
+    func installAutomation(trigger: AutomationTrigger, askBeforeRunning: Bool) async throws -> ThePhoneState {
+        try await ios().installAutomation(trigger: trigger, askBeforeRunning: askBeforeRunning)
+        return try await state()
+    }
+
+    func removeAutomation(trigger: AutomationTrigger) async throws -> ThePhoneState {
+        try await ios().removeAutomation(trigger: trigger)
+        return try await state()
+    }
+
+    func beginSetup() async throws -> ThePhoneState {
+        try await ios().beginSetup()
+        return try await state()
+    }
+
+    /// `sync`: iOS syncs now and answers the dashboard; Android enqueues the seed's work
+    /// (REPLACE), which runs at once, and answers `{"enqueued": "sync"}`. Offline ⇒ `offline`
+    /// on both, nothing enqueued.
+    func sync() async throws -> any Encodable & Sendable {
+        try await requireSignedIn()
+        switch client {
+        case .ios(let ios):
+            try await ios.sync()
+            return try await state()
+        case .android(let android):
+            guard try await platform.urlSession.isOnline() else {
+                throw DeviceError.refused(reason: "offline", message: "the device is offline")
+            }
+            try await android.sync()
+            return ["enqueued": ThePhoneKeys.syncWorkName]
+        }
+    }
+
+    private func ios() throws -> ThePhoneiOSClient {
+        guard case .ios(let ios) = client else {
+            throw DeviceError.refused(reason: "notOnAndroid", message: "the Android client has no Shortcuts automation")
+        }
+        return ios
+    }
+
+    // MARK: - Intents: the account
+
+    /// `account.signUp`: a new user, this device signed in to it.
+    func signUp(username: String) async throws -> ThePhoneState {
+        let account = try await api.register(username: username)
+        await switchUser(to: account.user.username)
+        return try await state()
+    }
+
+    /// `account.signIn`: this device joins an existing user (a second device of it).
+    func signIn(username: String) async throws -> ThePhoneState {
+        let account = try await api.login(username: username)
+        await switchUser(to: account.user.username)
+        return try await state()
+    }
+
+    /// A device that changes user forgets the previous one's events, sync point, groups and
+    /// temptation settings (choice), then learns the new one's groups and (iOS) pulls its
+    /// events. Signing in again as the same user keeps everything.
+    private func switchUser(to username: String) async {
+        let previous = await session.username
+        await session.signedIn(as: username)
+        guard previous != username else { return }
+        await forgetUserData()
+        if let groups = try? await api.groups() { self.groups = groups }
+        if case .ios(let ios) = client { await ios.scheduleSync() }
+    }
+
+    private func forgetUserData() async {
+        groups = []
+        temptations = nil
+        switch client {
+        case .ios(let ios): await ios.forgetUserData()
+        case .android(let android): try? await android.forgetUserData()
+        }
+    }
+
+    // MARK: - Intents: groups
+
+    /// `group.create` → `{"groupId","code"}`; the creator is a member, role `admin`.
+    func createGroup(name: String, description: String?, isPrivate: Bool?) async throws -> CreatedGroup {
+        try await requireSignedIn()
+        let created = try await api.createGroup(name: name, description: description, isPrivate: isPrivate)
+        remember(GroupMembership(groupId: created.groupId, name: name, code: created.code, role: "admin"))
+        return created
+    }
+
+    /// `group.join` by invite code or a public group's id → the membership.
+    func joinGroup(code: String?, groupId: String?) async throws -> GroupMembership {
+        try await requireSignedIn()
+        let membership: GroupMembership
+        if let code {
+            membership = try await api.redeem(code: code)
+        } else {
+            membership = try await api.join(groupId: groupId ?? "")
+        }
+        remember(membership)
+        return membership
+    }
+
+    func leaveGroup(groupId: String) async throws -> ThePhoneState {
+        try await requireSignedIn()
+        try await api.leave(groupId: groupId)
+        groups.removeAll { $0.groupId == groupId }
+        return try await state()
+    }
+
+    /// `group.leaderboard`: the seed's endpoint, asked by this device.
+    func leaderboard(groupId: String) async throws -> [LeaderboardEntry] {
+        try await requireSignedIn()
+        return try await api.leaderboard(groupId: groupId)
+    }
+
+    private func remember(_ membership: GroupMembership) {
+        if let index = groups.firstIndex(where: { $0.groupId == membership.groupId }) {
+            groups[index] = membership
+        } else {
+            groups.append(membership)
+        }
+    }
+
+    // MARK: - Intents: temptations and privacy
+
+    /// `setTemptations`: writes the server's settings row; `off` is `enabled: false` (the row
+    /// keeps intensity `medium`, the seed's default).
+    func setTemptations(_ preferences: TemptationPreferences) async throws -> ThePhoneState {
+        try await requireSignedIn()
+        let level = preferences.intensity == "off" ? "medium" : preferences.intensity
+        try await api.updateTemptationSettings(
+            TemptationSettingsUpdate(
+                enabled: preferences.enabled, intensity: level, quietStart: preferences.quietHours?.start,
+                quietEnd: preferences.quietHours?.end))
+        temptations = preferences
+        return try await state()
+    }
+
+    /// `data.export`: the seed's `exportUserData`, as the server wrote it.
+    func exportData() async throws -> JSONBody {
+        try await requireSignedIn()
+        return try await api.exportUserData()
+    }
+
+    /// `data.delete`: the seed's `deleteUserData` → `{"success":true}`; the device is then signed
+    /// out and its local data cleared (choice).
+    func deleteData() async throws -> DeleteResponse {
+        try await requireSignedIn()
+        let answer = try await api.deleteUser()
+        await session.signedOut()
+        await forgetUserData()
+        return answer
+    }
+
+    private func requireSignedIn() async throws {
+        guard await session.username != nil else {
+            throw DeviceError.refused(reason: "notSignedIn", message: "no user is signed in on this device (account.signUp, account.signIn)")
+        }
+    }
+
+    // MARK: - The dashboard
+
+    func state() async throws -> ThePhoneState {
+        let now = platform.currentTimeMillis
+        let zone = platform.calendar.timeZone
+        switch client {
+        case .ios(let ios):
+            let events = await ios.events()
+            let setup = await ios.setupManager.state
+            let health = await ios.health
+            return ThePhoneState(
+                user: await session.username,
+                automations: try await ios.automations().map {
+                    ThePhoneState.AutomationView(trigger: $0.trigger.rawValue, askBeforeRunning: $0.askBeforeRunning)
+                },
+                setup: ThePhoneState.Setup(state: setup.name, reason: setup.reason?.rawValue, verifiedAt: setup.verifiedAt.map(Self.iso)),
+                trackingHealth: health.map {
+                    ThePhoneState.TrackingHealth(
+                        healthy: $0.isHealthy, issue: $0.issue?.name, hoursSinceLastUnlock: $0.issue?.hoursSinceLastUnlock,
+                        lastCheck: Self.iso($0.lastCheck))
+                },
+                lastUnlockAt: events.filter { $0.eventType == .unlock }.map(\.timestamp).max().map(Self.iso),
+                events: events.count, unsynced: events.filter { !$0.synced }.count,
+                lastSync: await ios.lastSync().map(Self.iso),
+                week: WeeklyScore.currentWeek(of: events.map(\.scored), now: now, timeZone: zone),
+                groups: groups, temptations: temptations)
+        case .android(let android):
+            let rows = await android.rows()
+            return ThePhoneState(
+                user: await session.username, automations: nil, setup: nil, trackingHealth: nil,
+                lastUnlockAt: rows.filter { $0.eventType == EventType.unlock.rawValue }.map(\.timestamp).max().map(Self.iso),
+                events: rows.count, unsynced: rows.filter { !$0.synced }.count,
+                lastSync: await android.lastSync().map(Self.iso),
+                week: WeeklyScore.currentWeek(of: rows.compactMap(\.scored), now: now, timeZone: zone),
+                groups: groups, temptations: temptations)
+        }
+    }
+
+    /// ISO-8601 UTC of a time in ms since 1970.
+    static func iso(_ milliseconds: Int64) -> String {
+        DeviceCalendar.isoString(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    // MARK: - Persistence (the app's own data: its Core Data / Room store and preferences)
+
+    /// Everything the app keeps, as one JSON value (sorted keys: the same bytes every run).
+    struct Saved: Codable, Sendable, Equatable {
+        let session: Session.Saved
+        let groups: [GroupMembership]
+        let temptations: TemptationPreferences?
+        let ios: ThePhoneiOSClient.Saved?
+        let android: ThePhoneAndroidClient.Saved?
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    func persistentData() async throws -> Data {
+        var ios: ThePhoneiOSClient.Saved?
+        var android: ThePhoneAndroidClient.Saved?
+        switch client {
+        case .ios(let client): ios = await client.saved()
+        case .android(let client): android = await client.saved()
+        }
+        return try Self.encoder.encode(
+            Saved(session: await session.saved, groups: groups, temptations: temptations, ios: ios, android: android))
+    }
+
+    func restore(from data: Data) async throws {
+        let saved = try JSONDecoder().decode(Saved.self, from: data)
+        await session.restore(saved.session)
+        groups = saved.groups
+        temptations = saved.temptations
+        switch client {
+        case .ios(let client): if let ios = saved.ios { await client.restore(ios) }
+        case .android(let client): if let android = saved.android { await client.restore(android) }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import ControlProtocol
+import DeviceActors
+import DeviceTesting
+import Foundation
+import SimulatediOS
+import Testing
+
+@testable import ThePhone
+
+/// The iOS client's sync (APPS.md §4.2 `sync`, §4.6's rules as a phone sees them): after each
+/// record, on becoming active, on `network.online`, and on the intent, which refuses `offline`.
+@Suite struct SyncTests {
+    @Test func offlineTheSyncIsRefusedAndTheRecordsWaitForTheNetwork() throws {
+        let device = try TestDevice.iPhone()
+        try device.send(.networkOffline, effects: [.network(online: false)])
+        try device.send(.lock, effects: [locked, ran(.lock), recorded(.lock), syncOffline])
+        try device.advance(minutes: 30)
+        try device.send(.unlock, effects: [unlocked, ran(.unlock), recorded(.unlock), syncOffline])
+        #expect(refusal { try device.intent("sync", effects: [syncOffline]) } == "offline")
+        #expect(try device.phone().unsynced == 2 && device.phone().lastSync == nil)
+        #expect(try device.phone().week.totalPoints == 34.01, "the phone scores what it holds")
+        // NWPathMonitor hears the network come back: a sync.
+        try device.send(.networkOnline, effects: [.network(online: true), syncRequest])
+        #expect(try device.phone().unsynced == 0 && device.phone().lastSync == "2026-01-05T09:30:00Z")
+        #expect(try BackendLook(device).events(of: "alice").map(\.type) == ["lock", "unlock"])
+    }
+
+    @Test func theSyncIntentAnswersTheDashboard() throws {
+        let device = try TestDevice.iPhone()
+        let answer = try device.intent("sync", effects: [syncRequest])
+        #expect(answer["lastSync"] == "2026-01-05T09:00:00Z" && answer["unsynced"] == 0)
+    }
+
+    /// Seed gap kept (APPS.md §5): the backend confirms only what it stored, so an event older
+    /// than 7 days by the backend's clock stays unsynced on the phone for ever.
+    @Test func anEventTheBackendRejectsStaysUnsyncedForEver() throws {
+        let servers = Servers()
+        let late = try TestDevice.iPhone("late", servers: servers)
+        let ahead = try TestDevice.iPhone("ahead", servers: servers)
+        try ahead.advance(hours: 8 * 24)
+        try late.lockRecorded()
+        try late.intent("sync", effects: [syncRequest])
+        #expect(try late.phone().unsynced == 1 && late.phone().events == 1)
+        #expect(try BackendLook(late).events(of: "late").isEmpty)
+    }
+
+    /// A second device of the user (`account.signIn`) pulls the events the first one synced
+    /// (`newEvents`), and scores them locally.
+    @Test func aSecondDeviceOfTheUserPullsTheFirstsEvents() throws {
+        let servers = Servers()
+        let phone = try TestDevice.iPhone("alice", servers: servers)
+        let pad = try TestDevice.iPhone("alice-ipad", servers: servers)
+        try pad.intent("account.signIn", ["username": "alice"], effects: switchedUser())
+        #expect(try pad.phone().user == "alice")
+        try phone.advance(minutes: 1)
+        try pad.advance(minutes: 1)
+        try phone.lockRecorded()
+        try phone.advance(minutes: 30)
+        try phone.unlockRecorded()
+        try pad.advance(minutes: 30)
+        try pad.intent("sync", effects: [syncRequest])
+        let state = try pad.phone()
+        #expect(state.events == 2 && state.unsynced == 0 && state.lastUnlockAt == "2026-01-05T09:31:00Z")
+        #expect(state.week == WeeklyScore(weekStart: "2026-01-05", totalPoints: 34.01, streakCount: 1, longestStreak: 1800))
+        // The phone does not pull its own events back.
+        try phone.intent("sync", effects: [syncRequest])
+        #expect(try phone.phone().events == 2)
+    }
+
+    /// Backend gap (docs/apps/thephone-backend.md): `created_at > lastSync` is strict, so an event
+    /// stored at the very millisecond another device took as its `lastSync` is never pulled.
+    @Test func anEventStoredAtAnotherDevicesLastSyncInstantIsNeverPulled() throws {
+        let servers = Servers()
+        let phone = try TestDevice.iPhone("alice", servers: servers)
+        let pad = try TestDevice.iPhone("alice-ipad", servers: servers)
+        try pad.intent("account.signIn", ["username": "alice"], effects: switchedUser())
+        try phone.lockRecorded()
+        try phone.advance(minutes: 1)
+        try pad.advance(minutes: 1)
+        try pad.intent("sync", effects: [syncRequest])
+        #expect(try pad.phone().events == 0)
+    }
+
+    @Test func signedOutNothingIsSyncedAndTheIntentIsRefused() throws {
+        let device = try TestDevice.iPhone()
+        try device.intent("data.delete", effects: [request("DELETE", "/users/me")])
+        try device.send(.lock, effects: [locked, ran(.lock), recorded(.lock)])
+        #expect(refusal { try device.intent("sync") } == "notSignedIn")
+        try device.send(.unlock, effects: [unlocked, ran(.unlock), recorded(.unlock)])
+        try device.send(.appOpen(app: thePhone), effects: [opened, healthSignpost("neverVerified")])
+        #expect(try device.phone().unsynced == 2)
+    }
+}
+
+/// A simulation caveat, not the seed's: `UUID()` is the world's seeded generator
+/// (`platform.uuid()`), so two devices created with the same seed make the same event ids. For
+/// two devices of one user the backend then takes the second's events for duplicates (its
+/// `ON CONFLICT (user_id, client_id) DO NOTHING`): never confirmed, never stored. Give the devices
+/// of one user different seeds (docs/apps/thephone.md).
+@Suite struct SameSeedTests {
+    @Test func twoDevicesOfOneUserWithTheSameSeedCollideOnEventIds() throws {
+        let servers = Servers()
+        let phone = try TestDevice.iPhone("alice", servers: servers, seed: 7)
+        let pad = try TestDevice.iPhone("alice-ipad", servers: servers, seed: 7)
+        try pad.intent("account.signIn", ["username": "alice"], effects: switchedUser())
+        try phone.lockRecorded()
+        try pad.lockRecorded()
+        #expect(try pad.phone().unsynced == 1, "the same id as the phone's lock: ignored")
+        #expect(try BackendLook(phone).events(of: "alice").count == 1)
+
+        let other = Servers()
+        let phone2 = try TestDevice.iPhone("alice", servers: other, seed: 7)
+        let pad2 = try TestDevice.iPhone("alice-ipad", servers: other, seed: 8)
+        try pad2.intent("account.signIn", ["username": "alice"], effects: switchedUser())
+        try phone2.lockRecorded()
+        try pad2.lockRecorded()
+        #expect(try pad2.phone().unsynced == 0)
+        #expect(try BackendLook(phone2).events(of: "alice").count == 2)
+    }
+}
