@@ -14,7 +14,7 @@ import Testing
             appName: "dailylimit", appGroups: platform.appGroups, managedSettings: platform.managedSettings,
             deviceActivity: platform.deviceActivity, notifications: platform.notifications, system: platform.system,
             storeKit: platform.storeKit, health: platform.health, network: platform.network,
-            shortcuts: platform.shortcutsAgent, work: platform.work, devicePlatform: platform.devicePlatform, world: platform.world, trace: platform.trace, calendar: platform.calendar,
+            shortcuts: platform.shortcutsAgent, work: platform.work, devicePlatform: platform.devicePlatform, deviceName: platform.deviceName, world: platform.world, trace: platform.trace, calendar: platform.calendar,
             catalog: platform.catalog)
     }
 

@@ -15,7 +15,7 @@ struct DeviceWiring {
     /// Processes are named after the app (`<appName>.app`, `<appName>.monitor`…); the executors
     /// are made in a fixed order, so the same device wires the same way every time.
     init(
-        appName: String, calendar: DeviceCalendar, seed: UInt64, config: DeviceConfig, traceSequence: Int,
+        deviceName: String, appName: String, calendar: DeviceCalendar, seed: UInt64, config: DeviceConfig, traceSequence: Int,
         strategy: any SchedulingStrategy, recordsSchedule: Bool, transport: (any NetworkTransport)?,
         makeApp: (Platform, World) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
@@ -43,7 +43,7 @@ struct DeviceWiring {
             shortcuts: ShortcutsAgent(executor: world.makeExecutor(label: "shortcuts"), trace: trace),
             work: WorkAgent(
                 executor: world.makeExecutor(label: "work"), clock: world.clock, tasks: world.tasks, trace: trace, network: network),
-            devicePlatform: config.platform, world: world, trace: trace, calendar: calendar, catalog: catalog)
+            devicePlatform: config.platform, deviceName: deviceName, world: world, trace: trace, calendar: calendar, catalog: catalog)
         let app = try makeApp(platform, world)
 
         /// One extension process: launched on demand by `make`, within `budget`.

@@ -71,7 +71,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.config = config
         self.calendar = DeviceCalendar(start: start, timeZone: timeZone, name: timeZoneName)
         let wiring = try DeviceWiring(
-            appName: appName, calendar: calendar, seed: seed, config: config, traceSequence: traceSequence,
+            deviceName: name, appName: appName, calendar: calendar, seed: seed, config: config, traceSequence: traceSequence,
             strategy: strategy, recordsSchedule: recordsSchedule, transport: transport, makeApp: makeApp)
         world = wiring.world
         trace = wiring.trace
@@ -94,6 +94,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Arms the network's ticks (pushes, the backend's clock) from the device's time now.
     func startNetwork() throws(DeviceError) {
         let network = platform.network
+        // A device without servers runs nothing here (its schedules stay as they were).
+        guard network.transport?.tickPeriodSeconds != nil else { return }
         try run { await network.startTicking() }
     }
 

@@ -19,6 +19,12 @@ public struct Platform: Sendable {
     @_spi(Host) public let receivers = ManifestReceivers()
     /// The operating system the device runs (`device.create`'s `platform`).
     public let devicePlatform: DevicePlatform
+    /// `UIDevice.current.name`: the device's name (`device.create`'s `device`).
+    public let deviceName: String
+    /// Mixed into every ``uuid()``: two devices of one daemon never draw the same ids, whatever
+    /// their seeds, as two phones' `UUID()`s never meet (The Phone's backend tells events apart
+    /// by the id the phone drew).
+    private let uuidSalt: (UInt64, UInt64)
     @_spi(Host) public let world: World
     @_spi(Host) public let trace: DeviceTrace
     /// The device's calendar (epoch and time zone).
@@ -38,7 +44,7 @@ public struct Platform: Sendable {
         appName: String, appGroups: AppGroupContainer, managedSettings: ManagedSettingsAgent,
         deviceActivity: DeviceActivityAgent, notifications: NotificationAgent, system: SystemAgent, storeKit: StoreKitAgent,
         health: HealthAgent, network: NetworkAgent, shortcuts: ShortcutsAgent, work: WorkAgent, devicePlatform: DevicePlatform,
-        world: World, trace: DeviceTrace, calendar: DeviceCalendar, catalog: CategoryCatalog
+        deviceName: String, world: World, trace: DeviceTrace, calendar: DeviceCalendar, catalog: CategoryCatalog
     ) {
         self.appName = appName
         self.appGroups = appGroups
@@ -52,6 +58,12 @@ public struct Platform: Sendable {
         self.shortcutsAgent = shortcuts
         self.work = work
         self.devicePlatform = devicePlatform
+        self.deviceName = deviceName
+        /// FNV-1a over the name's bytes, twice (the second after a separator), as two words.
+        func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
+            bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+        }
+        uuidSalt = (fnv(deviceName.utf8), fnv(Array(deviceName.utf8) + [0]))
         self.world = world
         self.trace = trace
         self.calendar = calendar
@@ -179,11 +191,12 @@ public struct Platform: Sendable {
     /// The device's current virtual time.
     public var now: VirtualInstant { world.clock.now }
 
-    /// `UUID().uuidString`, from the world's seeded generator: `UUID()` itself would break replay.
+    /// `UUID().uuidString`, from the world's seeded generator (`UUID()` itself would break
+    /// replay), salted with the device's name.
     /// Written digit by digit: `String(format:)` cost more than the rest of an intent.
     public func uuid() -> String {
         let digits = Array("0123456789ABCDEF".utf8)
-        let words = [world.random.next(), world.random.next()]
+        let words = [world.random.next() ^ uuidSalt.0, world.random.next() ^ uuidSalt.1]
         var text: [UInt8] = []
         text.reserveCapacity(36)
         for index in 0..<32 {
