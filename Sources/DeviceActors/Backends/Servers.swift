@@ -10,8 +10,9 @@ public final class Servers: @unchecked Sendable {
     private let lock = NSLock()
     private var backends: [String: BackendHost] = [:]
 
-    public init(restoring stored: [StoredBackend] = []) {
-        for backend in stored { backends[backend.name] = BackendHost(restoring: backend) }
+    /// A directory holding `hosts` (backends read back from disk), or none yet.
+    public init(_ hosts: [BackendHost] = []) {
+        for host in hosts { backends[host.name] = host }
     }
 
     /// The backend `name`, made (its clock at `now`, ms since 1970) if it does not exist yet.

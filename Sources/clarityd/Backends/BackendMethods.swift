@@ -106,20 +106,14 @@ struct BackendMethods: Sendable {
     func sync(_ params: JSONValue?) throws -> JSONValue {
         let request = try decodeParams(SyncParams.self, params)
         let host = try backend(request.backend)
-        let response = try host.change(at: host.read(\.clock)) { backend throws(RPCError) in
-            guard backend.user(named: request.user) != nil else {
-                throw RPCError.invalidParams(field: "user", reason: "no user \(request.user) on backend \(host.name)")
-            }
-            do {
-                return try backend.syncEvents(
-                    username: request.user,
-                    request: SyncRequest(events: request.events, lastSync: request.lastSync ?? 0, clientTime: backend.clock),
-                    now: backend.clock)
-            } catch let error as PhoneBackendError {
-                throw RPCError.invalidParams(field: "events", reason: error.rawValue)
-            } catch {
-                throw RPCError.internalError("\(error)")
-            }
+        guard host.read({ $0.user(named: request.user) }) != nil else {
+            throw RPCError.invalidParams(field: "user", reason: "no user \(request.user) on backend \(host.name)")
+        }
+        let response: SyncResponse
+        do {
+            response = try host.sync(user: request.user, events: request.events, lastSync: request.lastSync ?? 0)
+        } catch {
+            throw RPCError.invalidParams(field: "events", reason: error.rawValue)
         }
         do {
             try store.saveChanged()

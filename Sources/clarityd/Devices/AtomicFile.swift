@@ -9,7 +9,9 @@ enum AtomicFile {
     /// Writes `bytes` to a new temporary file, syncs it, renames it over `path` and syncs
     /// `directory` (the one holding `path`): after a crash `path` holds the old bytes or the new,
     /// never a mix.
-    static func replace(_ path: String, with bytes: [UInt8], in directory: String) throws {
+    /// `syncing` false (durability `write`): the same, without the syncs (survives `kill -9`,
+    /// not an OS crash).
+    static func replace(_ path: String, with bytes: [UInt8], in directory: String, syncing: Bool = true) throws {
         let temporary = path + ".tmp"
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -24,9 +26,9 @@ enum AtomicFile {
             }
             written += count
         }
-        guard fsync(fd) == 0 else { throw DeviceStateStore.StoreError.io("fsync \(temporary)", errno) }
+        guard !syncing || fsync(fd) == 0 else { throw DeviceStateStore.StoreError.io("fsync \(temporary)", errno) }
         guard rename(temporary, path) == 0 else { throw DeviceStateStore.StoreError.io("rename \(temporary)", errno) }
-        syncDirectory(directory)
+        if syncing { syncDirectory(directory) }
     }
 
     /// Syncs a directory, so that a rename or unlink in it survives a power cut.

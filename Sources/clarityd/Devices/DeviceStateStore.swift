@@ -86,7 +86,7 @@ struct DeviceStateStore: Sendable {
         self.log = log
         self.syncs = syncs
         descriptors = JournalDescriptors(limit: openJournals)
-        backends = try BackendStore(stateDirectory: stateDirectory, log: log)
+        backends = try BackendStore(stateDirectory: stateDirectory, syncs: syncs, log: log)
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }

@@ -8,6 +8,16 @@ public enum BackendJob: Codable, Sendable, Equatable {
     /// The seed's `processTemptations` ("Runs every 5 minutes") at `at`, which sent `sent`.
     case processTemptations(at: Int64, sent: [Temptation])
 
+    /// Whether the job changed the backend: events purged, caches dropped, temptations sent (and
+    /// random draws made for them).
+    public var changedSomething: Bool {
+        switch self {
+        case .purgeOldEvents(_, let purged): purged > 0
+        case .weeklyReset: true
+        case .processTemptations(_, let sent): !sent.isEmpty
+        }
+    }
+
     /// When the job ran, milliseconds since 1970.
     public var at: Int64 {
         switch self {

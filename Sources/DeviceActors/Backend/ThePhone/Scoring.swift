@@ -39,8 +39,12 @@ public enum Scoring {
         var totalPoints = 0.0
         var streakCount = 0
         var longestStreak = 0.0
+        // Both sorted: the latest lock before each unlock is found walking the locks once.
+        var next = 0
         for unlock in unlocks {
-            guard let lock = locks.last(where: { $0 < unlock }) else { continue }
+            while next < locks.count, locks[next] < unlock { next += 1 }
+            guard next > 0 else { continue }
+            let lock = locks[next - 1]
             let points = calculateStreakPoints(lockTimestamp: lock, unlockTimestamp: unlock)
             if points > 0 {
                 totalPoints += points

@@ -1,0 +1,67 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+@testable import DeviceActors
+@_spi(Host) import SimulatediOS
+@testable import clarityd
+
+/// The Phone's backends on disk (docs/apps/thephone-backend.md, "Hosted in the daemon"): a
+/// snapshot and the journal of operations after it give the backend back byte for byte, across
+/// compactions, and a torn last line is left out.
+@Suite struct BackendStoreTests {
+    private let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "clarityd-backends-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    private let log = Logger(level: .error)
+    private static let start: Int64 = 1_767_603_600_000
+
+    private func store(compactAfter: Int) throws -> BackendStore {
+        try BackendStore(stateDirectory: stateDirectory, syncs: false, log: log, compactAfter: compactAfter)
+    }
+
+    private func bytes(_ backend: BackendHost) throws -> [UInt8] { try JSONWire.bytes(backend.stored) }
+
+    /// A phone signs up, then syncs `count` locks a minute apart, saving after each request.
+    private func drive(_ store: BackendStore, locks count: Int) throws {
+        let backend = store.servers.backend(named: "default", now: Self.start)
+        let phone = DeviceConnection(backend: backend, device: "alice", timezone: "UTC", platform: .ios)
+        _ = phone.exchange(NetworkRequest(url: "https://api.thephone.app/auth/register", httpMethod: "POST"), at: Self.start)
+        try store.saveChanged()
+        for minute in 1...count {
+            let at = Self.start + Int64(minute) * 60_000
+            let event = String(format: "00000000-0000-4000-8000-%012d", minute)
+            let body = #"{"events":[{"id":"\#(event)","eventType":"lock","timestamp":\#(at),"source":"shortcut"}],"lastSync":0,"clientTime":\#(at)}"#
+            let answer = phone.exchange(
+                NetworkRequest(url: "https://api.thephone.app/events/sync", httpMethod: "POST", httpBody: Data(body.utf8)), at: at)
+            #expect(answer?.statusCode == 200)
+            try store.saveChanged()
+        }
+    }
+
+    @Test func aSnapshotAndItsJournalGiveTheBackendBackAcrossCompactions() throws {
+        defer { try? FileManager.default.removeItem(at: stateDirectory) }
+        let first = try store(compactAfter: 4)
+        try drive(first, locks: 10)
+        let saved = try bytes(first.servers.backend(named: "default", now: 0))
+        let files = try FileManager.default.contentsOfDirectory(atPath: first.directory.path).sorted()
+        #expect(files == ["default.2.journal", "default.json"], "two compactions: 11 operations, 4 per journal")
+
+        let reread = try store(compactAfter: 4)
+        let backend = try #require(reread.servers.existing("default"))
+        #expect(try bytes(backend) == saved)
+        #expect(backend.read { (try? $0.events(of: "alice"))?.count } == 10)
+    }
+
+    @Test func aTornLastLineIsLeftOut() throws {
+        defer { try? FileManager.default.removeItem(at: stateDirectory) }
+        let first = try store(compactAfter: 100)
+        try drive(first, locks: 3)
+        let journal = first.directory.appendingPathComponent("default.0.journal")
+        let handle = try FileHandle(forWritingTo: journal)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"serve":{"device":"alice","#.utf8))
+        try handle.close()
+        let backend = try #require(try store(compactAfter: 100).servers.existing("default"))
+        #expect(backend.read { (try? $0.events(of: "alice"))?.count } == 3)
+    }
+}
