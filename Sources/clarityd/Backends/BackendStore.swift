@@ -118,15 +118,7 @@ final class BackendStore: Sendable {
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw DeviceStateStore.StoreError.io("open \(url.path)", errno) }
         defer { close(fd) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw DeviceStateStore.StoreError.io("write \(url.path)", errno)
-            }
-            written += count
-        }
+        try AtomicFile.writeAll(bytes, to: fd, naming: url.path)
         guard !syncs || fdatasync(fd) == 0 else { throw DeviceStateStore.StoreError.io("fdatasync \(url.path)", errno) }
     }
 }

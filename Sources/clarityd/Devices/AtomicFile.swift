@@ -17,18 +17,24 @@ enum AtomicFile {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw DeviceStateStore.StoreError.io("open \(temporary)", errno) }
         defer { close(fd) }
+        try writeAll(bytes, to: fd, naming: temporary)
+        guard !syncing || fsync(fd) == 0 else { throw DeviceStateStore.StoreError.io("fsync \(temporary)", errno) }
+        guard rename(temporary, path) == 0 else { throw DeviceStateStore.StoreError.io("rename \(temporary)", errno) }
+        if syncing { syncDirectory(directory) }
+    }
+
+    /// Writes every byte of `bytes` to `fd` (the file `path`, for errors), again after a short
+    /// write or an interrupted one.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32, naming path: String) throws {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw DeviceStateStore.StoreError.io("write \(temporary)", errno)
+                throw DeviceStateStore.StoreError.io("write \(path)", errno)
             }
             written += count
         }
-        guard !syncing || fsync(fd) == 0 else { throw DeviceStateStore.StoreError.io("fsync \(temporary)", errno) }
-        guard rename(temporary, path) == 0 else { throw DeviceStateStore.StoreError.io("rename \(temporary)", errno) }
-        if syncing { syncDirectory(directory) }
     }
 
     /// Syncs a directory, so that a rename or unlink in it survives a power cut.
