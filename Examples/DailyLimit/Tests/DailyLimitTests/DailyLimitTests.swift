@@ -74,6 +74,27 @@ import Testing
         #expect(try device.appState(as: DailyLimitStatus.self).shielded)
     }
 
+    /// A user who said no to notifications (the device's `notificationPermission`, a
+    /// `DeviceConfig` the harness exports) still gets the shield, and no banner: iOS suppresses it.
+    @Test func aUserWhoDeniedNotificationsGetsTheShieldWithoutTheBanner() throws {
+        var config = DeviceConfig()
+        config.notificationPermission = .deny
+        let device = try TestDevice(appName: "dailylimit", config: config) { platform, world in
+            DailyLimitApp(platform: platform, world: world, settings: DailyLimitSettings(dailyLimitMinutes: 30, maxRequests: 3))
+        }
+        device.exhaustivity = .kinds(["notification", "notification.suppressed", "shield.apply"])
+        _ = try device.intent(
+            "limitApps", ["apps": [.string(instagram)]])
+        try device.send(.appOpen(app: instagram))
+        try device.advance(
+            minutes: 30,
+            effects: [
+                .shieldApply(store: "dailyLimit", applications: [instagram], categories: .none),
+                .notificationSuppressed(title: "Time's up", body: "You've used your 30 minutes for today.", reason: "denied"),
+            ])
+        #expect(try device.notifications().isEmpty)
+    }
+
     @Test func theLimitComesFromTheSettings() throws {
         let device = try deviceLimitingInstagram(minutes: 90)
         try useUpTheLimit(device, minutes: 90)

@@ -17,7 +17,8 @@ public struct LostUpdate: Sendable, Equatable {
     /// The writer's `store.write` or `store.remove` that overwrote it.
     public let writeSeq: Int
 
-    @_spi(Host) public init(suite: String, key: String, readSeq: Int, otherActor: String, otherWriteSeq: Int, writeSeq: Int) {
+    /// A lost update as a test lists it among a step's expected effects (`.race(LostUpdate(…))`).
+    public init(suite: String, key: String, readSeq: Int, otherActor: String, otherWriteSeq: Int, writeSeq: Int) {
         self.suite = suite
         self.key = key
         self.readSeq = readSeq
