@@ -19,7 +19,8 @@ import Testing
         try BackendStore(stateDirectory: stateDirectory, syncs: false, log: log, compactAfter: compactAfter)
     }
 
-    private func bytes(_ backend: BackendHost) throws -> [UInt8] { try JSONWire.bytes(backend.stored) }
+    /// The backend as a snapshot would hold it (every operation is saved by then: none is dropped).
+    private func bytes(_ backend: BackendHost) throws -> [UInt8] { try JSONWire.bytes(backend.snapshotTakingOperations()) }
 
     /// A phone signs up, then syncs `count` locks a minute apart, saving after each request.
     private func drive(_ store: BackendStore, locks count: Int) throws {

@@ -37,11 +37,6 @@ public final class BackendHost: @unchecked Sendable {
         for operation in operations { apply(operation) }
     }
 
-    /// The whole backend (`<state dir>/backends/<name>.json`, written at a compaction).
-    public var stored: StoredBackend {
-        lock.withLock { StoredBackend(name: name, backend: backend, outbox: outbox, journal: nil) }
-    }
-
     /// The whole backend for a new snapshot, and the operations not taken yet dropped: the
     /// snapshot holds them (one lock, so no operation is both in it and after it).
     public func snapshotTakingOperations() -> StoredBackend {

@@ -32,7 +32,9 @@ public enum AppCatalog {
         "makehay": AppRegistration(description: MakeHayApp.description, settings: MakeHaySettings.self) {
             MakeHayApp(platform: $0, world: $1, settings: $2)
         },
-        "thephone": AppRegistration(description: ThePhoneApp.description, settings: ThePhoneSettings.self, usesBackend: true) { ThePhoneApp(platform: $0, world: $1, settings: $2) },
+        "thephone": AppRegistration(
+            description: ThePhoneApp.description, settings: ThePhoneSettings.self, usesBackend: true, platforms: [.ios, .android]
+        ) { ThePhoneApp(platform: $0, world: $1, settings: $2) },
     ]
 
     /// The apps PROTOCOL.md names, in its order.
@@ -52,6 +54,11 @@ public enum AppCatalog {
         }
     }
 
+    /// Whether `app` has a client for `platform` (an app not in the catalog: iOS only).
+    public static func runs(_ app: String, on platform: DevicePlatform) -> Bool {
+        registrations[app]?.platforms.contains(platform) ?? (platform == .ios)
+    }
+
     /// The built-in invariants a scenario of `app` checks: the platform's (``PlatformInvariants``),
     /// then the app's.
     static func invariants(of app: String) -> [AppInvariant] {
@@ -65,15 +72,20 @@ struct AppRegistration: Sendable {
     let invariants: [AppInvariant]
     /// Whether the app talks to The Phone's backend (its devices get a ``DeviceConnection``).
     let usesBackend: Bool
+    /// The operating systems it has a client for (`device.create`'s `platform`): iOS, and Android
+    /// for The Phone (APPS.md §4.7).
+    let platforms: Set<DevicePlatform>
     let make: @Sendable (Platform, DeviceConfig, World) throws(DeviceError) -> any SimulatedApp
 
     init(
         description: AppDescription, invariants: [AppInvariant], usesBackend: Bool = false,
+        platforms: Set<DevicePlatform> = [.ios],
         make: @escaping @Sendable (Platform, DeviceConfig, World) throws(DeviceError) -> any SimulatedApp
     ) {
         self.description = description
         self.invariants = invariants
         self.usesBackend = usesBackend
+        self.platforms = platforms
         self.make = make
     }
 
@@ -81,9 +93,9 @@ struct AppRegistration: Sendable {
     /// ill-typed members refused, named `config.app.<member>`): the usual registration line.
     init<Settings: AppConfiguration>(
         description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type, usesBackend: Bool = false,
-        make: @escaping @Sendable (Platform, World, Settings) -> any SimulatedApp
+        platforms: Set<DevicePlatform> = [.ios], make: @escaping @Sendable (Platform, World, Settings) -> any SimulatedApp
     ) {
-        self.init(description: description, invariants: invariants, usesBackend: usesBackend) { platform, config, world throws(DeviceError) in
+        self.init(description: description, invariants: invariants, usesBackend: usesBackend, platforms: platforms) { platform, config, world throws(DeviceError) in
             make(platform, world, try Settings.settings(config.appSettings, of: config))
         }
     }

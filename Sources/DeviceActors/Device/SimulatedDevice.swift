@@ -41,6 +41,10 @@ public final class SimulatedDevice: @unchecked Sendable {
         replayingLaunch: [DeviceConnection.Exchange]? = nil
     ) throws(DeviceError) {
         guard let registration = AppCatalog.registrations[appName] else { throw .unknownApp(appName) }
+        guard registration.platforms.contains(config.platform) else {
+            throw .invalidArgument(
+                field: "config.platform", reason: "\(appName) has no \(config.platform.rawValue) client (android: thephone only)")
+        }
         let transport = registration.usesBackend
             ? DeviceConnection(
                 backend: (servers ?? Servers()).backend(

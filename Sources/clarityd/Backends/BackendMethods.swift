@@ -106,12 +106,11 @@ struct BackendMethods: Sendable {
     func sync(_ params: JSONValue?) throws -> JSONValue {
         let request = try decodeParams(SyncParams.self, params)
         let host = try backend(request.backend)
-        guard host.read({ $0.user(named: request.user) }) != nil else {
-            throw RPCError.invalidParams(field: "user", reason: "no user \(request.user) on backend \(host.name)")
-        }
         let response: SyncResponse
         do {
             response = try host.sync(user: request.user, events: request.events, lastSync: request.lastSync ?? 0)
+        } catch .noSuchUser {
+            throw RPCError.invalidParams(field: "user", reason: "no user \(request.user) on backend \(host.name)")
         } catch {
             throw RPCError.invalidParams(field: "events", reason: error.rawValue)
         }

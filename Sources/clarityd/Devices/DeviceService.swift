@@ -286,10 +286,10 @@ final class DeviceService: Sendable {
             }
             config.platform = chosen
         }
-        if config.platform == .android, app != "thephone" {
+        guard AppCatalog.runs(app, on: config.platform) else {
             throw RPCError.invalidParams(
                 field: params.platform != nil ? "platform" : "config.platform",
-                reason: "android runs only thephone (APPS.md §4.7), not \(app)")
+                reason: "\(app) has no \(config.platform.rawValue) client (android: thephone only, APPS.md §4.7)")
         }
         return DeviceCreation(
             name: name, app: app, start: start, timezone: timezone, seed: params.seed ?? 0, clock: clock, config: config)

@@ -73,9 +73,6 @@ public struct OneTimeWorkRequest: Sendable {
         runInApp = runner
     }
 
-    /// The names of works enqueued or running, for `device.state`.
-    @_spi(Host) public var pending: [String] { works.keys.sorted() }
-
     func enqueueUnique(_ name: String, policy: ExistingWorkPolicy, request: OneTimeWorkRequest) async {
         if let existing = works[name] {
             switch policy {
