@@ -3,8 +3,10 @@ import PackageDescription
 
 /// clarityd: a simulated iPhone running a Screen Time app, driven over a Unix socket.
 /// Foundation and Dispatch only. Layers (docs/architecture.md): ExtensionSandbox (the kernel) ←
-/// SimulatediOS (the SDK apps are written against) ← one target per app (Clarity) ← DeviceActors
-/// (the device hosting them) ← clarityd (the only JSON-RPC layer); clarityd, clarityctl → ControlProtocol.
+/// SimulatediOS (the SDK apps are written against) ← DeviceActors (the device hosting any app) ←
+/// ClarityDaemon (the only JSON-RPC layer); one target per app (Clarity) sees only SimulatediOS,
+/// and BuiltInApps registers the five beside them; clarityd = ClarityDaemon + BuiltInApps;
+/// ClarityDaemon, clarityctl → ControlProtocol.
 let package = Package(
     name: "clarityd",
     platforms: [.macOS(.v15)],
@@ -14,31 +16,37 @@ let package = Package(
         /// What an app is written against, and the harness its tests use (Examples/, docs/sdk.md).
         .library(name: "SimulatediOS", targets: ["SimulatediOS", "ExtensionSandbox"]),
         .library(name: "DeviceTesting", targets: ["DeviceTesting"]),
+        /// The daemon with the apps you give it, and the five built-in ones to give beside yours
+        /// (docs/sdk.md, "Your own daemon").
+        .library(name: "ClarityDaemon", targets: ["ClarityDaemon"]),
+        .library(name: "BuiltInApps", targets: ["BuiltInApps"]),
     ],
     targets: [
         .target(name: "ExtensionSandbox"),
         /// The simulated iOS that apps are written against: Apple-named handles over the kernel.
-        .target(name: "SimulatediOS", dependencies: ["ExtensionSandbox"], path: "Sources/DeviceActors/SimulatediOS"),
+        .target(name: "SimulatediOS", dependencies: ["ExtensionSandbox"]),
         /// One target per app, each seeing only the simulated iOS (and the kernel's actor types).
-        .target(name: "Clarity", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/Clarity"),
-        .target(name: "ScrollKitty", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/ScrollKitty"),
-        .target(name: "SpendLess", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/SpendLess"),
-        .target(name: "MakeHay", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/MakeHay"),
-        .target(name: "ThePhone", dependencies: ["SimulatediOS", "ExtensionSandbox"], path: "Sources/DeviceActors/Apps/ThePhone"),
+        .target(name: "Clarity", dependencies: ["SimulatediOS", "ExtensionSandbox"]),
+        .target(name: "ScrollKitty", dependencies: ["SimulatediOS", "ExtensionSandbox"]),
+        .target(name: "SpendLess", dependencies: ["SimulatediOS", "ExtensionSandbox"]),
+        .target(name: "MakeHay", dependencies: ["SimulatediOS", "ExtensionSandbox"]),
+        .target(name: "ThePhone", dependencies: ["SimulatediOS", "ExtensionSandbox"]),
         /// The device that hosts an app: wiring, persistence, scenarios, trace export.
         .target(
             name: "DeviceActors",
-            dependencies: ["ExtensionSandbox", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone", "ThePhoneBackend"],
-            path: "Sources/DeviceActors",
-            exclude: ["SimulatediOS", "Apps", "Testing", "Backend"]),
+            dependencies: ["ExtensionSandbox", "SimulatediOS", "ThePhoneBackend"]),
         /// The Phone's backend (seed 001) as a pure, deterministic value the daemon hosts.
-        .target(name: "ThePhoneBackend", path: "Sources/DeviceActors/Backend/ThePhone"),
+        .target(name: "ThePhoneBackend"),
         /// In-process harness for an app's tests: a device, its steps and their exact effects.
         .target(
-            name: "DeviceTesting", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"],
-            path: "Sources/DeviceActors/Testing"),
+            name: "DeviceTesting", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"]),
         .target(name: "ControlProtocol"),
-        .executableTarget(name: "clarityd", dependencies: ["ControlProtocol", "DeviceActors", "SimulatediOS", "ThePhoneBackend"]),
+        /// The daemon: devices, journals, scenarios and the socket, running the apps it is given.
+        .target(name: "ClarityDaemon", dependencies: ["ControlProtocol", "DeviceActors", "SimulatediOS", "ThePhoneBackend"]),
+        /// The five apps PROTOCOL.md names, registered (the one place that lists them).
+        .target(
+            name: "BuiltInApps", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone"]),
+        .executableTarget(name: "clarityd", dependencies: ["ClarityDaemon", "BuiltInApps", "DeviceActors"]),
         .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
         .testTarget(
@@ -62,7 +70,7 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ThePhoneBackendTests", dependencies: ["ThePhoneBackend"]),
         .testTarget(
-            name: "ClaritydTests", dependencies: ["clarityd", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
+            name: "ClaritydTests", dependencies: ["ClarityDaemon", "BuiltInApps", "Clarity", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),
         /// Starts the built clarityd and clarityctl and talks to them: shared by the two targets below.
         .target(name: "DaemonTestSupport", dependencies: ["ControlProtocol"], path: "Tests/DaemonTestSupport"),

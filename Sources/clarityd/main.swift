@@ -1,3 +1,5 @@
-import Foundation
+import BuiltInApps
+import ClarityDaemon
+import DeviceActors
 
-Daemon.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+ClarityDaemon.run(apps: AppCatalog.builtInApps)

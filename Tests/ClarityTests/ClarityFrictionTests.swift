@@ -23,7 +23,7 @@ import Testing
 
     /// A Clarity device where Instagram is selected and friction monitoring has started.
     private func deviceWithInstagramSelected() throws -> TestDevice {
-        let device = try TestDevice(app: "clarity")
+        let device = try TestDevice(app: .clarity)
         let selection = FamilyActivitySelectionData(applicationTokens: [instagram], categoryTokens: [])
         try device.intent(
             "selectApps", ["apps": [.string(instagram)]],

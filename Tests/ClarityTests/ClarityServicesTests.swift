@@ -52,7 +52,7 @@ import DeviceTesting
 @Suite struct ClarityProsocialDeterminismTests {
     @Test func challengesWithRandomChoicesReplayByteForByte() throws {
         func run(seed: UInt64) throws -> Data {
-            let device = try TestDevice(app: "clarity", seed: seed, exhaustivity: .off)
+            let device = try TestDevice(app: .clarity, seed: seed, exhaustivity: .off)
             let instagram = "com.burbn.instagram"
             try device.send(
                 .contactsSet([Contact(id: "m", name: "Mom", phone: "+1"), Contact(id: "d", name: "Dad", phone: "+2")]))

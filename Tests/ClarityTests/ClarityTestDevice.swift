@@ -44,9 +44,9 @@ extension TestDevice {
     /// A Clarity device as the daemon's tests made them: seed 11, Monday 2026-01-05 09:00 UTC;
     /// `thresholdsMinutes` replaces the friction layers' 5, 10, 15, 20, 25 minutes.
     static func clarity(seed: UInt64 = 11, thresholdsMinutes: [Int]? = nil) throws -> TestDevice {
-        guard let thresholdsMinutes else { return try TestDevice(app: "clarity", seed: seed) }
+        guard let thresholdsMinutes else { return try TestDevice(app: .clarity, seed: seed) }
         return try TestDevice(
-            app: "clarity", settings: ["frictionThresholdsMinutes": .array(thresholdsMinutes.map(StoredValue.int))],
+            app: .clarity, settings: ["frictionThresholdsMinutes": .array(thresholdsMinutes.map(StoredValue.int))],
             seed: seed)
     }
 

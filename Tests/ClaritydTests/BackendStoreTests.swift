@@ -4,7 +4,7 @@ import Testing
 
 @testable import DeviceActors
 @_spi(Host) import SimulatediOS
-@testable import clarityd
+@testable import ClarityDaemon
 
 /// The Phone's backends on disk (docs/apps/thephone-backend.md, "Hosted in the daemon"): a
 /// snapshot and the journal of operations after it give the backend back byte for byte, across

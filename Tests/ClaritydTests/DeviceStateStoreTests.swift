@@ -1,3 +1,5 @@
+import BuiltInApps
+import Clarity
 import ControlProtocol
 import Foundation
 import Testing
@@ -5,7 +7,7 @@ import Testing
 @testable import Clarity
 @testable import DeviceActors
 @_spi(Host) @testable import SimulatediOS
-@testable import clarityd
+@testable import ClarityDaemon
 
 /// Device state on disk: journals that start at creation or at a snapshot, torn and corrupt
 /// lines, and state files of format 1.
@@ -108,7 +110,7 @@ import Testing
 
     private func device(_ name: String = "d") throws -> SimulatedDevice {
         try SimulatedDevice(
-            name: name, app: "clarity", start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
+            name: name, app: .clarity, start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
             timeZone: TimeZone(identifier: "UTC")!, seed: 9, clock: .virtual, config: DeviceConfig())
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import clarityd
+@testable import ClarityDaemon
 
 /// Journals borrow their descriptors: many devices write under a small budget, each line lands
 /// in its own file, and a finished journal gives its descriptor back.

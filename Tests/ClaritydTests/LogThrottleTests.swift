@@ -1,6 +1,6 @@
 import Testing
 
-@testable import clarityd
+@testable import ClarityDaemon
 
 /// What a client provokes over and over is logged once a second per connection and kind, and
 /// every message held back is accounted for in a summary line.

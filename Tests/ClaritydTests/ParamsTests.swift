@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @_spi(Host) @testable import SimulatediOS
-@testable import clarityd
+@testable import ClarityDaemon
 
 /// Every device method decodes its params strictly: a wrong type, a missing field or a member
 /// the method doesn't take is -32602 naming the field by its JSON path.

@@ -1,10 +1,12 @@
+import BuiltInApps
+import Clarity
 import ControlProtocol
 import Foundation
 import Testing
 
 @testable import DeviceActors
 @_spi(Host) @testable import SimulatediOS
-@testable import clarityd
+@testable import ClarityDaemon
 
 /// What a recording refuses where the daemon cannot easily be brought to it: a history that
 /// does not rebuild the device, one longer than a scenario may be, and a request that failed
@@ -44,25 +46,25 @@ import Testing
 
     @Test func aHistoryThatDoesNotRebuildTheDeviceIsRefused() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let device = try DeviceReplay.make(creation, servers: Servers(), replaying: false)
+        let device = try DeviceReplay(log: log, servers: Servers(), catalog: .builtIn).make(creation, replaying: false)
         _ = try device.advance(seconds: 120)
         let history = try history([("clock.advance", ["device": "d", "seconds": 60])])
         #expect(
-            refusal { try SessionRecording(device, history: history, replay: DeviceReplay(log: log, servers: Servers())) }
+            refusal { try SessionRecording(device, history: history, replay: DeviceReplay(log: log, servers: Servers(), catalog: .builtIn)) }
                 == ["device": "d", "reason": "diverged", "method": "clock.advance", "t": 0.0])
     }
 
     @Test func aHistoryLongerThanAScenarioIsRefusedBeforeItIsRehearsed() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let device = try DeviceReplay.make(creation, servers: Servers(), replaying: false)
+        let device = try DeviceReplay(log: log, servers: Servers(), catalog: .builtIn).make(creation, replaying: false)
         let history = try history(Array(repeating: ("event", ["device": "d", "type": "lock"]), count: Scenario.maxSteps))
-        #expect(refusal { try SessionRecording(device, history: history, replay: DeviceReplay(log: log, servers: Servers())) }?["reason"] == "tooLong")
+        #expect(refusal { try SessionRecording(device, history: history, replay: DeviceReplay(log: log, servers: Servers(), catalog: .builtIn)) }?["reason"] == "tooLong")
     }
 
     @Test func aRequestThatFailedAsNoStepExpectsDropsTheRecording() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let device = try DeviceReplay.make(creation, servers: Servers(), replaying: false)
-        var recording = try SessionRecording(device, history: try history([]), replay: DeviceReplay(log: log, servers: Servers()))
+        let device = try DeviceReplay(log: log, servers: Servers(), catalog: .builtIn).make(creation, replaying: false)
+        var recording = try SessionRecording(device, history: try history([]), replay: DeviceReplay(log: log, servers: Servers(), catalog: .builtIn))
         recording.add(method: "event", params: ["type": "lock"], failure: nil, at: 0)
         recording.add(method: "clock.advance", params: ["seconds": 5], failure: .internalFailure("a bug"), at: 1500)
         recording.add(method: "store.set", params: ["key": "k", "value": 1], failure: nil, at: 2000)

@@ -1,10 +1,12 @@
+import BuiltInApps
+import Clarity
 import ControlProtocol
 import ExtensionSandbox
 import Foundation
 import Testing
 
 @testable import DeviceActors
-@testable import clarityd
+@testable import ClarityDaemon
 
 /// `dfs` with sleep sets runs one order of steps that commute, judged by what each step touched
 /// (``Footprint``). What it skips must be only orders that end the same way: on the shipped race
@@ -14,7 +16,7 @@ import Testing
     private static func scenario(_ name: String) throws -> Scenario {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../config/scenarios/\(name).json").standardizedFileURL
-        return try ScenarioDocument.scenario(from: try JSONWire.decode(JSONValue.self, from: Data(contentsOf: url)))
+        return try ScenarioDocument.scenario(from: try JSONWire.decode(JSONValue.self, from: Data(contentsOf: url)), catalog: .builtIn)
     }
 
     /// The end states of every schedule a `dfs` run reached, and how many it ran.

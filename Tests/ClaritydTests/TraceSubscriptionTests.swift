@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-@testable import clarityd
+@testable import ClarityDaemon
 
 /// A subscription's buffer: bounded, silent until activated, and once full it drops every event
 /// until the connection has taken what it holds, then says what is missing, in place.

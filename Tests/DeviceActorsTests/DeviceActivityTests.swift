@@ -42,7 +42,7 @@ import Testing
     /// `….001Z`) entered the same interval again forever at its end. Each boundary fires once.
     @Test func aClockBetweenTwoSecondsCrossesEachBoundaryOnce() throws {
         let device = try SimulatedDevice(
-            name: "v", app: "clarity", start: DeviceCalendar.parseISO("2026-01-05T09:00:00.001Z")!,
+            name: "v", app: .clarity, start: DeviceCalendar.parseISO("2026-01-05T09:00:00.001Z")!,
             timeZone: TimeZone(identifier: "UTC")!, seed: 0, clock: .virtual, config: DeviceConfig())
         let hourly = DeviceActivitySchedule(
             intervalStart: DateComponentsSpec(hour: 10), intervalEnd: DateComponentsSpec(hour: 11), repeats: true)

@@ -79,13 +79,13 @@ import Testing
     @Test func theAnswerSurvivesASnapshot() throws {
         var config = DeviceConfig()
         config.notificationPermission = .deny
-        let device = try TestDevice(app: "clarity", config: config)
+        let device = try TestDevice(app: .clarity, config: config)
         #expect(device.device.traceEntries(since: nil, limit: nil, kinds: ["notification.authorization"]).count == 1)
         let snapshot = try device.device.snapshot()
         #expect(snapshot.notificationAuthorization == .denied)
         var allowing = snapshot
         allowing.config.notificationPermission = .allow
-        let restored = try SimulatedDevice(restoring: allowing)
+        let restored = try SimulatedDevice(restoring: allowing, catalog: AppCatalog([.clarity]))
         #expect(try restored.state().notifications == .denied)
         #expect(restored.traceEntries(since: nil, limit: nil, kinds: ["notification.authorization"]).count == 1)
     }

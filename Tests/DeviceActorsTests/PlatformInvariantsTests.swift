@@ -1,3 +1,4 @@
+import Clarity
 import Foundation
 import Testing
 
@@ -49,7 +50,10 @@ import Testing
     }
 
     @Test func everyScenarioChecksIt() {
-        #expect(AppCatalog.invariants(of: "clarity").first?.name == "shieldShownOnlyOverTheFrontmostApp")
-        #expect(AppCatalog.invariants(of: "no such app").map(\.name) == ["shieldShownOnlyOverTheFrontmostApp"])
+        #expect(AppRegistration.clarity.scenarioInvariants.first?.name == "shieldShownOnlyOverTheFrontmostApp")
+        let bare = AppRegistration(
+            description: AppDescription(name: "bare", bundleIdentifier: nil, appGroup: nil, available: true, intents: [])
+        ) { ClarityApp(platform: $0, world: $1, config: ClarityConfig()) }
+        #expect(bare.scenarioInvariants.map(\.name) == ["shieldShownOnlyOverTheFrontmostApp"])
     }
 }

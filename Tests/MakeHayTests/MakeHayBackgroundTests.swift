@@ -64,7 +64,7 @@ import Testing
         let snapshot = try device.device.snapshot()
         #expect(snapshot.mainAppInMemory == false)
         #expect(snapshot.health?.relaunchDueMilliseconds == 3_600_000)
-        let restored = try SimulatedDevice(restoring: snapshot)
+        let restored = try SimulatedDevice(restoring: snapshot, catalog: AppCatalog([.makeHay]))
         let outcome = try restored.advance(seconds: 3600)
         #expect(outcome.effects.map(\.entry.payload.kind).filter { $0 != "store.read" && !$0.hasPrefix("clock") } == ["app.launch", "shield.clear"])
         #expect(try restored.shields().effective.applications.isEmpty)

@@ -14,7 +14,7 @@ extension TestDevice {
     /// A Make Hay device (Monday 2026-01-05 09:00 UTC) with Instagram selected: the first
     /// evaluation finds 0 steps today and blocks it.
     static func makeHay(config: DeviceConfig = DeviceConfig(), start: String = "2026-01-05T09:00:00Z") throws -> TestDevice {
-        let device = try TestDevice(app: "makehay", start: start, config: config)
+        let device = try TestDevice(app: .makeHay, start: start, config: config)
         try device.intent(
             "selectApps", ["apps": [.string(instagram)]],
             effects: [

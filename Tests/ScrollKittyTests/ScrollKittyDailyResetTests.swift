@@ -12,7 +12,7 @@ import Testing
     private func killTheCat(resetting: Bool) throws -> TestDevice {
         var config = DeviceConfig()
         config.app = ["hpDailyReset": .bool(resetting)]
-        let device = try TestDevice(app: "scrollkitty", config: config, exhaustivity: .off)
+        let device = try TestDevice(app: .scrollKitty, config: config, exhaustivity: .off)
         try device.intent(
             "selectApps", ["apps": [.string(App.instagram)]],
             effects: resetting ? [.activityStart(activity: "scrollkitty_day")] : [])

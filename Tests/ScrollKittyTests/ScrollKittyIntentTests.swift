@@ -40,7 +40,7 @@ import Testing
 
     @Test(arguments: [0, 11])
     func selectAppsRefusesNoneOrMoreThanTen(count: Int) throws {
-        let device = try TestDevice(app: "scrollkitty")
+        let device = try TestDevice(app: .scrollKitty)
         let apps = (0..<count).map { JSONValue.string("com.example.app\($0)") }
         #expect(throws: DeviceError.invalidArgument(field: "args.apps", reason: "1 to 10 bundle ids")) {
             try device.intent("selectApps", ["apps": .array(apps)])
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func selectAppsRefusesAnAppTwice() throws {
-        let device = try TestDevice(app: "scrollkitty")
+        let device = try TestDevice(app: .scrollKitty)
         #expect(throws: DeviceError.invalidArgument(field: "args.apps", reason: "an app may be selected only once")) {
             try device.intent("selectApps", ["apps": [.string(App.instagram), .string(App.instagram)]])
         }
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func setShieldFrequencyStoresTheCooldown() throws {
-        let device = try TestDevice(app: "scrollkitty")
+        let device = try TestDevice(app: .scrollKitty)
         try device.intent("setShieldFrequency", ["minutes": 30], effects: [
             .storeWrite(suite: group, key: "shieldFrequencyMinutes", value: .int(30))
         ])
@@ -76,7 +76,7 @@ import Testing
 
     @Test(arguments: [9, 61])
     func setShieldFrequencyRefusesOutsideTenToSixty(minutes: Int) throws {
-        let device = try TestDevice(app: "scrollkitty")
+        let device = try TestDevice(app: .scrollKitty)
         #expect(throws: DeviceError.invalidArgument(field: "args.minutes", reason: "10 to 60 minutes")) {
             try device.intent("setShieldFrequency", ["minutes": .int(minutes)])
         }
@@ -94,7 +94,7 @@ import Testing
 
     @Test(arguments: [2, 9])
     func setDailyLimitRefusesOutsideThreeToEight(hours: Int) throws {
-        let device = try TestDevice(app: "scrollkitty")
+        let device = try TestDevice(app: .scrollKitty)
         #expect(throws: DeviceError.invalidArgument(field: "args.hours", reason: "3 to 8 hours")) {
             try device.intent("setDailyLimit", ["hours": .int(hours)])
         }
@@ -108,7 +108,7 @@ import Testing
         (["startHour": 22, "endHour": 2, "weekdays": [0]], "args.weekdays[0]", "1 (Sunday) to 7 (Saturday)"),
     ] as [(JSONValue, String, String)])
     func setFocusWindowRefusesOutOfRange(args: JSONValue, field: String, reason: String) throws {
-        let device = try TestDevice(app: "scrollkitty")
+        let device = try TestDevice(app: .scrollKitty)
         #expect(throws: DeviceError.invalidArgument(field: field, reason: reason)) {
             try device.intent("setFocusWindow", args)
         }

@@ -90,7 +90,7 @@ func cooldownEndEffects(_ app: String, shielding: [String], shield: ShieldConfig
 extension TestDevice {
     /// A ScrollKitty device (Monday 2026-01-05 09:00 UTC) with `apps` selected, effects checked.
     static func scrollKitty(selecting apps: [String], shares: [Int], config: DeviceConfig = DeviceConfig()) throws -> TestDevice {
-        let device = try TestDevice(app: "scrollkitty", config: config)
+        let device = try TestDevice(app: .scrollKitty, config: config)
         let health = zip(apps, shares).map { ($0, $1, $1) }
         try device.intent("selectApps", ["apps": .array(apps.map(JSONValue.string))], effects: firstSelectionEffects(apps, health: health))
         return device

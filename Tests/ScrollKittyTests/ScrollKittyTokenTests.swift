@@ -13,7 +13,7 @@ import Testing
     @Test func withUnstableTokensTheShieldFindsNoHPAndNoContinue() throws {
         var config = DeviceConfig()
         config.quirks = ["unstableTokens": true]
-        let device = try TestDevice(app: "scrollkitty", config: config, exhaustivity: .kinds(["shield.shown", "shield.action"]))
+        let device = try TestDevice(app: .scrollKitty, config: config, exhaustivity: .kinds(["shield.shown", "shield.action"]))
         try device.intent("selectApps", ["apps": [.string(App.instagram), .string(App.tiktok)]])
         let stored = try device.appState(as: ScrollKittyState.self)
         #expect(stored.apps.map(\.hp) == [50, 50], "the main app reads back its own keys")
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func withoutTheQuirkEveryProcessEncodesTheSameKey() throws {
-        let device = try TestDevice(app: "scrollkitty", exhaustivity: .kinds(["shield.shown"]))
+        let device = try TestDevice(app: .scrollKitty, exhaustivity: .kinds(["shield.shown"]))
         try device.intent("selectApps", ["apps": [.string(App.instagram), .string(App.tiktok)]])
         #expect(try device.appState(as: ScrollKittyState.self).apps[0].tokenId == "Y29tLmJ1cmJuLmluc3RhZ3JhbQ==")
         try device.send(

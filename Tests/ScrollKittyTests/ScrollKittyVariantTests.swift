@@ -141,22 +141,22 @@ import Testing
     @Test func theVariantMayBeGivenAtTheTopLevel() throws {
         var config = DeviceConfig()
         config.variant = "noNotificationAuth"
-        let device = try TestDevice(app: "scrollkitty", config: config)
+        let device = try TestDevice(app: .scrollKitty, config: config)
         #expect(try device.appState(as: ScrollKittyState.self).notificationsAuthorized == false)
         config.app = ["variant": .string("correct")]
-        let overridden = try TestDevice(app: "scrollkitty", config: config)
+        let overridden = try TestDevice(app: .scrollKitty, config: config)
         #expect(try overridden.appState(as: ScrollKittyState.self).notificationsAuthorized)
         var unknown = DeviceConfig()
         unknown.variant = "sloppy"
         #expect(throws: DeviceError.invalidArgument(
             field: "config.variant", reason: "one of correct, extensionTimer, noNotificationAuth, monitorReapplies, readModifyWrite")
-        ) { try TestDevice(app: "scrollkitty", config: unknown) }
+        ) { try TestDevice(app: .scrollKitty, config: unknown) }
     }
 
     @Test func anUnknownVariantIsRefusedByName() throws {
         var config = DeviceConfig()
         config.app = ["variant": .string("sloppy")]
-        #expect(throws: DeviceError.self) { try TestDevice(app: "scrollkitty", config: config) }
+        #expect(throws: DeviceError.self) { try TestDevice(app: .scrollKitty, config: config) }
         #expect(throws: DeviceError.self) {
             try ScrollKittySettings.decode(["variant": .string("MonitorReapplies")])
         }

@@ -89,7 +89,7 @@ import Testing
 
     /// Shopping apps shielded through their category: the session's app is excepted from it.
     @Test func anAppShieldedByItsCategoryIsExceptedDuringItsSession() throws {
-        let device = try TestDevice(app: "spendless")
+        let device = try TestDevice(app: .spendLess)
         let shopping = CategoryPolicy.specific(["shopping"], except: [])
         try device.intent(
             "selectApps", ["apps": [.string(Shop.amazon)], "categories": ["shopping"]],

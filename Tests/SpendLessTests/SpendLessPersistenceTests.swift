@@ -10,14 +10,14 @@ import Testing
 /// (the daemon's compaction) keeps it, so a restart from one is as invisible as a journal replay.
 @Suite struct SpendLessPersistenceTests {
     @Test func aRunningInterventionSurvivesASnapshot() throws {
-        let device = try TestDevice(app: "spendless", exhaustivity: .off)
+        let device = try TestDevice(app: .spendLess, exhaustivity: .off)
         try device.intent("intervention.start", ["type": "fullFlow"])
         try device.intent("intervention.next")
         let before = try device.appState(as: SpendLessState.self)
         #expect(before.intervention?.step == "haltCheck")
         let snapshot = try device.device.snapshot()
         #expect(snapshot.appData != nil)
-        let restored = try SimulatedDevice(restoring: snapshot)
+        let restored = try SimulatedDevice(restoring: snapshot, catalog: AppCatalog([.spendLess]))
         let after = try JSONDecoder().decode(
             SpendLessState.self, from: JSONEncoder().encode(AnyEncodableState(value: try restored.state().appState)))
         #expect(after == before)
@@ -35,7 +35,7 @@ private struct AnyEncodableState: Encodable {
 /// seed's in-memory `InterventionManager`); the App Group's counts stay.
 @Suite struct SpendLessTerminationTests {
     @Test func terminatingTheAppLosesTheRunningIntervention() throws {
-        let device = try TestDevice(app: "spendless", exhaustivity: .off)
+        let device = try TestDevice(app: .spendLess, exhaustivity: .off)
         try device.intent("intervention.start", ["type": "quickPause"])
         try device.intent("intervention.finish", ["outcome": "resisted"])
         try device.intent("intervention.start", ["type": "fullFlow"])

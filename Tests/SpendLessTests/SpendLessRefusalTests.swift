@@ -61,8 +61,8 @@ import Testing
     @Test func anUnknownVariantIsRefused() throws {
         var config = DeviceConfig()
         config.app = ["variant": .string("sloppy")]
-        expectRefusal(invalid("config.app.variant")) { _ = try TestDevice(app: "spendless", config: config) }
+        expectRefusal(invalid("config.app.variant")) { _ = try TestDevice(app: .spendLess, config: config) }
         config.app = ["variant": .string("correct")]
-        _ = try TestDevice(app: "spendless", config: config)
+        _ = try TestDevice(app: .spendLess, config: config)
     }
 }

@@ -73,7 +73,7 @@ func refused(_ reason: String) -> DeviceError { .refused(reason: reason, message
 extension TestDevice {
     /// A SpendLess device (Monday 2026-01-05 09:00 UTC) with `apps` selected and shielded.
     static func spendLess(selecting apps: [String] = [Shop.amazon, Shop.shein]) throws -> TestDevice {
-        let device = try TestDevice(app: "spendless")
+        let device = try TestDevice(app: .spendLess)
         try device.intent(
             "selectApps", ["apps": .array(apps.map(JSONValue.string))],
             effects: [

@@ -8,7 +8,7 @@ import Testing
 @testable import ThePhone
 
 /// The app's own data (its Core Data / Room store, preferences, account) goes into the device's
-/// snapshot as sorted-key JSON and comes back (`SimulatedDevice(restoring:servers:)`): the
+/// snapshot as sorted-key JSON and comes back (`SimulatedDevice(restoring:catalog:servers:)`): the
 /// restored app shows the same dashboard, does not sign up again and goes on where it stopped.
 @Suite struct PersistenceTests {
     private func dashboard(_ device: SimulatedDevice) throws -> ThePhoneState {
@@ -41,7 +41,7 @@ import Testing
         let snapshot = try device.device.snapshot()
         let appData = try #require(snapshot.appData)
         #expect(appData == (try JSONEncoder.sorted.encode(JSONDecoder().decode(ThePhoneMainApp.Saved.self, from: appData))))
-        let restored = try SimulatedDevice(restoring: snapshot, servers: servers)
+        let restored = try SimulatedDevice(restoring: snapshot, catalog: AppCatalog([.thePhone]), servers: servers)
         #expect(try dashboard(restored) == before)
         #expect(!restored.traceSoFar.contains { if case .networkRequest = $0.payload { $0.sequence > snapshot.traceSequence ?? 0 } else { false } })
 
@@ -58,12 +58,12 @@ import Testing
         let device = try TestDevice.iPhone()
         try device.intent("setup.begin", effects: [setupSignpost("awaitingVerification")])
         try device.advance(seconds: 60)
-        let failing = try SimulatedDevice(restoring: try device.device.snapshot())
+        let failing = try SimulatedDevice(restoring: try device.device.snapshot(), catalog: AppCatalog([.thePhone]))
         #expect(try dashboard(failing).setup?.state == "awaitingVerification")
         #expect(kinds(try failing.advance(seconds: 59)) == [])
         #expect(kinds(try failing.advance(seconds: 1)) == ["setup failed"])
 
-        let verifying = try SimulatedDevice(restoring: try device.device.snapshot())
+        let verifying = try SimulatedDevice(restoring: try device.device.snapshot(), catalog: AppCatalog([.thePhone]))
         _ = try verifying.apply(.lock)
         _ = try verifying.apply(.unlock)
         #expect(try dashboard(verifying).setup?.state == "verified")
@@ -78,7 +78,7 @@ import Testing
         try device.userPresent()
         try device.screenOff()
         let before = try device.phone()
-        let restored = try SimulatedDevice(restoring: try device.device.snapshot(), servers: servers)
+        let restored = try SimulatedDevice(restoring: try device.device.snapshot(), catalog: AppCatalog([.thePhone]), servers: servers)
         #expect(try dashboard(restored) == before)
         _ = try restored.advance(seconds: 61)
         #expect(kinds(try restored.apply(.unlock)) == ["app.state", "eventRecorded ", "work", "work", "POST /events/sync", "work"])

@@ -76,7 +76,7 @@ import Testing
     @Test func deniedNotificationsSuppressThePush() throws {
         var config = DeviceConfig()
         config.notificationPermission = .deny
-        let device = try TestDevice(app: "thephone", config: config, name: "alice")
+        let device = try TestDevice(app: .thePhone, config: config, name: "alice")
         try device.intent("installAutomation", ["trigger": "lock"], effects: [.automation(trigger: "lock", shortcut: "RecordLockIntent", outcome: "installed")])
         try device.intent("installAutomation", effects: [.automation(trigger: "unlock", shortcut: "RecordUnlockIntent", outcome: "installed")])
         try device.verifySetup()

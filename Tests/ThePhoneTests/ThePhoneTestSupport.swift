@@ -60,7 +60,7 @@ extension TestDevice {
         _ name: String = "alice", servers: Servers? = nil, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC",
         seed: UInt64 = 1, triggers: [AutomationTrigger] = [.unlock, .lock], askBeforeRunning: Bool = false
     ) throws -> TestDevice {
-        let device = try TestDevice(app: "thephone", start: start, timeZone: timeZone, seed: seed, name: name, servers: servers)
+        let device = try TestDevice(app: .thePhone, start: start, timeZone: timeZone, seed: seed, name: name, servers: servers)
         for trigger in triggers {
             let shortcut = trigger == .unlock ? "RecordUnlockIntent" : "RecordLockIntent"
             try device.intent(
@@ -78,7 +78,7 @@ extension TestDevice {
         var config = DeviceConfig()
         config.platform = .android
         return try TestDevice(
-            app: "thephone", start: start, timeZone: timeZone, seed: seed, config: config, name: name, servers: servers)
+            app: .thePhone, start: start, timeZone: timeZone, seed: seed, config: config, name: name, servers: servers)
     }
 
     func phone() throws -> ThePhoneState { try appState(as: ThePhoneState.self) }

@@ -1,129 +1,80 @@
-import Clarity
 import ExtensionSandbox
 import Foundation
-import MakeHay
-import ScrollKitty
 @_spi(Host) import SimulatediOS
-import SpendLess
-import ThePhone
 
-/// The apps this build simulates, by wire name (`device.create`'s `app`): one registration line
-/// per app. An app is a target of its own under `Apps/<App>/` that sees only the simulated iOS
-/// (docs/architecture.md); this table is the one place the host names it.
-public enum AppCatalog {
-    /// The apps this build runs.
-    static let registrations: [String: AppRegistration] = [
-        "clarity": AppRegistration(description: ClarityApp.description, invariants: ClarityInvariants.all) {
-            platform, config, world throws(DeviceError) in
-            // The top-level spellings first, `config.app` over them.
-            let legacy: [String: StoredValue] = [
-                "frictionThresholdsMinutes": .array(config.frictionThresholdsMinutes.map(StoredValue.int)),
-                "verificationNamesChallenge": .bool(config.verificationNamesChallenge),
-            ]
-            let settings = try ClarityConfig.settings(legacy.merging(config.appSettings) { _, app in app }, of: config)
-            return ClarityApp(platform: platform, world: world, config: settings)
-        },
-        "scrollkitty": AppRegistration(description: ScrollKittyApp.description, settings: ScrollKittySettings.self) {
-            ScrollKittyApp(platform: $0, world: $1, settings: $2)
-        },
-        "spendless": AppRegistration(description: SpendLessApp.description, settings: SpendLessSettings.self) {
-            SpendLessApp(platform: $0, world: $1, settings: $2)
-        },
-        "makehay": AppRegistration(description: MakeHayApp.description, settings: MakeHaySettings.self) {
-            MakeHayApp(platform: $0, world: $1, settings: $2)
-        },
-        "thephone": AppRegistration(
-            description: ThePhoneApp.description, settings: ThePhoneSettings.self, usesBackend: true, platforms: [.ios, .android]
-        ) { ThePhoneApp(platform: $0, world: $1, settings: $2) },
-    ]
+/// The apps a daemon or a scenario can run, by wire name (`device.create`'s `app`): one
+/// ``AppRegistration`` per app, given where the daemon is assembled (the built-in five are
+/// `BuiltInApps`; an app author's own are added beside them, docs/sdk.md). Nothing here names
+/// an app.
+public struct AppCatalog: Sendable {
+    /// The registrations, by name.
+    public let registrations: [String: AppRegistration]
 
-    /// The apps PROTOCOL.md names, in its order.
-    static let protocolApps = ["clarity", "scrollkitty", "spendless", "makehay", "thephone"]
-    /// Every app name the daemon answers to: the protocol's, then any other app registered above
-    /// (an app author's own, docs/sdk.md), by name.
-    public static let knownNames = protocolApps + registrations.keys.filter { !protocolApps.contains($0) }.sorted()
-    /// The apps this build can run.
-    public static var available: [String] { knownNames.filter { registrations[$0] != nil } }
+    /// The apps in `apps`; a later one replaces an earlier one of the same name (an author's
+    /// build of `clarity` over the built-in one).
+    public init(_ apps: [AppRegistration]) {
+        registrations = Dictionary(apps.map { ($0.name, $0) }) { _, later in later }
+    }
 
-    /// What each known app is, in that order: the ones this build runs with their intents, the
-    /// others marked not available yet (`daemon.catalog`, help and error messages).
-    public static var descriptions: [AppDescription] {
+    /// The apps PROTOCOL.md names, in its order: known names even when a daemon runs without them.
+    public static let protocolApps = ["clarity", "scrollkitty", "spendless", "makehay", "thephone"]
+
+    /// Every app name the daemon answers to: the protocol's, then any other app registered, by name.
+    public var knownNames: [String] {
+        Self.protocolApps + registrations.keys.filter { !Self.protocolApps.contains($0) }.sorted()
+    }
+
+    /// The apps this catalog runs.
+    public var available: [String] { knownNames.filter { registrations[$0] != nil } }
+
+    /// The registration of `name`, or ``DeviceError/unknownApp(_:)``.
+    public func registration(named name: String) throws(DeviceError) -> AppRegistration {
+        guard let registration = registrations[name] else { throw .unknownApp(name) }
+        return registration
+    }
+
+    /// What each known app is, in that order: the ones this catalog runs with their intents,
+    /// the others marked not available (`daemon.catalog`, help and error messages).
+    public var descriptions: [AppDescription] {
         knownNames.map { name in
             registrations[name]?.description
                 ?? AppDescription(name: name, bundleIdentifier: nil, appGroup: nil, available: false, intents: [])
         }
     }
 
-    /// Whether `app` has a client for `platform` (an app not in the catalog: iOS only).
-    public static func runs(_ app: String, on platform: DevicePlatform) -> Bool {
-        registrations[app]?.platforms.contains(platform) ?? (platform == .ios)
+    /// The apps with a client for `platform`, by name, as error messages list them.
+    public func apps(on platform: DevicePlatform) -> String {
+        available.filter { runs($0, on: platform) }.joined(separator: ", ")
     }
 
-    /// The built-in invariants a scenario of `app` checks: the platform's (``PlatformInvariants``),
-    /// then the app's.
-    static func invariants(of app: String) -> [AppInvariant] {
-        PlatformInvariants.all + (registrations[app]?.invariants ?? [])
+    /// Whether `app` has a client for `platform` (an app not in the catalog: iOS only).
+    public func runs(_ app: String, on platform: DevicePlatform) -> Bool {
+        registrations[app]?.platforms.contains(platform) ?? (platform == .ios)
     }
 }
 
-/// How the host makes one app: its description, its built-in invariants and its constructor.
-struct AppRegistration: Sendable {
-    let description: AppDescription
-    let invariants: [AppInvariant]
-    /// Whether the app talks to The Phone's backend (its devices get a ``DeviceConnection``).
-    let usesBackend: Bool
-    /// The operating systems it has a client for (`device.create`'s `platform`): iOS, and Android
-    /// for The Phone (APPS.md §4.7).
-    let platforms: Set<DevicePlatform>
-    let make: @Sendable (Platform, DeviceConfig, World) throws(DeviceError) -> any SimulatedApp
-
-    init(
-        description: AppDescription, invariants: [AppInvariant], usesBackend: Bool = false,
-        platforms: Set<DevicePlatform> = [.ios],
-        make: @escaping @Sendable (Platform, DeviceConfig, World) throws(DeviceError) -> any SimulatedApp
-    ) {
-        self.description = description
-        self.invariants = invariants
-        self.usesBackend = usesBackend
-        self.platforms = platforms
-        self.make = make
-    }
-
-    /// An app whose settings are `Settings`, decoded from the device's `config.app` (unknown or
-    /// ill-typed members refused, named `config.app.<member>`): the usual registration line.
-    init<Settings: AppConfiguration>(
-        description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type, usesBackend: Bool = false,
-        platforms: Set<DevicePlatform> = [.ios], make: @escaping @Sendable (Platform, World, Settings) -> any SimulatedApp
-    ) {
-        self.init(description: description, invariants: invariants, usesBackend: usesBackend, platforms: platforms) { platform, config, world throws(DeviceError) in
-            make(platform, world, try Settings.settings(config.appSettings, of: config))
-        }
-    }
+extension AppRegistration {
+    /// The built-in invariants a scenario of this app checks: the platform's
+    /// (``PlatformInvariants``), then the app's.
+    var scenarioInvariants: [AppInvariant] { PlatformInvariants.all + invariants }
 }
 
 extension DeviceConfig {
-    /// `config.app`, with the top-level `variant` under it unless `config.app` names one.
-    var appSettings: [String: StoredValue] {
-        let topLevel: [String: StoredValue] = variant.map { ["variant": .string($0)] } ?? [:]
-        return topLevel.merging(app ?? [:]) { _, app in app }
-    }
-
-    /// Whether `member` of the app's settings came from the top level (`config.variant`).
-    func isTopLevel(_ member: String) -> Bool {
-        member == "variant" && variant != nil && app?["variant"] == nil
-    }
-}
-
-extension AppConfiguration {
-    /// The app's settings from the device's `config.app`, errors named as the request names them
-    /// (`config.app.frictionThresholdsMinutes`, or `config.variant` when given there).
-    static func settings(_ values: [String: StoredValue], of config: DeviceConfig) throws(DeviceError) -> Self {
-        do {
-            return try decode(values)
-        } catch {
-            if case .invalidArgument(let field, _) = error, config.isTopLevel(field) { throw error.inside("config") }
-            throw error.inside("config.app")
+    /// The settings `app` gets from this config: `config.app` over the top-level spellings the
+    /// app takes (``AppRegistration/topLevelSettings``) and `variant` when given.
+    func settings(for app: AppRegistration) -> AppSettings {
+        var topLevel: [String: StoredValue] = [:]
+        if app.topLevelSettings.contains("frictionThresholdsMinutes") {
+            topLevel["frictionThresholdsMinutes"] = .array(frictionThresholdsMinutes.map(StoredValue.int))
         }
+        if app.topLevelSettings.contains("verificationNamesChallenge") {
+            topLevel["verificationNamesChallenge"] = .bool(verificationNamesChallenge)
+        }
+        if let variant { topLevel["variant"] = .string(variant) }
+        let given = self.app ?? [:]
+        return AppSettings(
+            values: topLevel.merging(given) { _, app in app },
+            fromTopLevel: Set(topLevel.keys.filter { given[$0] == nil }))
     }
 }
 

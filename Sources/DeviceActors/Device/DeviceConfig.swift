@@ -1,4 +1,3 @@
-import Clarity
 import Foundation
 @_spi(Host) import SimulatediOS
 
@@ -18,8 +17,10 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var baselineBytes = 2 << 20
     /// Platform quirks, each off by default (docs/platform.md).
     public var quirks: [String: Bool] = [:]
-    /// Clarity's `frictionThresholdsMinutes`, in its older top-level spelling (``ClarityConfig``).
-    public var frictionThresholdsMinutes = ClarityConfig.defaultThresholdsMinutes
+    /// Clarity's `frictionThresholdsMinutes`, in its older top-level spelling, with Clarity's
+    /// default: an app that lists it in its ``AppRegistration/topLevelSettings`` takes it (and
+    /// checks it) when its device is made; `config.app` wins.
+    public var frictionThresholdsMinutes = [5, 10, 15, 20, 25]
     /// Apps added to the built-in catalog: bundle id → name and category.
     public var apps: [String: CategoryCatalog.Entry] = [:]
     /// `batchedThresholds` quirk: threshold callbacks are held and delivered together at the next
@@ -29,7 +30,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var defaultsPropagationDelaySeconds = 1
     /// Whether FamilyControls authorization is granted (DeviceActivity throws `unauthorized` if not).
     public var familyControlsAuthorized = true
-    /// Clarity's `verificationNamesChallenge`, in its older top-level spelling (``ClarityConfig``).
+    /// Clarity's `verificationNamesChallenge`, in its older top-level spelling (as above).
     public var verificationNamesChallenge = false
     /// The app's own settings (`config.app`), decoded by the app's ``AppConfiguration`` type when
     /// the device is created; nil when none were given (so configs without them encode as before).
@@ -94,10 +95,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
             }
             config.quirks.merge(quirks) { _, new in new }
         }
-        if let thresholds = overrides.frictionThresholdsMinutes {
-            try ClarityConfig.check(thresholdsMinutes: thresholds)
-            config.frictionThresholdsMinutes = thresholds
-        }
+        config.frictionThresholdsMinutes = overrides.frictionThresholdsMinutes ?? config.frictionThresholdsMinutes
         if let app = overrides.app {
             config.app = (config.app ?? [:]).merging(app) { _, new in new }
         }

@@ -9,7 +9,7 @@ extension SimulatedDevice {
     /// kept, its random generator and trace numbering going on where they stopped. No callback is replayed; the
     /// main app is launched again (it re-arms its timers), so what runs in memory only — an
     /// extension kept resident, the order of two timers due at the same instant — starts afresh.
-    public convenience init(restoring snapshot: DeviceSnapshot, servers: Servers? = nil) throws(DeviceError) {
+    public convenience init(restoring snapshot: DeviceSnapshot, catalog: AppCatalog, servers: Servers? = nil) throws(DeviceError) {
         guard let start = DeviceCalendar.parseISO(snapshot.start) else {
             throw .invalidArgument(field: "start", reason: "not an ISO-8601 time")
         }
@@ -17,7 +17,7 @@ extension SimulatedDevice {
             throw .invalidArgument(field: "timezone", reason: "unknown time zone")
         }
         try self.init(
-            name: snapshot.name, app: snapshot.app, start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
+            name: snapshot.name, app: try catalog.registration(named: snapshot.app), start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
             seed: snapshot.seed, clock: snapshot.clock, config: snapshot.config, launch: false,
             traceSequence: snapshot.traceSequence ?? 0, servers: servers)
         if let state = snapshot.random { world.random = SeededRandom(seed: UInt64(bitPattern: state)) }

@@ -35,32 +35,32 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// - Parameter strategy: how the world picks among ready jobs: FIFO for a device, an
     ///   exploring strategy for a scenario's schedule; `recordsSchedule` keeps every pick.
     public convenience init(
-        name: String, app appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
+        name: String, app: AppRegistration, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
         strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false, servers: Servers? = nil,
         replayingLaunch: [DeviceConnection.Exchange]? = nil
     ) throws(DeviceError) {
-        guard let registration = AppCatalog.registrations[appName] else { throw .unknownApp(appName) }
-        guard registration.platforms.contains(config.platform) else {
-            throw .invalidArgument(
-                field: "config.platform", reason: "\(appName) has no \(config.platform.rawValue) client (android: thephone only)")
+        guard app.platforms.contains(config.platform) else {
+            let others = app.platforms.map(\.rawValue).sorted().joined(separator: ", ")
+            throw .invalidArgument(field: "config.platform", reason: "\(app.name) has no \(config.platform.rawValue) client (only \(others))")
         }
-        let transport = registration.usesBackend
+        let transport = app.usesBackend
             ? DeviceConnection(
                 backend: (servers ?? Servers()).backend(
                     named: config.backend, now: Int64((start.timeIntervalSince1970 * 1000).rounded())),
                 device: name, timezone: timeZoneName ?? timeZone.identifier, platform: config.platform)
             : nil
+        let settings = config.settings(for: app)
         try self.init(
-            name: name, appName: appName, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
+            name: name, appName: app.name, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
             recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
-        ) { platform, world throws(DeviceError) in try registration.make(platform, config, world) }
+        ) { platform, world throws(DeviceError) in try app.makeApp(platform: platform, world: world, settings: settings) }
     }
 
-    /// A device running an app that is not in ``AppCatalog`` (an app author's own, in a test):
-    /// `makeApp` builds it on the device's platform. `appName` prefixes its processes' names in
-    /// the trace (`<appName>.app`, `<appName>.monitor`…).
+    /// A device whose app `makeApp` builds on the device's platform: the registration's path,
+    /// and a test's own network transport. `appName` prefixes its processes' names in the trace
+    /// (`<appName>.app`, `<appName>.monitor`…).
     public init(
         name: String, appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,

@@ -25,7 +25,7 @@ extension Scenario {
     /// `parallel` step its longest branch): ten years.
     public static let maxVirtualSeconds: Double = 3_653 * 86_400
 
-    /// Checks what decoding cannot, before anything runs: the app exists, every intent is one
+    /// Checks what decoding cannot, before anything runs: every intent is one
     /// the app answers with arguments it takes (each is prepared on a throwaway device, not
     /// run), `advance` and a `waitUntil`'s limit are > 0 and at most a year, a `parallel`
     /// branch holds only `event`, `intent`, `advance` and `waitUntil` steps, `fails` goes with a
@@ -39,8 +39,6 @@ extension Scenario {
             device = try SimulatedDevice(
                 name: "validation", app: app, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
                 clock: .virtual, config: config, launch: false)
-        } catch .unknownApp(let name) {
-            throw ScenarioInvalid(field: "app", reason: "unknown app \(name) (available: \(AppCatalog.available.joined(separator: ", ")))")
         } catch {
             throw ScenarioInvalid(field: "config", reason: "\(error)")
         }
@@ -61,7 +59,7 @@ extension Scenario {
         guard invariants.count <= Self.maxInvariants else {
             throw ScenarioInvalid(field: "invariants", reason: "\(invariants.count) invariants; at most \(Self.maxInvariants)")
         }
-        let conditions = invariants.count + (builtInInvariants ? AppCatalog.invariants(of: app).count : 0)
+        let conditions = invariants.count + (builtInInvariants ? app.scenarioInvariants.count : 0)
         let checks = (steps.count + 1) * conditions
         guard checks <= Self.maxChecks else {
             throw ScenarioInvalid(

@@ -3,13 +3,13 @@ import Foundation
 @_spi(Host) import SimulatediOS
 
 /// A situation written down to be run, explored under many interleavings and replayed
-/// (docs/scenarios.md): a fresh device built from `app`, `start`, `timezone`, `seed` and
+/// (docs/scenarios.md): a fresh device running `app`, built from `start`, `timezone`, `seed` and
 /// `config`, then `steps` in order, with `invariants` checked after every step and at the end.
 /// Decoding and validation happen before anything runs (the daemon answers -32005 naming the
 /// step); a `Scenario` is always runnable.
 public struct Scenario: Sendable {
     public var name: String
-    public var app: String
+    public var app: AppRegistration
     public var start: Date
     public var timeZone: TimeZone
     public var timeZoneName: String
@@ -31,7 +31,7 @@ public struct Scenario: Sendable {
     public var faults: Set<Fault>
 
     public init(
-        name: String, app: String, start: Date, timeZone: TimeZone, timeZoneName: String, seed: UInt64,
+        name: String, app: AppRegistration, start: Date, timeZone: TimeZone, timeZoneName: String, seed: UInt64,
         config: DeviceConfig, steps: [ScenarioStep], invariants: [ScenarioCondition], failOnRace: Bool = false,
         builtInInvariants: Bool = true, expectFailure: Bool = false, faults: Set<Fault> = []
     ) {

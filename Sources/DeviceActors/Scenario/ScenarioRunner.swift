@@ -73,7 +73,7 @@ public enum ScenarioRunner {
         _ scenario: Scenario, on device: SimulatedDevice, interruption: (@Sendable () -> Bool)?
     ) -> ScenarioFailureReason? {
         var checks = Checks(
-            scenario: scenario, invariants: scenario.builtInInvariants ? AppCatalog.invariants(of: scenario.app) : [])
+            scenario: scenario, invariants: scenario.builtInInvariants ? scenario.app.scenarioInvariants : [])
         for (index, step) in scenario.steps.enumerated() {
             if let interruption, interruption() { return nil }
             let path = "steps[\(index)]"

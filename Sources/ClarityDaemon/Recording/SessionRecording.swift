@@ -16,6 +16,8 @@ import DeviceActors
 /// the recording. Held in memory by the device's slot, so it ends with the daemon.
 struct SessionRecording: Sendable {
     let creation: DeviceCreation
+    /// The apps the daemon runs: the recorded scenario must be one it can run.
+    let catalog: AppCatalog
     let started: RecordingPoint
     /// The steps that rebuild the device as it was at `record.start`.
     let history: [RecordedStep]
@@ -48,7 +50,7 @@ struct SessionRecording: Sendable {
         }
         let rehearsal: SimulatedDevice
         do {
-            rehearsal = try DeviceReplay.make(history.creation, servers: replay.servers, replaying: true)
+            rehearsal = try replay.make(history.creation, replaying: true)
         } catch {
             throw RPCError(error)
         }
@@ -74,6 +76,7 @@ struct SessionRecording: Sendable {
                 .error(device: device.name)
         }
         creation = history.creation
+        catalog = replay.catalog
         started = RecordingPoint(device)
         self.history = zip(inputs, failures).map { RecordedStep(input: $0.input, failure: $1) }
     }
@@ -101,7 +104,7 @@ struct SessionRecording: Sendable {
             name: name ?? "recorded on \(creation.name)", app: creation.app, start: creation.start, timezone: creation.timezone,
             seed: creation.seed, config: creation.config, steps: history + recorded)
         do {
-            _ = try ScenarioDocument.scenario(from: try JSONWire.value(scenario))
+            _ = try ScenarioDocument.scenario(from: try JSONWire.value(scenario), catalog: catalog)
         } catch let error as RPCError {
             throw RecordingRefusal.tooLong(error.message).error(device: device.name)
         } catch {

@@ -28,7 +28,10 @@ final class DeviceService: Sendable {
     private let defaultApp: String
     private let clockMode: ClockMode
     private let policy: CompactionPolicy
+    private let replay: DeviceReplay
     private let log: Logger
+    /// The apps this daemon runs (``AppCatalog``), as it was assembled with them.
+    var catalog: AppCatalog { replay.catalog }
     /// Where devices found at start are replayed, one per core at a time.
     private let restorers = WorkerThreads(name: "clarityd.restore", count: ProcessInfo.processInfo.activeProcessorCount)
 
@@ -52,9 +55,10 @@ final class DeviceService: Sendable {
     static let wallStartRange: TimeInterval = 366 * 86_400
 
     init(
-        defaultApp: String, clockMode: ClockMode, defaults: DeviceConfig, store: DeviceStateStore, lanes: DeviceLanes,
-        policy: CompactionPolicy, log: Logger
+        catalog: AppCatalog, defaultApp: String, clockMode: ClockMode, defaults: DeviceConfig, store: DeviceStateStore,
+        lanes: DeviceLanes, policy: CompactionPolicy, log: Logger
     ) throws {
+        replay = DeviceReplay(log: log, servers: store.backends.servers, catalog: catalog)
         self.lanes = lanes
         self.clockMode = clockMode
         self.defaultApp = defaultApp
@@ -64,7 +68,7 @@ final class DeviceService: Sendable {
         self.log = log
         let found = store.storedDevices()
         for stored in found {
-            let slot = DeviceSlot(restoring: stored.name, lanes: lanes, store: store, policy: policy, log: log)
+            let slot = DeviceSlot(restoring: stored.name, lanes: lanes, store: store, policy: policy, replay: replay, log: log)
             registry.withLock { registry in
                 registry.slots[stored.name] = slot
                 registry.restoring.insert(stored.name)
@@ -168,7 +172,7 @@ final class DeviceService: Sendable {
     /// `device.create` would make it.
     private func startAfresh(_ slot: DeviceSlot) throws {
         var creation = try resolve(CreateParams(device: slot.name))
-        let device = try DeviceReplay.make(creation, servers: store.backends.servers, replaying: false)
+        let device = try replay.make(creation, replaying: false)
         creation.network = device.connection?.takeExchanges().nonEmpty
         try store.backends.saveChanged()
         try slot.start(device, journal: store.create(creation))
@@ -182,7 +186,7 @@ final class DeviceService: Sendable {
         var creation = try resolve(params)
         let device: SimulatedDevice
         do {
-            device = try DeviceReplay.make(creation, servers: store.backends.servers, replaying: false)
+            device = try replay.make(creation, replaying: false)
         } catch {
             throw RPCError(error)
         }
@@ -192,7 +196,7 @@ final class DeviceService: Sendable {
         } catch {
             throw RPCError.storageFailed("device \(creation.name)'s backend could not be saved, so it was not created", reason: "\(error)")
         }
-        let slot = DeviceSlot(device: device, lanes: lanes, store: store, policy: policy, log: log)
+        let slot = DeviceSlot(device: device, lanes: lanes, store: store, policy: policy, replay: replay, log: log)
         do {
             try attach(slot, creating: creation)
         } catch {
@@ -238,13 +242,13 @@ final class DeviceService: Sendable {
             throw RPCError.invalidParams(field: "device", reason: "1–64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
         let app = params.app ?? defaultApp
-        guard AppCatalog.knownNames.contains(app) else {
-            throw RPCError.unknownName(kind: "app", name: app, known: AppCatalog.available)
+        guard catalog.knownNames.contains(app) else {
+            throw RPCError.unknownName(kind: "app", name: app, known: catalog.available)
         }
-        guard AppCatalog.available.contains(app) else {
+        guard catalog.available.contains(app) else {
             throw RPCError(
                 code: RPCError.Code.unknownName,
-                message: "App \(app) is not simulated by this build yet (available: \(AppCatalog.available.joined(separator: ", ")))",
+                message: "App \(app) is not simulated by this build yet (available: \(catalog.available.joined(separator: ", ")))",
                 data: ["kind": "app", "name": .string(app)])
         }
         let clock = try params.clock.map { value throws(RPCError) -> ClockMode in
@@ -286,10 +290,10 @@ final class DeviceService: Sendable {
             }
             config.platform = chosen
         }
-        guard AppCatalog.runs(app, on: config.platform) else {
+        guard catalog.runs(app, on: config.platform) else {
             throw RPCError.invalidParams(
                 field: params.platform != nil ? "platform" : "config.platform",
-                reason: "\(app) has no \(config.platform.rawValue) client (android: thephone only, APPS.md §4.7)")
+                reason: "\(app) has no \(config.platform.rawValue) client (\(config.platform.rawValue): \(catalog.apps(on: config.platform)))")
         }
         return DeviceCreation(
             name: name, app: app, start: start, timezone: timezone, seed: params.seed ?? 0, clock: clock, config: config)
@@ -323,7 +327,9 @@ extension RPCError {
     init(_ error: DeviceError) {
         switch error {
         case .invalidArgument(let field, let reason): self = .invalidParams(field: field, reason: reason)
-        case .unknownApp(let name): self = .unknownName(kind: "app", name: name, known: AppCatalog.available)
+        // Only a device whose app this daemon was not assembled with (its journal restored by a
+        // daemon without it) meets this: `device.create` names the available apps itself.
+        case .unknownApp(let name): self = .unknownName(kind: "app", name: name, known: [])
         case .unknownEvent(let name): self = .unknownName(kind: "event", name: name, known: DeviceEvent.types)
         case .unknownIntent(let name, let known): self = .unknownName(kind: "intent", name: name, known: known)
         case .refused(let reason, let message): self = .refused(reason: reason, message: message)

@@ -10,7 +10,7 @@ import Foundation
 /// caused and the test did not list fails the step with a diff).
 ///
 /// ```swift
-/// let device = try TestDevice(app: "clarity")
+/// let device = try TestDevice(app: .clarity)
 /// try device.intent("selectApps", ["apps": ["com.burbn.instagram"]], effects: [...])
 /// try device.send(.appOpen(app: "com.burbn.instagram"))
 /// try device.advance(minutes: 5, effects: [.notification(title: "Awareness Nudge", body: "…")])
@@ -26,7 +26,7 @@ public final class TestDevice {
     /// Which effects each step must list; may change between steps.
     public var exhaustivity: Exhaustivity
 
-    /// A device running an app from the catalog (`clarity`).
+    /// A device running `app` (`.clarity`, or your own app's registration, docs/sdk.md).
     /// - Parameters:
     ///   - start: the device's start as ISO 8601 with its offset (default Monday 2026-01-05
     ///     09:00 UTC, as the daemon's devices); `timeZone` is the zone its days are counted in.
@@ -35,7 +35,7 @@ public final class TestDevice {
     ///   - servers: the backends the device reaches (The Phone): give several devices the same
     ///     ``Servers`` to put them on one backend; by default each device has a private one.
     public convenience init(
-        app: String, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC", seed: UInt64 = 1,
+        app: AppRegistration, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC", seed: UInt64 = 1,
         config: DeviceConfig = DeviceConfig(), exhaustivity: Exhaustivity = .observable, name: String = "test",
         servers: Servers? = nil
     ) throws {
@@ -47,8 +47,9 @@ public final class TestDevice {
             exhaustivity: exhaustivity)
     }
 
-    /// A device running your own app, built by `makeApp` on the device's platform (and its world,
-    /// which makes the main app's executor). `appName` prefixes its processes in the trace
+    /// A device running an app of your own without a registration (a test's throwaway app),
+    /// built by `makeApp` on the device's platform (and its world, which makes the main app's
+    /// executor), on iOS or Android. `appName` prefixes its processes in the trace
     /// (`<appName>.app`, `<appName>.monitor`…).
     public convenience init(
         appName: String, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC", seed: UInt64 = 1,

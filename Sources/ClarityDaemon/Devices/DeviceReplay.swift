@@ -11,10 +11,13 @@ struct DeviceReplay: Sendable {
     let log: Logger
     /// The backends devices reach; a replay never asks them (``DeviceConnection``).
     let servers: Servers
+    /// The apps the daemon runs: a device names its app, the catalog makes it.
+    let catalog: AppCatalog
 
-    init(log: Logger, servers: Servers) {
+    init(log: Logger, servers: Servers, catalog: AppCatalog) {
         self.log = log
         self.servers = servers
+        self.catalog = catalog
     }
 
     /// The device `stored` describes. A replay that leaves the recorded path is logged with the
@@ -29,8 +32,8 @@ struct DeviceReplay: Sendable {
     func replay(_ stored: DeviceStateStore.StoredDevice) throws -> (device: SimulatedDevice, diverged: Bool) {
         let device: SimulatedDevice
         switch stored.base {
-        case .created(let creation): device = try Self.make(creation, servers: servers, replaying: true)
-        case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot, servers: servers)
+        case .created(let creation): device = try make(creation, replaying: true)
+        case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot, catalog: catalog, servers: servers)
         }
         let divergence = run(stored.entries, of: stored.name, on: device) { _, _ in }
         if let (index, method) = divergence {
@@ -81,7 +84,7 @@ struct DeviceReplay: Sendable {
 
     /// A new device as `creation` resolved it, on `servers`; `replaying`, its launch gets the
     /// answers `creation` kept (``DeviceCreation/network``) instead of asking the backend.
-    static func make(_ creation: DeviceCreation, servers: Servers, replaying: Bool) throws(DeviceError) -> SimulatedDevice {
+    func make(_ creation: DeviceCreation, replaying: Bool) throws(DeviceError) -> SimulatedDevice {
         guard let start = DeviceCalendar.parseISO(creation.start) else {
             throw .invalidArgument(field: "start", reason: "not an ISO-8601 time: \(creation.start)")
         }
@@ -89,7 +92,7 @@ struct DeviceReplay: Sendable {
             throw .invalidArgument(field: "timezone", reason: "unknown time zone \(creation.timezone)")
         }
         return try SimulatedDevice(
-            name: creation.name, app: creation.app, start: start, timeZone: timeZone, timeZoneName: creation.timezone,
+            name: creation.name, app: try catalog.registration(named: creation.app), start: start, timeZone: timeZone, timeZoneName: creation.timezone,
             seed: creation.seed, clock: creation.clock, config: creation.config, servers: servers,
             replayingLaunch: replaying ? creation.network ?? [] : nil)
     }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DeviceActors
 import Dispatch
 import Foundation
 
@@ -27,8 +28,9 @@ final class Daemon: Sendable {
     private let shutdown: Shutdown
     private let notifier: ServiceNotifier
 
-    /// Runs the daemon with the arguments after the program name; never returns.
-    static func run(arguments: [String], environment: [String: String]) -> Never {
+    /// Runs the daemon with the arguments after the program name, its devices running the apps
+    /// of `catalog`; never returns.
+    static func run(arguments: [String], environment: [String: String], catalog: AppCatalog) -> Never {
         signal(SIGPIPE, SIG_IGN)
         // A file grown past RLIMIT_FSIZE must fail the write (EFBIG, answered -32006), not kill us.
         signal(SIGXFSZ, SIG_IGN)
@@ -54,7 +56,7 @@ final class Daemon: Sendable {
         let log = Logger(level: file.config.logLevel)
         let daemon: Daemon
         do {
-            daemon = try Daemon(file: file, options: options, environment: environment, log: log)
+            daemon = try Daemon(file: file, options: options, environment: environment, catalog: catalog, log: log)
         } catch {
             log.error(error.message)
             exit(error.exitStatus)
@@ -62,7 +64,9 @@ final class Daemon: Sendable {
         daemon.serve(lifeline: options.lifeline)
     }
 
-    private init(file: ConfigFile, options: CommandLineOptions, environment: [String: String], log: Logger)
+    private init(
+        file: ConfigFile, options: CommandLineOptions, environment: [String: String], catalog: AppCatalog, log: Logger
+    )
         throws(StartupFailure)
     {
         let config = file.config
@@ -94,7 +98,7 @@ final class Daemon: Sendable {
                 stateDirectory: stateDirectory, syncs: config.durability == .fsync,
                 openJournals: DescriptorLimit.journals(for: descriptorLimit), log: log)
             devices = try DeviceService(
-                defaultApp: config.defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
+                catalog: catalog, defaultApp: config.defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
                 lanes: lanes,
                 policy: CompactionPolicy(lines: config.compactJournalAfter, replaySteps: config.maxReplaySteps), log: log)
         } catch let error as RPCError {
@@ -125,7 +129,7 @@ final class Daemon: Sendable {
             scenarios: workers, journals: store.descriptors, descriptorLimit: descriptorLimit, shutdown: shutdown)
 
         let router = Router(
-            daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log, workers: workers),
+            daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log, workers: workers, catalog: catalog),
             devices: devices, backends: BackendMethods(store: store.backends))
         let dispatcher = RequestDispatcher(router: router, log: log, unsentAnswers: connections.outputBudget)
         listener = Listener(descriptor: try claim.bindAndListen(), wakeup: acceptWakeup, log: log) { descriptor, peer in

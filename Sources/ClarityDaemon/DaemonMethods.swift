@@ -75,16 +75,12 @@ final class DaemonMethods: Sendable {
     /// the event types, for clients' help and completion.
     func catalog(_ params: JSONValue?) throws -> JSONValue {
         _ = try decodeParams(NoParams.self, params)
-        return Self.catalog
-    }
-
-    private static let catalog: JSONValue = {
         struct Catalog: Encodable {
-            let apps = AppCatalog.descriptions
+            let apps: [AppDescription]
             let events = DeviceEvent.types
         }
-        return (try? JSONWire.value(Catalog())) ?? .null
-    }()
+        return try JSONWire.value(Catalog(apps: devices.catalog.descriptions))
+    }
 
     /// `daemon.shutdown`: answers `{"ok":true}`, and once that reached the client, flushes state and exits 0.
     func shutdown(_ params: JSONValue?) throws -> MethodReply {

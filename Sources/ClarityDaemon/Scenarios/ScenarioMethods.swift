@@ -12,12 +12,14 @@ struct ScenarioMethods: Sendable {
     let build = BuildInfo(version: ClarityProtocol.version, revision: SourceRevision.current)
     let log: Logger
     let workers: ScenarioWorkers
+    /// The apps a scenario may run: the daemon's.
+    let catalog: AppCatalog
 
     /// `scenario.run`: one schedule, FIFO unless a strategy is given.
     func run(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
         try workers.perform(.scenarioRun, for: caller) { () throws(RPCError) -> JSONValue in
             let request = try decodeParams(ScheduleParams.self, params)
-            let scenario = try ScenarioDocument.scenario(from: request.scenario)
+            let scenario = try ScenarioDocument.scenario(from: request.scenario, catalog: catalog)
             return try answer(
                 scenario, hash: ScenarioDocument.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
                 caller.cancellation)
@@ -31,7 +33,7 @@ struct ScenarioMethods: Sendable {
             guard request.schedule != nil || (request.seed != nil && request.strategy != nil) else {
                 throw RPCError.invalidParams(field: "schedule", reason: "give a failure's schedule, or its seed and strategy")
             }
-            let scenario = try ScenarioDocument.scenario(from: request.scenario)
+            let scenario = try ScenarioDocument.scenario(from: request.scenario, catalog: catalog)
             return try answer(
                 scenario, hash: ScenarioDocument.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
                 caller.cancellation)
@@ -71,7 +73,7 @@ struct ScenarioMethods: Sendable {
                 quirks: outcome.quirks.filter { $0.value }, build: build, trace: trace,
                 perfetto: request.traceFormat == .perfetto
                     ? PerfettoTrace(
-                        effects: trace, app: scenario.app, device: scenario.name, switches: ScheduleStory.switches(of: outcome))
+                        effects: trace, app: scenario.app.name, device: scenario.name, switches: ScheduleStory.switches(of: outcome))
                     : nil))
     }
 
@@ -94,7 +96,7 @@ struct ScenarioMethods: Sendable {
         var plan = try request.plan()
         plan.jobs = min(plan.jobs, workers.threadCount)
         plan.scenarioHash = ScenarioDocument.hash(of: request.scenario)
-        let scenario = try ScenarioDocument.scenario(from: request.scenario)
+        let scenario = try ScenarioDocument.scenario(from: request.scenario, catalog: catalog)
         let subscriptions = caller.subscriptions
         let total = (plan.schedules - plan.shard.index + plan.shard.count - 1) / plan.shard.count
         let wantsProgress = request.progress ?? false

@@ -37,6 +37,8 @@ final class DeviceSlot: @unchecked Sendable {
     private let rebuild: @Sendable () throws -> (SimulatedDevice, DeviceJournal, DeviceStateStore.StoredDevice)
     /// When the device is snapshotted and its journal started afresh.
     private let policy: CompactionPolicy
+    /// Makes and replays the device (its app from the daemon's catalog, its backends).
+    private let replay: DeviceReplay
     /// Touched only on the lane: the journal (nil while the device is being replayed), its
     /// lines since its base, the scheduler steps a replay of them runs, its base's snapshot
     /// generation, the wall timer, whether a turn of catching up with the wall clock is queued,
@@ -52,8 +54,11 @@ final class DeviceSlot: @unchecked Sendable {
     private var recording: SessionRecording?
 
     /// A device made now (`device.create`, or `default` at the first start).
-    convenience init(device: SimulatedDevice, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, log: Logger) {
-        self.init(name: device.name, lanes: lanes, store: store, policy: policy, log: log)
+    convenience init(
+        device: SimulatedDevice, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, replay: DeviceReplay,
+        log: Logger
+    ) {
+        self.init(name: device.name, lanes: lanes, store: store, policy: policy, replay: replay, log: log)
         self.device = device
         replaySteps = device.stepsRun
         feed.skip(to: device.mark.sequence)
@@ -61,12 +66,18 @@ final class DeviceSlot: @unchecked Sendable {
 
     /// A device to be restored from its files by ``restore(_:)``: until then its lane is held
     /// shut, and requests for it wait.
-    convenience init(restoring name: String, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, log: Logger) {
-        self.init(name: name, lanes: lanes, store: store, policy: policy, log: log)
+    convenience init(
+        restoring name: String, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, replay: DeviceReplay,
+        log: Logger
+    ) {
+        self.init(name: name, lanes: lanes, store: store, policy: policy, replay: replay, log: log)
         lane.suspend()
     }
 
-    private init(name: String, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, log: Logger) {
+    private init(
+        name: String, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, replay: DeviceReplay, log: Logger
+    ) {
+        self.replay = replay
         self.name = name
         self.lanes = lanes
         self.lane = lanes.hold(name)
@@ -74,14 +85,13 @@ final class DeviceSlot: @unchecked Sendable {
         self.policy = policy
         self.log = log
         feed = TraceFeed(device: name, published: 0, log: log)
-        let replay = DeviceReplay(log: log, servers: store.backends.servers)
         self.rebuild = {
             let stored = try store.load(name)
             return (try replay.rebuild(stored), try store.openJournal(name), stored)
         }
     }
 
-    /// Restores a device made by ``init(restoring:lanes:store:policy:log:)`` from `stored`, off
+    /// Restores a device made by ``init(restoring:lanes:store:policy:replay:log:)`` from `stored`, off
     /// its lane (no request runs on it yet), then opens the lane. The replay's cost is the
     /// scheduler steps it ran; over the policy's bound, the device is compacted at once, so the
     /// next start is quick; a replay that left the recorded path (another build wrote the
@@ -89,7 +99,7 @@ final class DeviceSlot: @unchecked Sendable {
     /// back. Throws, the lane still shut, when the device cannot be rebuilt: then
     /// ``start(_:journal:)`` or ``abandon()`` opens it.
     func restore(_ stored: DeviceStateStore.StoredDevice) throws {
-        let (restored, diverged) = try DeviceReplay(log: log, servers: store.backends.servers).replay(stored)
+        let (restored, diverged) = try replay.replay(stored)
         let opened = try store.openJournal(name)
         device = restored
         journal = opened
@@ -230,7 +240,7 @@ final class DeviceSlot: @unchecked Sendable {
         try lane.run { () throws -> RecordingStarted in
             guard !closed, let device else { throw RPCError.noSuchDevice(name) }
             if let recording { throw RecordingRefusal.recording(since: recording.started).error(device: name) }
-            let started = try SessionRecording(device, history: store.history(of: name), replay: DeviceReplay(log: log, servers: store.backends.servers))
+            let started = try SessionRecording(device, history: store.history(of: name), replay: replay)
             recording = started
             log.info("device \(name): recording from seq \(started.started.seq) (\(started.started.time)), after \(started.history.count) requests of history")
             return RecordingStarted(device: name, started: started.started, history: started.history.count)
@@ -286,7 +296,7 @@ final class DeviceSlot: @unchecked Sendable {
             let snapshot = try device.snapshot()
             let bytes = try JSONWire.bytes(snapshot)
             let restored = try SimulatedDevice(
-                restoring: DeviceStateStore.decodeSnapshot(Data(bytes)), servers: store.backends.servers)
+                restoring: DeviceStateStore.decodeSnapshot(Data(bytes)), catalog: replay.catalog, servers: replay.servers)
             let fresh = try store.compact(bytes, of: name, sequence: snapshot.traceSequence ?? 0, generation: generation + 1)
             old.finish()
             self.device = restored

@@ -37,8 +37,9 @@ struct ScenarioDocument: Decodable, Sendable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// Decodes and validates `value`, the `scenario` member of a request.
-    static func scenario(from value: JSONValue?) throws(RPCError) -> Scenario {
+    /// Decodes and validates `value`, the `scenario` member of a request; its `app` is one of
+    /// `catalog`'s.
+    static func scenario(from value: JSONValue?, catalog: AppCatalog) throws(RPCError) -> Scenario {
         guard let value else { throw RPCError.invalidParams(field: "scenario", reason: "required") }
         guard case .object = value else { throw RPCError.scenarioInvalid(field: "scenario", reason: "must be an object") }
         let document: ScenarioDocument
@@ -52,7 +53,7 @@ struct ScenarioDocument: Decodable, Sendable {
             throw RPCError.scenarioInvalid(field: "scenario", reason: "\(error)")
         }
         do {
-            let scenario = try document.scenario()
+            let scenario = try document.scenario(catalog: catalog)
             try scenario.validate()
             return scenario
         } catch {
@@ -60,7 +61,12 @@ struct ScenarioDocument: Decodable, Sendable {
         }
     }
 
-    private func scenario() throws(ScenarioInvalid) -> Scenario {
+    private func scenario(catalog: AppCatalog) throws(ScenarioInvalid) -> Scenario {
+        let appName = app ?? "clarity"
+        guard let registration = catalog.registrations[appName] else {
+            throw ScenarioInvalid(
+                field: "app", reason: "unknown app \(appName) (available: \(catalog.available.joined(separator: ", ")))")
+        }
         let startText = start ?? Self.defaultStart
         guard let startDate = DeviceCalendar.parseISO(startText) else {
             throw ScenarioInvalid(field: "start", reason: "not an ISO-8601 time (e.g. \(Self.defaultStart))")
@@ -89,7 +95,7 @@ struct ScenarioDocument: Decodable, Sendable {
             guard kinds.insert(fault).inserted else { throw ScenarioInvalid(field: "faults[\(index)]", reason: "listed twice") }
         }
         return Scenario(
-            name: name ?? "scenario", app: app ?? "clarity", start: startDate, timeZone: zone, timeZoneName: zoneName,
+            name: name ?? "scenario", app: registration, start: startDate, timeZone: zone, timeZoneName: zoneName,
             seed: seed ?? 0, config: deviceConfig, steps: steps.map(\.step), invariants: (invariants ?? []).map(\.condition),
             failOnRace: failOnRace ?? false, builtInInvariants: builtInInvariants ?? true, expectFailure: expectFailure ?? false,
             faults: kinds)

@@ -1,0 +1,10 @@
+import SimulatediOS
+
+extension AppRegistration {
+    /// Clarity (seed 000) as a device runs it: settings ``ClarityConfig``, also taken from the
+    /// config's top level (the older spelling), and its built-in invariants.
+    public static let clarity = AppRegistration(
+        description: ClarityApp.description, invariants: ClarityInvariants.all, settings: ClarityConfig.self,
+        topLevelSettings: Set(ClarityConfig.members)
+    ) { ClarityApp(platform: $0, world: $1, config: $2) }
+}

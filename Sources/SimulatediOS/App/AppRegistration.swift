@@ -1,0 +1,93 @@
+import ExtensionSandbox
+
+/// One app as a host makes it: its description, its built-in invariants and how to build it on
+/// a device. One value per app, written beside the app (`ClarityApp.registration`) and injected
+/// where a device, a scenario or a daemon is assembled (docs/sdk.md, "Registering an app"), so
+/// adding an app changes nothing in clarityd.
+public struct AppRegistration: Sendable {
+    public let description: AppDescription
+    public let invariants: [AppInvariant]
+    /// Whether the app talks to The Phone's backend (its devices get a network line to one).
+    public let usesBackend: Bool
+    /// The operating systems it has a client for (`device.create`'s `platform`): iOS, and Android
+    /// for The Phone (APPS.md §4.7).
+    public let platforms: Set<DevicePlatform>
+    /// Settings the device config also spells at its top level (Clarity's older
+    /// `frictionThresholdsMinutes`); `config.app` wins over them. `variant` is always taken.
+    public let topLevelSettings: Set<String>
+    let make: @Sendable (Platform, World, AppSettings) throws(DeviceError) -> any SimulatedApp
+
+    /// The wire name (`device.create`'s `app`).
+    public var name: String { description.name }
+
+    /// An app whose settings are `Settings`, decoded from its device's `config.app` (an unknown
+    /// or ill-typed member refused, named `config.app.<member>`).
+    public init<Settings: AppConfiguration>(
+        description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type,
+        topLevelSettings: Set<String> = [], usesBackend: Bool = false, platforms: Set<DevicePlatform> = [.ios],
+        make: @escaping @Sendable (Platform, World, Settings) throws(DeviceError) -> any SimulatedApp
+    ) {
+        self.description = description
+        self.invariants = invariants
+        self.usesBackend = usesBackend
+        self.platforms = platforms
+        self.topLevelSettings = topLevelSettings
+        self.make = { platform, world, settings throws(DeviceError) in
+            try make(platform, world, try settings.decode(Settings.self))
+        }
+    }
+
+    /// An app without settings: any `config.app` member is refused.
+    public init(
+        description: AppDescription, invariants: [AppInvariant] = [], usesBackend: Bool = false,
+        platforms: Set<DevicePlatform> = [.ios], make: @escaping @Sendable (Platform, World) -> any SimulatedApp
+    ) {
+        self.init(
+            description: description, invariants: invariants, settings: NoSettings.self, usesBackend: usesBackend,
+            platforms: platforms
+        ) { platform, world, _ in make(platform, world) }
+    }
+
+    /// Builds the app on a device's platform, its settings from `settings`.
+    @_spi(Host) public func makeApp(platform: Platform, world: World, settings: AppSettings) throws(DeviceError)
+        -> any SimulatedApp
+    {
+        try make(platform, world, settings)
+    }
+}
+
+/// The settings of an app without any.
+private struct NoSettings: AppConfiguration {
+    static let members: [String] = []
+}
+
+/// An app's settings as its device's config gives them: `config.app`, over the top-level
+/// spellings the app takes (``AppRegistration/topLevelSettings``, `variant`).
+@_spi(Host) public struct AppSettings: Sendable {
+    public let values: [String: StoredValue]
+    /// The members that came from the config's top level, named `config.<member>` in errors.
+    public let fromTopLevel: Set<String>
+
+    public init(values: [String: StoredValue], fromTopLevel: Set<String>) {
+        self.values = values
+        self.fromTopLevel = fromTopLevel
+    }
+
+    /// `values` decoded as `Settings`, errors named as the request names them
+    /// (`config.app.frictionThresholdsMinutes`, or `config.variant` when given there).
+    func decode<Settings: AppConfiguration>(_ type: Settings.Type) throws(DeviceError) -> Settings {
+        do {
+            return try Settings.decode(values)
+        } catch {
+            if case .invalidArgument(let field, _) = error, fromTopLevel.contains(Self.member(of: field)) {
+                throw error.inside("config")
+            }
+            throw error.inside("config.app")
+        }
+    }
+
+    /// `frictionThresholdsMinutes` of `frictionThresholdsMinutes[2]`.
+    private static func member(of field: String) -> String {
+        String(field.prefix { $0 != "[" && $0 != "." })
+    }
+}
