@@ -46,7 +46,7 @@ let package = Package(
         /// The five apps PROTOCOL.md names, registered (the one place that lists them).
         .target(
             name: "BuiltInApps", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone"]),
-        .executableTarget(name: "clarityd", dependencies: ["ClarityDaemon", "BuiltInApps", "DeviceActors"]),
+        .executableTarget(name: "clarityd", dependencies: ["ClarityDaemon", "BuiltInApps", "SimulatediOS"]),
         .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
         .testTarget(

@@ -10,7 +10,15 @@ let package = Package(
     targets: [
         /// The app: main app, DeviceActivityMonitor, ShieldConfiguration and ShieldAction.
         .target(name: "DailyLimit", dependencies: [.product(name: "SimulatediOS", package: "clarityd")]),
-        /// Its behaviour, step by step, with the exact effects of each step.
+        /// clarityd with DailyLimit registered beside the five built-in apps: `swift run dailylimitd`,
+        /// then drive it with clarityctl (docs/sdk.md, "Your own daemon").
+        .executableTarget(
+            name: "dailylimitd",
+            dependencies: [
+                "DailyLimit", .product(name: "ClarityDaemon", package: "clarityd"),
+                .product(name: "BuiltInApps", package: "clarityd"), .product(name: "SimulatediOS", package: "clarityd"),
+            ]),
+        /// Its behaviour, step by step, with the exact effects of each step, and its races explored.
         .testTarget(
             name: "DailyLimitTests",
             dependencies: ["DailyLimit", .product(name: "DeviceTesting", package: "clarityd")]),

@@ -6,11 +6,13 @@ import SimulatediOS
 import SpendLess
 import ThePhone
 
-extension AppCatalog {
+extension AppRegistration {
     /// The five apps PROTOCOL.md names, as `clarityd` runs them. A daemon of your own adds
-    /// yours beside them: `ClarityDaemon.run(apps: AppCatalog.builtInApps + [.dailyLimit])`.
-    public static let builtInApps: [AppRegistration] = [.clarity, .scrollKitty, .spendLess, .makeHay, .thePhone]
+    /// yours beside them: `ClarityDaemon.run(apps: AppRegistration.builtIn + [.dailyLimit])`.
+    public static let builtIn: [AppRegistration] = [.clarity, .scrollKitty, .spendLess, .makeHay, .thePhone]
+}
 
+extension AppCatalog {
     /// A catalog of the built-in apps.
-    public static let builtIn = AppCatalog(builtInApps)
+    public static let builtIn = AppCatalog(AppRegistration.builtIn)
 }

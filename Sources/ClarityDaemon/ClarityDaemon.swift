@@ -11,7 +11,7 @@ import SimulatediOS
 /// import ClarityDaemon
 /// import DailyLimit
 ///
-/// ClarityDaemon.run(apps: AppCatalog.builtInApps + [.dailyLimit])
+/// ClarityDaemon.run(apps: AppRegistration.builtIn + [.dailyLimit])
 /// ```
 public enum ClarityDaemon {
     /// Runs the daemon with this process's command line (`clarityd --help` lists it) and

@@ -97,8 +97,13 @@ final class Daemon: Sendable {
             store = try DeviceStateStore(
                 stateDirectory: stateDirectory, syncs: config.durability == .fsync,
                 openJournals: DescriptorLimit.journals(for: descriptorLimit), log: log)
+            // A daemon given its own apps without Clarity makes its `default` with the first of
+            // them, unless clarityd.json names one.
+            let defaultApp =
+                catalog.registrations[config.defaultApp] == nil && config.defaultApp == DaemonConfig().defaultApp
+                ? catalog.available.first ?? config.defaultApp : config.defaultApp
             devices = try DeviceService(
-                catalog: catalog, defaultApp: config.defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
+                catalog: catalog, defaultApp: defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
                 lanes: lanes,
                 policy: CompactionPolicy(lines: config.compactJournalAfter, replaySteps: config.maxReplaySteps), log: log)
         } catch let error as RPCError {

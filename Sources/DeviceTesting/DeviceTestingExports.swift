@@ -5,3 +5,16 @@
 @_exported import struct DeviceActors.DeviceConfig
 @_exported import class DeviceActors.Servers
 @_exported import class DeviceActors.SimulatedDevice
+
+// A scenario built in Swift and explored from a test (`ScenarioExploration.swift`).
+@_exported import struct DeviceActors.Scenario
+@_exported import enum DeviceActors.ScenarioStep
+@_exported import enum DeviceActors.ScenarioCondition
+@_exported import enum DeviceActors.ValueMatch
+@_exported import enum DeviceActors.InputFailure
+@_exported import struct DeviceActors.DeviceObservation
+@_exported import struct DeviceActors.ExplorationPlan
+@_exported import struct DeviceActors.ExplorationReport
+@_exported import struct DeviceActors.ExplorationFailure
+@_exported import struct DeviceActors.ScenarioOutcome
+@_exported import struct DeviceActors.ScenarioFailureReason

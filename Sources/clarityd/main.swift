@@ -1,5 +1,5 @@
 import BuiltInApps
 import ClarityDaemon
-import DeviceActors
+import SimulatediOS
 
-ClarityDaemon.run(apps: AppCatalog.builtInApps)
+ClarityDaemon.run(apps: AppRegistration.builtIn)

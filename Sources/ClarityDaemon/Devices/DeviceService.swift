@@ -137,6 +137,9 @@ final class DeviceService: Sendable {
         do {
             let stored = try store.load(name, snapshots: snapshots)
             replayed = stored.entries.count
+            if catalog.registrations[stored.appName] == nil {
+                return keepUnrestored(slot, name: name, app: stored.appName)
+            }
             try slot.restore(stored)
         } catch {
             let aside = store.moveAside(name)
@@ -166,6 +169,17 @@ final class DeviceService: Sendable {
             SystemCall.returnFreedMemory()
             log.info("every device is restored")
         }
+    }
+
+    /// A device whose app this daemon was not assembled with (a journal of a daemon with more
+    /// apps): its files stay as they are, and its name stays taken (a `device.create` of it is
+    /// refused, so nothing writes over them); requests for it get -32000 until a daemon with the
+    /// app starts. `device.remove` deletes it.
+    private func keepUnrestored(_ slot: DeviceSlot, name: String, app: String) {
+        log.error(
+            "device \(name) runs \(app), which this daemon was not given (it runs \(catalog.available.joined(separator: ", "))): its files are kept as they are, unrestored")
+        slot.abandon()
+        registry.withLock { _ = $0.restoring.remove(name) }
     }
 
     /// Gives a slot whose device could not be restored a new device of its name, as
@@ -248,7 +262,7 @@ final class DeviceService: Sendable {
         guard catalog.available.contains(app) else {
             throw RPCError(
                 code: RPCError.Code.unknownName,
-                message: "App \(app) is not simulated by this build yet (available: \(catalog.available.joined(separator: ", ")))",
+                message: "App \(app) is not run by this daemon (it was not given it; available: \(catalog.available.joined(separator: ", ")))",
                 data: ["kind": "app", "name": .string(app)])
         }
         let clock = try params.clock.map { value throws(RPCError) -> ClockMode in

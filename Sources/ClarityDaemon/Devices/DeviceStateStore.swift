@@ -53,6 +53,14 @@ struct DeviceStateStore: Sendable {
         let entries: JournalLines
         /// The build that wrote the journal, when its header says (``JournalBuild``).
         var writtenBy: String?
+
+        /// The app the device runs.
+        var appName: String {
+            switch base {
+            case .created(let creation): creation.app
+            case .snapshot(let snapshot): snapshot.app
+            }
+        }
     }
 
     /// The lines of a journal after its header, each checked as it was read, and decoded again

@@ -29,12 +29,7 @@ struct ScenarioDocument: Decodable, Sendable {
     /// The scenario's hash, as replay tokens name it: FNV-1a (64 bits, hexadecimal) of its JSON
     /// with keys sorted, so the same scenario hashes the same however its file is laid out.
     static func hash(of value: JSONValue?) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (try? JSONWire.bytes(value ?? .null)) ?? [] {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        ScheduleToken.fingerprint((try? JSONWire.bytes(value ?? .null)) ?? [])
     }
 
     /// Decodes and validates `value`, the `scenario` member of a request; its `app` is one of

@@ -119,6 +119,27 @@ public enum ScenarioCondition: Sendable {
     /// Notifications delivered so far: those whose title and body contain the texts given;
     /// `count` of them exactly, or at least one.
     case notification(titleContains: String?, bodyContains: String?, count: Int?)
+    /// A rule written in Swift (a scenario built in a test, docs/sdk.md "Exploring from a
+    /// test"): `holds` is shown the device as an observer sees it; `name` says what it checks,
+    /// in failures.
+    case that(_ name: String, _ holds: @Sendable (DeviceObservation) -> Bool)
+}
+
+/// The device as a ``ScenarioCondition/that(_:_:)`` rule sees it between two steps, read as an
+/// observer (no read is traced, seen by the race detector, or a scheduling point).
+public struct DeviceObservation: Sendable {
+    /// The app's App Group, every key.
+    public let appGroup: [String: StoredValue]
+    /// The apps the effective shield covers (by bundle id) and its categories.
+    public let shieldedApplications: Set<String>
+    public let shieldedCategories: Set<String>
+    /// The notifications delivered so far, oldest first.
+    public let notifications: [DeliveredNotification]
+    /// The app's own state (`device.state`'s `app`).
+    public let appState: StoredValue?
+
+    /// A value of the app's App Group, nil when absent.
+    public func value(forKey key: String) -> StoredValue? { appGroup[key] }
 }
 
 /// How a value must look.

@@ -36,6 +36,14 @@ extension ScenarioCondition {
                 return matching.count == count ? nil : "\(count) notification(s) with \(wanted): got \(matching.count)"
             }
             return matching.isEmpty ? "a notification with \(wanted): none" : nil
+        case .that(let name, let holds):
+            let shield = await device.platform.managedSettings.effective()
+            let observation = DeviceObservation(
+                appGroup: await device.platform.appGroups.dump(suite: device.app.appGroup),
+                shieldedApplications: Set(shield.applications), shieldedCategories: Set(shield.categories),
+                notifications: await device.platform.notifications.list(since: nil),
+                appState: try Self.decoded(at: [], in: try await device.app.state(), of: "app"))
+            return holds(observation) ? nil : "\(name): does not hold"
         }
     }
 

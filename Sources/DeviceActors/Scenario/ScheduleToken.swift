@@ -59,6 +59,16 @@ public struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
         return .success(ScheduleToken(scenarioHash: String(parts[1]), deviations: deviations, faults: faults))
     }
 
+    /// FNV-1a (64 bits, sixteen hexadecimal digits) of `bytes`: how a token names its scenario.
+    public static func fingerprint(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
     public struct TokenError: Error, Sendable, Equatable {
         public let reason: String
     }

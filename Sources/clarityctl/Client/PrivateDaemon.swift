@@ -72,8 +72,16 @@ final class PrivateDaemon {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// The `clarityd` beside this executable, as called (a symlink's directory) or as resolved.
+    /// The daemon to start: `$CLARITYD_EXECUTABLE` when set (a daemon of your own with your
+    /// apps, docs/sdk.md "Your own daemon"), else the `clarityd` beside this executable, as
+    /// called (a symlink's directory) or as resolved.
     private static func executable() throws -> URL {
+        if let given = ProcessInfo.processInfo.environment["CLARITYD_EXECUTABLE"], !given.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: given) else {
+                throw ClientError.standaloneFailed("CLARITYD_EXECUTABLE names \(given), which is not an executable file")
+            }
+            return URL(fileURLWithPath: given)
+        }
         guard let own = Bundle.main.executableURL else {
             throw ClientError.standaloneFailed("cannot tell where clarityctl is installed, to find clarityd beside it")
         }

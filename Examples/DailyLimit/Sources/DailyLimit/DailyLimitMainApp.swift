@@ -46,7 +46,7 @@ actor DailyLimitMainApp: WorldActor {
         DailyLimitStatus(
             limitedApps: try await process.sharedDefaults.stringArray(forKey: DailyLimitKeys.limitedApps) ?? [],
             dailyLimitMinutes: process.settings.dailyLimitMinutes,
-            requestsToday: try await process.sharedDefaults.integer(forKey: DailyLimitKeys.requestsToday),
+            requestsToday: try await process.sharedDefaults.integer(forKey: process.requestsKey),
             shielded: !(try await process.store.shield().isEmpty))
     }
 }

@@ -10,4 +10,11 @@ struct DailyLimitProcess: Sendable {
     var sharedDefaults: AppGroupDefaults { platform.userDefaults(suiteName: DailyLimitKeys.appGroup) }
     /// The ManagedSettings store the limit shields through.
     var store: ManagedSettingsStore { platform.managedSettingsStore(named: DailyLimitKeys.store) }
+
+    /// Where today's requests are counted (``DailyLimitKeys``): today's own key, or the shared
+    /// counter of the first version.
+    var requestsKey: String {
+        settings.countRequestsPerDay
+            ? DailyLimitKeys.requests(on: platform.calendar.dayKey(platform.now)) : DailyLimitKeys.requestsToday
+    }
 }

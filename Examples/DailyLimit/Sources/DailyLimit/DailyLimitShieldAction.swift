@@ -16,9 +16,10 @@ actor DailyLimitShieldAction: WorldActor, ShieldActionDelegate {
     func handle(action: ShieldButton, for application: String) async throws -> ShieldActionResponse {
         guard action == .secondary else { return .close }
         let defaults = process.sharedDefaults
-        let requests = try await defaults.integer(forKey: DailyLimitKeys.requestsToday)
+        let key = process.requestsKey
+        let requests = try await defaults.integer(forKey: key)
         guard requests < process.settings.maxRequests else { return .close }
-        try await defaults.set(.int(requests + 1), forKey: DailyLimitKeys.requestsToday)
+        try await defaults.set(.int(requests + 1), forKey: key)
         return .defer
     }
 }

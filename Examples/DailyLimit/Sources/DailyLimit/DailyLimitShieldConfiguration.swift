@@ -14,7 +14,7 @@ actor DailyLimitShieldConfiguration: WorldActor, ShieldConfigurationDataSource {
 
     func configuration(shielding application: String) async throws -> ShieldConfiguration {
         let settings = process.settings
-        let requests = try await process.sharedDefaults.integer(forKey: DailyLimitKeys.requestsToday)
+        let requests = try await process.sharedDefaults.integer(forKey: process.requestsKey)
         let appName = process.platform.catalog.displayName(of: application)
         var subtitle = "You've used your \(settings.dailyLimitMinutes) minutes of \(appName) today."
         if requests > 0 { subtitle += " Asked for more: \(requests) of \(settings.maxRequests)." }

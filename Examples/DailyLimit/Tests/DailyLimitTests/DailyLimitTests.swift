@@ -12,18 +12,14 @@ import Testing
 
     /// A device whose main app has limited Instagram to `minutes` a day.
     private func deviceLimitingInstagram(minutes: Int = 30, maxRequests: Int = 3) throws -> TestDevice {
-        let device = try TestDevice(appName: "dailylimit") { platform, world in
-            DailyLimitApp(
-                platform: platform, world: world,
-                settings: DailyLimitSettings(dailyLimitMinutes: minutes, maxRequests: maxRequests))
-        }
+        let device = try TestDevice(
+            app: .dailyLimit, settings: ["dailyLimitMinutes": .int(minutes), "maxRequests": .int(maxRequests)])
         let status = try device.intent(
             "limitApps", ["apps": [.string(instagram)]],
             effects: [
                 .storeWrite(suite: group, key: "limitedApps", value: .array([.string(instagram)])),
                 .activityStart(activity: "daily_limit"),
                 .monitorIntervalStart(activity: "daily_limit"),
-                .storeWrite(suite: group, key: "requestsToday", value: .int(0)),
             ])
         #expect(
             status == [
@@ -106,7 +102,7 @@ import Testing
         try device.send(
             .shieldPress(app: instagram, button: .secondary),
             effects: [
-                .storeWrite(suite: group, key: "requestsToday", value: .int(1)),
+                .storeWrite(suite: group, key: "requests.2026-01-05", value: .int(1)),
                 .shieldAction(app: instagram, button: .secondary, response: .defer),
                 .shieldShown(app: instagram, configuration: shield(requests: 1, of: 2), source: .extension),
                 .appState(locked: false, foregroundApp: instagram, shieldShown: true),
@@ -114,7 +110,7 @@ import Testing
         try device.send(
             .shieldPress(app: instagram, button: .secondary),
             effects: [
-                .storeWrite(suite: group, key: "requestsToday", value: .int(2)),
+                .storeWrite(suite: group, key: "requests.2026-01-05", value: .int(2)),
                 .shieldAction(app: instagram, button: .secondary, response: .defer),
                 .shieldShown(app: instagram, configuration: shield(requests: 2, of: 2), source: .extension),
                 .appState(locked: false, foregroundApp: instagram, shieldShown: true),
@@ -125,7 +121,7 @@ import Testing
                 .shieldAction(app: instagram, button: .secondary, response: .close),
                 .appState(locked: false, foregroundApp: nil, shieldShown: false),
             ])
-        #expect(try device.value(forKey: "requestsToday", suite: group) == .int(2))
+        #expect(try device.value(forKey: "requests.2026-01-05", suite: group) == .int(2))
     }
 
     @Test func closeSendsTheUserHome() throws {
@@ -137,6 +133,9 @@ import Testing
     @Test func midnightLiftsTheShieldAndStartsTheCountAgain() throws {
         let device = try deviceLimitingInstagram()
         try useUpTheLimit(device)
+        device.exhaustivity = .off
+        try device.send(.shieldPress(app: instagram, button: .secondary))
+        device.exhaustivity = .observable
         try pressClose(device)
         // The device starts Monday 09:00; 09:30 now, so midnight is 14.5 hours on.
         try device.advance(
@@ -145,9 +144,9 @@ import Testing
                 .monitorIntervalEnd(activity: "daily_limit"),
                 .monitorIntervalStart(activity: "daily_limit"),
                 .shieldClear(store: "dailyLimit"),
-                .storeWrite(suite: group, key: "requestsToday", value: .int(0)),
             ])
         #expect(try device.shields().effective.applications.isEmpty)
+        #expect(try device.appState(as: DailyLimitStatus.self).requestsToday == 0, "yesterday's request is yesterday's")
     }
 
     @Test func removingTheLimitStopsMonitoringAndLiftsTheShield() throws {
@@ -159,8 +158,8 @@ import Testing
                 .activityStop(activity: "daily_limit"),
                 .monitorIntervalEnd(activity: "daily_limit"),
                 .shieldClear(store: "dailyLimit"),
-                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
                 .storeRemove(suite: group, key: "limitedApps"),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
             ])
         #expect(try device.activities().isEmpty)
     }

@@ -5,7 +5,10 @@ import ControlProtocol
 /// way the call waits as long as it takes unless `--timeout` was given (``Session/longCall(_:params:)``):
 /// an exploration sends nothing until it is done.
 struct ScenarioDaemon {
-    static let helpLine = "  --standalone          start a clarityd of its own for the call (none need run), stop it after"
+    static let helpLine = """
+          --standalone          start a clarityd of its own for the call (none need run), stop it after;
+                                $CLARITYD_EXECUTABLE names another daemon to start (one with your apps)
+        """
 
     let standalone: Bool
 

@@ -1,0 +1,78 @@
+import DeviceTesting
+import SimulatediOS
+import Testing
+
+@testable import DailyLimit
+
+/// DailyLimit's request counter under every interleaving that matters: the last "I need it" of
+/// the day is pressed at 23:59:59, the instant the day's interval ends and the monitor runs.
+/// The first version shares one counter that the shield action increments (read, then write)
+/// and the monitor zeroes; the fixed one gives each day a key that only the shield action writes.
+@Suite struct DailyLimitRaceTests {
+    private static let instagram = "com.burbn.instagram"
+
+    /// Instagram limited to 30 minutes from 23:00: the shield shows at 23:30, the user asks for
+    /// more twice, and once more at 23:59:59; a minute into the new day, at most that last
+    /// request is counted (pressed as the day ended, it may count for either day).
+    private func lastPressOfTheDay(countRequestsPerDay: Bool, failOnRace: Bool = false) throws -> Scenario {
+        var config = DeviceConfig()
+        config.app = ["countRequestsPerDay": .bool(countRequestsPerDay)]
+        let instagram = Self.instagram
+        let pressINeedIt = ScenarioStep.event(.shieldPress(app: instagram, button: .secondary))
+        let steps: [ScenarioStep] = [
+            .intent("limitApps", ["apps": [.string(instagram)]]),
+            .event(.appOpen(app: instagram)),
+            .waitUntil(.shieldShown(app: instagram), within: 3600),
+            pressINeedIt,
+            pressINeedIt,
+            .parallel([[.advance(seconds: 1799), pressINeedIt]]),
+            .advance(seconds: 60),
+            .expect(.that("yesterday's requests are not counted today") { (Self.requestsToday(in: $0) ?? .max) <= 1 }),
+        ]
+        return try Scenario(
+            "the last press of the day", app: .dailyLimit, start: "2026-01-05T23:00:00Z", config: config, steps: steps,
+            failOnRace: failOnRace)
+    }
+
+    /// `status`' `requestsToday`, as the main app shows it.
+    private static func requestsToday(in device: DeviceObservation) -> Int? {
+        guard case .dictionary(let status) = device.appState, case .int(let count) = status["requestsToday"] else { return nil }
+        return count
+    }
+
+    @Test func theFirstVersionsOwnSchedulePasses() throws {
+        try lastPressOfTheDay(countRequestsPerDay: false).run()
+    }
+
+    /// PCT finds the schedule where the monitor's zero lands between the shield action's read
+    /// and its write; the failure tells the story and the token replays exactly it.
+    @Test func exploringTheFirstVersionFindsTheLostMidnightReset() throws {
+        let scenario = try lastPressOfTheDay(countRequestsPerDay: false)
+        let failure = try scenario.exploreExpectingFailure(ExplorationPlan(strategy: .pct, schedules: 300))
+        #expect(failure.message == "expected yesterday's requests are not counted today: does not hold")
+        #expect(failure.step == "steps[7]")
+        #expect(failure.preemptions >= 1)
+        let replayed = #expect(throws: ExplorationFailed.self) { try scenario.replay(schedule: failure.schedule) }
+        #expect(replayed?.reason.step == "steps[7]")
+        #expect(replayed?.description.contains("try scenario.replay(schedule: \"\(failure.schedule)\")") == true)
+    }
+
+    /// The race detector names the lost update: the shield action's write over the monitor's.
+    @Test func theRaceDetectorNamesWhoOverwroteWhom() throws {
+        let scenario = try lastPressOfTheDay(countRequestsPerDay: false, failOnRace: true)
+        let failure = try scenario.exploreExpectingFailure(ExplorationPlan(strategy: .pct, schedules: 300))
+        #expect(failure.invariant == "race")
+        #expect(failure.kind == "requestsToday: dailylimit.shieldAction over dailylimit.monitor")
+    }
+
+    /// The fixed version: every schedule with up to two preemptions, run to the end, passes —
+    /// with the race detector on.
+    @Test func theFixedVersionPassesEverySchedule() throws {
+        let scenario = try lastPressOfTheDay(countRequestsPerDay: true, failOnRace: true)
+        var plan = ExplorationPlan(strategy: .dfs, schedules: 100_000)
+        plan.preemptionBound = 2
+        let report = try scenario.explore(plan)
+        #expect(report.exhaustive == true)
+        #expect(report.schedules > 1)
+    }
+}
