@@ -1,0 +1,92 @@
+import ControlProtocol
+import Foundation
+
+/// `clarityctl new-app NAME`: writes a package of a new Screen Time app on the simulated iOS
+/// (docs/sdk.md, "A new app in one command"): the app's files, its registration, its own daemon,
+/// a harness test, an exploration test and a scenario file, that build and pass as written.
+/// Nothing is sent to a daemon.
+struct NewApp: ClarityCommand {
+    static let help = CommandHelp(
+        words: ["new-app"], synopsis: "NAME [--path DIR] [--clarityd DIR]",
+        abstract: "write a package of a new app (five files, registration, daemon, tests, scenario)",
+        details: [
+            "  NAME            the app's type prefix: a letter, then letters and digits (FocusGuard)",
+            "  --path DIR      where to write the package (default: ./NAME); must not exist or be empty",
+            "  --clarityd DIR  the clarityd clone the package depends on (default: the one clarityctl was built from)",
+            "Then: cd DIR && swift test; swift run <name>d, and drive it with clarityctl.",
+            "Example:",
+            "  clarityctl new-app FocusGuard --path /tmp/FocusGuard",
+        ])
+
+    let template: NewAppTemplate
+    let directory: URL
+
+    init(arguments: inout Arguments, options: GlobalOptions) throws {
+        let name = try arguments.positional("NAME")
+        let path = try arguments.value(of: "--path")
+        let clarityd = try arguments.value(of: "--clarityd")
+        try arguments.finish()
+        guard let first = name.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first),
+            name.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }), name.count <= 40
+        else {
+            throw UsageError("NAME \(name): a letter, then up to 39 letters and digits (it names Swift types: FocusGuard)")
+        }
+        guard !Self.takenNames.contains(name.lowercased()) else {
+            throw UsageError("NAME \(name): \(name.lowercased()) is a built-in app's or a Swift keyword; choose another")
+        }
+        let root = try clarityd.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? Self.sourceRoot()
+        guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources/ClarityDaemon").path) else {
+            throw UsageError("--clarityd \(root.path): not a clarityd clone (no Sources/ClarityDaemon)")
+        }
+        template = NewAppTemplate(name: name, claritydPath: root.path)
+        directory = URL(fileURLWithPath: path ?? name).standardizedFileURL
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        if !existing.isEmpty { throw UsageError("--path \(directory.path) is not empty: give a new directory") }
+    }
+
+    /// Lower-cased names a registration cannot take: the built-in apps' (`AppRegistration.clarity`
+    /// exists) and Swift keywords (`.return` would not compile).
+    private static let takenNames: Set<String> = [
+        "clarity", "scrollkitty", "spendless", "makehay", "thephone", "builtin", "class", "struct", "enum", "protocol",
+        "extension", "func", "let", "var", "return", "if", "else", "for", "while", "switch", "case", "default", "import",
+        "init", "self", "super", "true", "false", "nil", "in", "is", "as", "do", "try", "throw", "throws", "where", "static",
+        "public", "private", "internal", "actor", "async", "await", "repeat", "guard", "defer", "break", "continue", "operator",
+        "subscript", "typealias", "associatedtype", "deinit", "inout", "any", "some", "fileprivate", "open",
+    ]
+
+    /// The clone this clarityctl was built from, found from this file's path.
+    private static func sourceRoot() throws -> URL {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../..")
+            .standardizedFileURL
+        guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources/ClarityDaemon").path) else {
+            throw UsageError("clarityctl's sources are not at \(root.path) any more: give --clarityd DIR (a clarityd clone)")
+        }
+        return root
+    }
+
+    func run(in session: Session) throws {
+        var written: [String] = []
+        for (path, text) in template.files {
+            let file = directory.appendingPathComponent(path)
+            do {
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: file, options: .atomic)
+            } catch {
+                throw OutputFileError(path: file.path, reason: error.localizedDescription)
+            }
+            written.append(path)
+        }
+        let result: JSONValue = [
+            "package": .string(directory.path), "app": .string(template.wireName), "daemon": .string(template.daemon),
+            "files": .array(written.map(JSONValue.string)),
+        ]
+        session.output.show(
+            result,
+            lines: ["wrote \(directory.path):"] + written.map { "  " + $0 } + [
+                "",
+                "cd \(directory.path) && swift test       # the harness test and the exploration",
+                "swift run \(template.daemon) --socket /tmp/\(template.wireName)/clarityd.sock &",
+                "CLARITYD_SOCKET=/tmp/\(template.wireName)/clarityd.sock clarityctl device create phone --app \(template.wireName)",
+            ])
+    }
+}
