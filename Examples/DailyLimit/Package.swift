@@ -21,7 +21,10 @@ let package = Package(
         /// Its behaviour, step by step, with the exact effects of each step, and its races explored.
         .testTarget(
             name: "DailyLimitTests",
-            dependencies: ["DailyLimit", .product(name: "DeviceTesting", package: "clarityd")]),
+            dependencies: [
+                "DailyLimit", .product(name: "DeviceTesting", package: "clarityd"),
+                .product(name: "BuiltInApps", package: "clarityd"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,10 +39,24 @@ public final class TestDevice {
         config: DeviceConfig = DeviceConfig(), exhaustivity: Exhaustivity = .observable, name: String = "test",
         servers: Servers? = nil
     ) throws {
+        try self.init(
+            apps: [app], start: start, timeZone: timeZone, seed: seed, config: config, exhaustivity: exhaustivity, name: name,
+            servers: servers)
+    }
+
+    /// A device with several apps installed, in order (the first the primary; `config.app` holds
+    /// its settings, the others run with their defaults): each has its own main app, extensions,
+    /// App Group and stores; the shield over an app is drawn by the app whose store shields it
+    /// (docs/platform.md, "Several apps on one device"). Intents name their app (`app:`).
+    public convenience init(
+        apps: [AppRegistration], start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC", seed: UInt64 = 1,
+        config: DeviceConfig = DeviceConfig(), exhaustivity: Exhaustivity = .observable, name: String = "test",
+        servers: Servers? = nil
+    ) throws {
         let (date, zone) = try Self.parse(start: start, timeZone: timeZone)
         try self.init(
             device: SimulatedDevice(
-                name: name, app: app, start: date, timeZone: zone, timeZoneName: timeZone, seed: seed,
+                name: name, apps: apps, start: date, timeZone: zone, timeZoneName: timeZone, seed: seed,
                 clock: .virtual, config: config, servers: servers),
             exhaustivity: exhaustivity)
     }
@@ -99,11 +113,12 @@ public final class TestDevice {
         try check(".send(\(event))", outcome.effects, against: effects)
     }
 
-    /// Runs a user action of the app's main app with `args` (a JSON object, as `intent`'s
-    /// `args`), checks its effects, and returns what the app answered, as JSON.
+    /// Runs a user action of the main app of `app` (required when several are installed) with
+    /// `args` (a JSON object, as `intent`'s `args`), checks its effects, and returns what the app
+    /// answered, as JSON.
     @discardableResult
-    public func intent(_ name: String, _ args: JSONValue = [:], effects: [Effect] = []) throws -> JSONValue {
-        let outcome = try device.perform(intent: name, arguments: JSONArguments(args))
+    public func intent(_ name: String, _ args: JSONValue = [:], app: String? = nil, effects: [Effect] = []) throws -> JSONValue {
+        let outcome = try device.perform(intent: name, arguments: JSONArguments(args), app: app)
         try check(".intent(\(name))", outcome.effects, against: effects)
         return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(AnyEncodable(outcome.result)))
     }

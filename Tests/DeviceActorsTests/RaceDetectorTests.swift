@@ -193,7 +193,7 @@ import Testing
         _ = try device.inShieldAction { try await $0.set(.int(1), forKey: "counter") }
         let effects = try device.inMainApp { defaults in
             _ = try await defaults.object(forKey: "counter")
-            try await springBoard.shieldAction.run(callback: "handle(action:for:)") { _ in try await defaults.synchronize() }
+            try await springBoard.apps[0].shieldAction.run(callback: "handle(action:for:)") { _ in try await defaults.synchronize() }
             try await defaults.set(.int(2), forKey: "counter")
         }
         guard case .race(let lost)? = effects.races.first?.payload else {
@@ -233,8 +233,8 @@ import Testing
         let springBoard = device.springBoard
         let effects = try device.inMainApp { defaults in
             _ = try await defaults.object(forKey: "counter")
-            try await springBoard.shieldAction.run(callback: "handle(action:for:)") { _ in try await defaults.set(.int(1), forKey: "counter") }
-            await springBoard.shieldAction.terminate()
+            try await springBoard.apps[0].shieldAction.run(callback: "handle(action:for:)") { _ in try await defaults.set(.int(1), forKey: "counter") }
+            await springBoard.apps[0].shieldAction.terminate()
             try await defaults.set(.int(2), forKey: "counter")
         }
         #expect(effects.races.isEmpty)
@@ -348,14 +348,14 @@ extension SimulatedDevice {
         let springBoard = springBoard
         let defaults = platform.userDefaults(suiteName: app.appGroup)
         return try traced {
-            try await springBoard.shieldAction.run(callback: "handle(action:for:)") { _ in try await body(defaults) }
+            try await springBoard.apps[0].shieldAction.run(callback: "handle(action:for:)") { _ in try await body(defaults) }
         }
     }
 
     /// The system reclaims the idle ShieldAction extension: its next callback launches a new process.
     fileprivate func reclaimShieldAction() throws {
         let springBoard = springBoard
-        try run { await springBoard.shieldAction.terminate() }
+        try run { await springBoard.apps[0].shieldAction.terminate() }
     }
 
     private func traced(_ body: @escaping @Sendable () async throws -> Void) throws -> [TracedEffect] {

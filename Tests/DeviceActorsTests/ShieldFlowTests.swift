@@ -52,10 +52,10 @@ import Testing
 
     @Test func openingAnAppBringsItUncoveredToTheFrontAndTheMainAppBecomesActive() {
         var flow = flow()
-        flow.send({ $0.open(instagram, mainApp: clarity) }, returns: .success([.traceAppState, .refresh])) {
+        flow.send({ $0.open(instagram, mainApps: [clarity]) }, returns: .success([.traceAppState, .refresh])) {
             $0.foregroundApp = instagram
         }
-        flow.send({ $0.open(clarity, mainApp: clarity) }, returns: .success([.traceAppState, .becomeActive, .refresh])) {
+        flow.send({ $0.open(clarity, mainApps: [clarity]) }, returns: .success([.traceAppState, .becomeActive, .refresh])) {
             $0.foregroundApp = clarity
         }
     }
@@ -64,7 +64,7 @@ import Testing
     /// the lock itself.
     @Test func anAppBroughtToTheFrontOverAShieldIsUncoveredUntilTheRefresh() {
         var flow = flow(frontmost: instagram, shieldShown: true)
-        flow.send({ $0.bringToFront(tiktok, mainApp: clarity) }, returns: [.traceAppState, .refresh]) {
+        flow.send({ $0.bringToFront(tiktok, mainApps: [clarity]) }, returns: [.traceAppState, .refresh]) {
             $0.foregroundApp = tiktok
             $0.shield = .none
         }
@@ -73,7 +73,7 @@ import Testing
 
     @Test func openingOnALockedDeviceIsRefusedAndChangesNothing() {
         var flow = flow(frontmost: instagram, locked: true)
-        flow.send({ $0.open(tiktok, mainApp: clarity) }, returns: .failure(.deviceLocked))
+        flow.send({ $0.open(tiktok, mainApps: [clarity]) }, returns: .failure(.deviceLocked))
         #expect(
             ShieldFlow.Refusal.deviceLocked.error
                 == .refused(reason: "deviceLocked", message: "unlock the device before opening an app"))
@@ -124,7 +124,7 @@ import Testing
         }
         flow.send({ $0.shieldDrawn(instagram, configuration: shield, source: .extension) }, returns: [])
         #expect(flow.machine.usage(of: instagram) == nil)
-        flow.send({ $0.open(instagram, mainApp: clarity) }, returns: .success([.traceAppState, .refresh])) {
+        flow.send({ $0.open(instagram, mainApps: [clarity]) }, returns: .success([.traceAppState, .refresh])) {
             $0.foregroundApp = instagram
         }
         flow.send({ $0.shieldDrawn(instagram, configuration: shield, source: .extension) }, returns: [])

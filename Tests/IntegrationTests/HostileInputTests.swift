@@ -23,16 +23,7 @@ import Testing
         }
     }
 
-    private func field(_ body: () throws -> JSONValue) -> String? {
-        do {
-            _ = try body()
-            return nil
-        } catch let error as RPCError {
-            return error.data?["field"]?.stringValue ?? "code \(error.code)"
-        } catch {
-            return "\(error)"
-        }
-    }
+    private func field(_ body: () throws -> JSONValue) -> String? { errorField(body) }
 
     /// Numbers that overflowed Swift's arithmetic (a trap that killed every client) are refused
     /// at the edge, naming the field.

@@ -39,6 +39,8 @@ struct IntentParams: DeviceParams {
     var device: String?
     var name: String
     var args: JSONValue?
+    /// Which installed app's main app: required on a device with several apps.
+    var app: String?
 }
 
 /// `store.get`.
@@ -175,6 +177,8 @@ struct RecordStopParams: DeviceParams {
 struct CreateParams: Decodable, Sendable {
     var device: String?
     var app: String?
+    /// Several apps installed on the device, in order (instead of `app`); the first is the primary.
+    var apps: [String]?
     var clock: String?
     var start: String?
     var timezone: String?

@@ -92,7 +92,9 @@ struct DeviceReplay: Sendable {
             throw .invalidArgument(field: "timezone", reason: "unknown time zone \(creation.timezone)")
         }
         return try SimulatedDevice(
-            name: creation.name, app: try catalog.registration(named: creation.app), start: start, timeZone: timeZone, timeZoneName: creation.timezone,
+            name: creation.name,
+            apps: try (creation.apps ?? [creation.app]).map { name throws(DeviceError) in try catalog.registration(named: name) },
+            start: start, timeZone: timeZone, timeZoneName: creation.timezone,
             seed: creation.seed, clock: creation.clock, config: creation.config, servers: servers,
             replayingLaunch: replaying ? creation.network ?? [] : nil)
     }

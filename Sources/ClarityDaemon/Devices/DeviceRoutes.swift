@@ -79,7 +79,8 @@ enum DeviceRoutes {
         },
         .clockNow: .device(DeviceOnlyParams.self) { device, _ in Now(t: device.now.t, time: device.now.time) },
         .intent: .device(IntentParams.self) { device, params throws(DeviceError) in
-            try device.perform(intent: params.name, arguments: JSONIntentArguments(value: params.args ?? .object([:])))
+            try device.perform(
+                intent: params.name, arguments: JSONIntentArguments(value: params.args ?? .object([:])), app: params.app)
         },
         .storeGet: .device(StoreKeyParams.self) { device, params throws(DeviceError) in
             StoreValue(value: try device.storeGet(suite: params.suite, key: params.key))

@@ -255,16 +255,8 @@ final class DeviceService: Sendable {
         guard Self.isDeviceName(name) else {
             throw RPCError.invalidParams(field: "device", reason: "1–64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
-        let app = params.app ?? defaultApp
-        guard catalog.knownNames.contains(app) else {
-            throw RPCError.unknownName(kind: "app", name: app, known: catalog.available)
-        }
-        guard catalog.available.contains(app) else {
-            throw RPCError(
-                code: RPCError.Code.unknownName,
-                message: "App \(app) is not run by this daemon (it was not given it; available: \(catalog.available.joined(separator: ", ")))",
-                data: ["kind": "app", "name": .string(app)])
-        }
+        let apps = try installedApps(params)
+        let app = apps[0]
         let clock = try params.clock.map { value throws(RPCError) -> ClockMode in
             guard let mode = ClockMode(rawValue: value) else {
                 throw RPCError.invalidParams(field: "clock", reason: "must be virtual or wall")
@@ -304,13 +296,50 @@ final class DeviceService: Sendable {
             }
             config.platform = chosen
         }
-        guard catalog.runs(app, on: config.platform) else {
+        for (index, app) in apps.enumerated() where !catalog.runs(app, on: config.platform) {
             throw RPCError.invalidParams(
-                field: params.platform != nil ? "platform" : "config.platform",
+                field: params.apps != nil ? "apps[\(index)]" : params.platform != nil ? "platform" : "config.platform",
                 reason: "\(app) has no \(config.platform.rawValue) client (\(config.platform.rawValue): \(catalog.apps(on: config.platform)))")
         }
         return DeviceCreation(
-            name: name, app: app, start: start, timezone: timezone, seed: params.seed ?? 0, clock: clock, config: config)
+            name: name, app: app, apps: apps.count > 1 ? apps : nil, start: start, timezone: timezone, seed: params.seed ?? 0,
+            clock: clock, config: config)
+    }
+
+    /// `app`, or the daemon's default app, or the list `apps` (one to ten, each once), every one
+    /// an app this daemon runs.
+    private func installedApps(_ params: CreateParams) throws(RPCError) -> [String] {
+        let apps: [String]
+        let field: (Int) -> String
+        switch (params.app, params.apps) {
+        case (.some, .some):
+            throw RPCError.invalidParams(field: "apps", reason: "give app or apps, not both")
+        case (_, .some(let list)):
+            guard (1...10).contains(list.count) else { throw RPCError.invalidParams(field: "apps", reason: "one to ten app names") }
+            if let twice = list.indices.first(where: { list[..<$0].contains(list[$0]) }) {
+                throw RPCError.invalidParams(field: "apps[\(twice)]", reason: "\(list[twice]) is listed twice")
+            }
+            (apps, field) = (list, { "apps[\($0)]" })
+        case (let app, nil):
+            (apps, field) = ([app ?? defaultApp], { _ in "app" })
+        }
+        for (index, app) in apps.enumerated() {
+            guard catalog.knownNames.contains(app) else {
+                var error = RPCError.unknownName(kind: "app", name: app, known: catalog.available)
+                if params.apps != nil, case .object(var data)? = error.data {
+                    data["field"] = .string(field(index))
+                    error = RPCError(code: error.code, message: error.message, data: .object(data))
+                }
+                throw error
+            }
+            guard catalog.available.contains(app) else {
+                throw RPCError(
+                    code: RPCError.Code.unknownName,
+                    message: "App \(app) is not run by this daemon (it was not given it; available: \(catalog.available.joined(separator: ", ")))",
+                    data: ["kind": "app", "name": .string(app)])
+            }
+        }
+        return apps
     }
 
     /// `device.remove`: waits for the request running on the device, then deletes its files; a

@@ -8,7 +8,10 @@ import Foundation
 /// config says later. The first line of a journal that starts at creation.
 struct DeviceCreation: Codable, Sendable, Equatable {
     var name: String
+    /// The primary app.
     var app: String
+    /// Every app installed, in order, when several were (`device.create`'s `apps`); nil with one.
+    var apps: [String]?
     /// ISO-8601 with milliseconds when it has them.
     var start: String
     var timezone: String

@@ -15,10 +15,12 @@ struct RecordedStep: Encodable, Sendable {
         case advance(Double)
     }
 
-    /// An `intent` step's object: `name` and `args`, as the `intent` method takes them.
+    /// An `intent` step's object: `name`, `args` and (several apps installed) `app`, as the
+    /// `intent` method takes them.
     struct IntentStep: Encodable, Sendable {
         let name: String
         let args: JSONValue
+        let app: String?
     }
 
     let input: Input
@@ -41,7 +43,7 @@ struct RecordedStep: Encodable, Sendable {
             input = .event(.object(fields))
         case .intent?:
             let intent = try decodeParams(IntentParams.self, params)
-            input = .intent(IntentStep(name: intent.name, args: intent.args ?? .object([:])))
+            input = .intent(IntentStep(name: intent.name, args: intent.args ?? .object([:]), app: intent.app))
         case .clockAdvance?:
             input = .advance(try decodeParams(AdvanceParams.self, params).seconds)
         default:

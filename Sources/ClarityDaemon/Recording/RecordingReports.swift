@@ -49,7 +49,9 @@ struct RecordingStopped: Encodable, Sendable {
 /// build's defaults change it — then its steps.
 struct RecordedScenario: Encodable, Sendable {
     let name: String
-    let app: String
+    /// The app; nil when several are installed (then `apps`).
+    let app: String?
+    let apps: [String]?
     let start: String
     let timezone: String
     let seed: UInt64

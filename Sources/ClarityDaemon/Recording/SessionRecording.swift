@@ -101,7 +101,8 @@ struct SessionRecording: Sendable {
     func stop(_ device: SimulatedDevice, name: String?) throws(RPCError) -> RecordingStopped {
         if let spoiled { throw spoiled.error(device: device.name) }
         let scenario = RecordedScenario(
-            name: name ?? "recorded on \(creation.name)", app: creation.app, start: creation.start, timezone: creation.timezone,
+            name: name ?? "recorded on \(creation.name)", app: creation.apps == nil ? creation.app : nil, apps: creation.apps,
+            start: creation.start, timezone: creation.timezone,
             seed: creation.seed, config: creation.config, steps: history + recorded)
         do {
             _ = try ScenarioDocument.scenario(from: try JSONWire.value(scenario), catalog: catalog)

@@ -10,6 +10,8 @@ import Foundation
 struct ScenarioDocument: Decodable, Sendable {
     var name: String?
     var app: String?
+    /// Several apps installed on the scenario's device, in order (instead of `app`).
+    var apps: [String]?
     var start: String?
     var timezone: String?
     var seed: UInt64?
@@ -57,10 +59,20 @@ struct ScenarioDocument: Decodable, Sendable {
     }
 
     private func scenario(catalog: AppCatalog) throws(ScenarioInvalid) -> Scenario {
-        let appName = app ?? "clarity"
-        guard let registration = catalog.registrations[appName] else {
-            throw ScenarioInvalid(
-                field: "app", reason: "unknown app \(appName) (available: \(catalog.available.joined(separator: ", ")))")
+        if app != nil, apps != nil { throw ScenarioInvalid(field: "apps", reason: "give app or apps, not both") }
+        let names = apps ?? [app ?? "clarity"]
+        guard (1...10).contains(names.count) else { throw ScenarioInvalid(field: "apps", reason: "one to ten app names") }
+        var registrations: [AppRegistration] = []
+        for (index, appName) in names.enumerated() {
+            let field = apps == nil ? "app" : "apps[\(index)]"
+            guard let registration = catalog.registrations[appName] else {
+                throw ScenarioInvalid(
+                    field: field, reason: "unknown app \(appName) (available: \(catalog.available.joined(separator: ", ")))")
+            }
+            guard !registrations.contains(where: { $0.name == appName }) else {
+                throw ScenarioInvalid(field: field, reason: "\(appName) is listed twice")
+            }
+            registrations.append(registration)
         }
         let startText = start ?? Self.defaultStart
         guard let startDate = DeviceCalendar.parseISO(startText) else {
@@ -90,7 +102,7 @@ struct ScenarioDocument: Decodable, Sendable {
             guard kinds.insert(fault).inserted else { throw ScenarioInvalid(field: "faults[\(index)]", reason: "listed twice") }
         }
         return Scenario(
-            name: name ?? "scenario", app: registration, start: startDate, timeZone: zone, timeZoneName: zoneName,
+            name: name ?? "scenario", app: registrations[0], otherApps: Array(registrations.dropFirst()), start: startDate, timeZone: zone, timeZoneName: zoneName,
             seed: seed ?? 0, config: deviceConfig, steps: steps.map(\.step), invariants: (invariants ?? []).map(\.condition),
             failOnRace: failOnRace ?? false, builtInInvariants: builtInInvariants ?? true, expectFailure: expectFailure ?? false,
             faults: kinds)
@@ -141,6 +153,8 @@ struct StepDocument: Decodable, Sendable {
     private struct IntentDocument: Decodable {
         var name: String
         var args: JSONValue?
+        /// Which installed app's main app, on a device with several.
+        var app: String?
     }
 
     /// The `event` object, as the `event` method takes it (without `device`).
@@ -167,7 +181,8 @@ struct StepDocument: Decodable, Sendable {
         case .event: input = .event(try fields.decode(EventDocument.self, forKey: .event).event)
         case .intent:
             let intent = try fields.decode(IntentDocument.self, forKey: .intent)
-            input = .intent(name: intent.name, arguments: JSONIntentArguments(value: intent.args ?? .object([:])))
+            input = .intent(
+                name: intent.name, arguments: JSONIntentArguments(value: intent.args ?? .object([:])), app: intent.app)
         case .advance: input = .advance(seconds: try fields.decode(Double.self, forKey: .advance))
         case .parallel: input = .parallel(try fields.decode([[StepDocument]].self, forKey: .parallel).map { $0.map(\.step) })
         case .expect: input = .expect(try fields.decode(ConditionDocument.self, forKey: .expect).condition)

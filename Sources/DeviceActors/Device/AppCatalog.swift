@@ -59,6 +59,11 @@ extension AppRegistration {
     var scenarioInvariants: [AppInvariant] { PlatformInvariants.all + invariants }
 }
 
+extension Scenario {
+    /// The built-in invariants a scenario checks: the platform's, then each installed app's.
+    var scenarioInvariants: [AppInvariant] { PlatformInvariants.all + apps.flatMap(\.invariants) }
+}
+
 extension DeviceConfig {
     /// The settings `app` gets from this config: `config.app` over the top-level spellings the
     /// app takes (``AppRegistration/topLevelSettings``) and `variant` when given.

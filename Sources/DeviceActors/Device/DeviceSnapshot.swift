@@ -50,6 +50,19 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var automations: [Automation]?
     /// The events the device's trace kept, as `trace.get` gives them (nil before format 3).
     public var trace: [SnapshotTraceEntry]?
+    /// The apps installed after the primary (`app`), in order, with what is theirs alone; nil
+    /// on a device with one app.
+    public var otherApps: [InstalledAppSnapshot]?
+}
+
+/// What belongs to one app of several on a device, in a snapshot (``DeviceSnapshot/otherApps``):
+/// its stores, its activities, its own data and whether its main app is in memory.
+public struct InstalledAppSnapshot: Sendable, Codable {
+    public var name: String
+    public var managedSettings: [String: ShieldSettings]
+    var activities: [String: MonitoredActivity]
+    public var appData: Data?
+    public var mainAppInMemory: Bool
 }
 
 /// The device's HealthKit store in a snapshot (``DeviceSnapshot/health``).

@@ -2,22 +2,23 @@ import ExtensionSandbox
 @_spi(Host) import SimulatediOS
 
 /// How a device is put together, once, when it is made: the world (scheduler, virtual clock,
-/// seeded random), the trace, the platform's agents behind the SDK's handles, the app, its three
-/// extension sandboxes and SpringBoard, connected to each other. ``SimulatedDevice`` keeps the
+/// seeded random), the trace, the platform's agents behind the SDK's handles, each installed app
+/// with its own handles and three extension sandboxes, and SpringBoard, connected to each other. ``SimulatedDevice`` keeps the
 /// parts and drives them; nothing here runs after the device is made, except ``applyQuirks``.
 struct DeviceWiring {
     let world: World
     let trace: DeviceTrace
-    let platform: Platform
-    let app: any SimulatedApp
+    /// The apps, in the order installed; the first is the primary.
+    let apps: [InstalledApp]
     let springBoard: SpringBoard
 
-    /// Processes are named after the app (`<appName>.app`, `<appName>.monitor`…); the executors
-    /// are made in a fixed order, so the same device wires the same way every time.
+    /// Processes are named after their app (`<appName>.app`, `<appName>.monitor`…); the
+    /// executors are made in a fixed order (the shared agents, then each app in order, then
+    /// SpringBoard), so the same device wires the same way every time.
     init(
-        deviceName: String, appName: String, calendar: DeviceCalendar, seed: UInt64, config: DeviceConfig, traceSequence: Int,
-        strategy: any SchedulingStrategy, recordsSchedule: Bool, transport: (any NetworkTransport)?,
-        makeApp: (Platform, World) throws(DeviceError) -> any SimulatedApp
+        deviceName: String, appNames: [String], calendar: DeviceCalendar, seed: UInt64, config: DeviceConfig,
+        traceSequence: Int, strategy: any SchedulingStrategy, recordsSchedule: Bool, transport: (any NetworkTransport)?,
+        makeApp: (_ index: Int, Platform, World) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         let world = World(seed: seed, strategy: strategy)
         world.scheduler.recordsChoices = recordsSchedule
@@ -26,7 +27,7 @@ struct DeviceWiring {
         let catalog = CategoryCatalog.builtIn.merging(config.apps)
         let deviceActivity = DeviceActivityAgent(
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
-            catalog: catalog, trace: trace, apps: [appName])
+            catalog: catalog, trace: trace, apps: appNames)
         let appGroups = AppGroupContainer(
             executor: world.makeExecutor(label: "appGroups", notesAccesses: true), trace: trace, clock: world.clock)
         let managedSettings = ManagedSettingsAgent(executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog)
@@ -37,47 +38,53 @@ struct DeviceWiring {
         let network = NetworkAgent(
             executor: world.makeExecutor(label: "network"), clock: world.clock, calendar: calendar, trace: trace,
             notifications: notifications, system: system, transport: transport)
-        let platform = Platform(
-            appName: appName, appGroups: appGroups, managedSettings: managedSettings, deviceActivity: deviceActivity,
-            notifications: notifications, system: system, storeKit: storeKit, health: health, network: network,
-            shortcuts: ShortcutsAgent(executor: world.makeExecutor(label: "shortcuts"), trace: trace),
-            work: WorkAgent(
-                executor: world.makeExecutor(label: "work"), clock: world.clock, tasks: world.tasks, trace: trace, network: network),
-            devicePlatform: config.platform, deviceName: deviceName, world: world, trace: trace, calendar: calendar, catalog: catalog)
-        let app = try makeApp(platform, world)
-
-        /// One extension process: launched on demand by `make`, within `budget`.
-        func sandbox<Extension>(
-            _ name: String, budget: Int, lifecycle: Sandbox<Extension>.Lifecycle,
-            _ make: @escaping @Sendable (WorldActorExecutor) -> Extension
-        ) -> Sandbox<Extension> {
-            let actorName = "\(appName).\(name)"
-            return Sandbox<Extension>(
-                name: name, actorName: actorName, budgetBytes: budget, baselineBytes: config.baselineBytes,
-                lifecycle: lifecycle, factory: { make(world.makeExecutor(label: actorName)) },
-                onEvent: { trace.record($0, actor: actorName, sandbox: name) })
-        }
+        let shortcuts = ShortcutsAgent(executor: world.makeExecutor(label: "shortcuts"), trace: trace)
+        let work = WorkAgent(
+            executor: world.makeExecutor(label: "work"), clock: world.clock, tasks: world.tasks, trace: trace, network: network)
         let budgets = config.memoryBudgets
-        let springBoard = SpringBoard(
-            executor: world.makeExecutor(label: "springBoard"), platform: platform, app: app, trace: trace,
-            monitor: sandbox("monitor", budget: budgets.monitor, lifecycle: .terminateAfterCallback) {
-                app.makeMonitor(executor: $0)
-            },
-            shieldConfiguration: sandbox("shieldConfiguration", budget: budgets.shieldConfiguration, lifecycle: .stayResident) {
-                app.makeShieldConfiguration(executor: $0)
-            },
-            shieldAction: sandbox("shieldAction", budget: budgets.shieldAction, lifecycle: .stayResident) {
-                app.makeShieldAction(executor: $0)
-            },
-            mainAppActor: "\(appName).app")
+        var apps: [InstalledApp] = []
+        for (index, appName) in appNames.enumerated() {
+            let platform = Platform(
+                appName: appName, appGroups: appGroups, managedSettings: managedSettings, deviceActivity: deviceActivity,
+                notifications: notifications, system: system, storeKit: storeKit, health: health, network: network,
+                shortcuts: shortcuts, work: work, devicePlatform: config.platform, deviceName: deviceName, world: world,
+                trace: trace, calendar: calendar, catalog: catalog)
+            let app = try makeApp(index, platform, world)
+
+            /// One extension process: launched on demand by `make`, within `budget`.
+            func sandbox<Extension>(
+                _ name: String, budget: Int, lifecycle: Sandbox<Extension>.Lifecycle,
+                _ make: @escaping @Sendable (WorldActorExecutor) -> Extension
+            ) -> Sandbox<Extension> {
+                let actorName = "\(appName).\(name)"
+                return Sandbox<Extension>(
+                    name: name, actorName: actorName, budgetBytes: budget, baselineBytes: config.baselineBytes,
+                    lifecycle: lifecycle, factory: { make(world.makeExecutor(label: actorName)) },
+                    onEvent: { trace.record($0, actor: actorName, sandbox: name) })
+            }
+            apps.append(
+                InstalledApp(
+                    name: appName, app: app, platform: platform,
+                    monitor: sandbox("monitor", budget: budgets.monitor, lifecycle: .terminateAfterCallback) {
+                        app.makeMonitor(executor: $0)
+                    },
+                    shieldConfiguration: sandbox(
+                        "shieldConfiguration", budget: budgets.shieldConfiguration, lifecycle: .stayResident
+                    ) { app.makeShieldConfiguration(executor: $0) },
+                    shieldAction: sandbox("shieldAction", budget: budgets.shieldAction, lifecycle: .stayResident) {
+                        app.makeShieldAction(executor: $0)
+                    }))
+        }
+        guard !apps.isEmpty else { throw .invalidArgument(field: "apps", reason: "a device runs at least one app") }
+        let installed = apps
+        let springBoard = SpringBoard(executor: world.makeExecutor(label: "springBoard"), apps: apps, trace: trace)
         do {
             try world.perform {
-                await Self.applyQuirks(config, platform: platform)
-                // A device hosts one app, whose monitor SpringBoard runs; an app with no monitor
-                // extension here gets no callbacks, as on iOS.
+                await Self.applyQuirks(config, apps: installed)
+                // Each installed app's callbacks go to its own monitor; an app with no monitor
+                // extension here gets none, as on iOS.
                 await deviceActivity.setDelivery { [weak springBoard] app, callback in
-                    guard app == appName else { return }
-                    await springBoard?.deliverToMonitor(callback)
+                    await springBoard?.deliverToMonitor(callback, of: app)
                 }
                 await springBoard.install()
                 await springBoard.configure(healthDeliverySeconds: config.healthBackgroundDeliverySeconds)
@@ -93,14 +100,14 @@ struct DeviceWiring {
         }
         self.world = world
         self.trace = trace
-        self.platform = platform
-        self.app = app
+        self.apps = apps
         self.springBoard = springBoard
     }
 
     /// Tells the platform actors the config's authorizations, permissions, quirks and race detector (at
     /// creation, and again on every `config.set`).
-    static func applyQuirks(_ config: DeviceConfig, platform: Platform) async {
+    static func applyQuirks(_ config: DeviceConfig, apps: [InstalledApp]) async {
+        let platform = apps[0].platform
         await platform.deviceActivity.configure(
             authorized: config.familyControlsAuthorized, thresholdFiresOnStart: config.quirk("thresholdFiresOnStart"),
             thresholdBatchInterval: config.quirk("batchedThresholds")
@@ -110,7 +117,7 @@ struct DeviceWiring {
                 ? .seconds(Double(config.defaultsPropagationDelaySeconds)) : nil,
             emptyBeforeFirstUnlock: config.quirk("emptyDefaultsBeforeFirstUnlock"), detectRaces: config.raceDetector)
         await platform.notifications.configure(permission: config.notificationPermission)
-        platform.tokens.configure(unstable: config.quirk("unstableTokens"))
+        for app in apps { app.platform.tokens.configure(unstable: config.quirk("unstableTokens")) }
         await platform.health.configure(authorization: config.healthAuthorization)
     }
 }

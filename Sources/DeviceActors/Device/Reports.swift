@@ -35,7 +35,11 @@ public struct ShieldsReport: Sendable, Encodable {
     }
 
     public let effective: Effective
+    /// The primary app's stores, by name.
     public let stores: [String: ShieldSettings]
+    /// Each installed app's stores, by app then store name, on a device with several apps
+    /// (absent with one).
+    public var apps: [String: [String: ShieldSettings]]?
 }
 
 /// `shield.config`: what the shield would show for an app now.
@@ -74,6 +78,8 @@ public struct SandboxReport: Sendable, Encodable {
     public let peakBytes: Int
     public let launches: Int
     public let jetsams: Int
+    /// The app the extension belongs to, on a device with several apps (absent with one).
+    public var app: String?
 }
 
 /// `activity.list`: one monitored activity.
@@ -113,13 +119,16 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let usageToday: [String: Double]
     public let usageTodayByCategory: [String: Double]
     public let sandboxes: [SandboxReport]
+    /// The primary app's own state.
     public let appState: any Encodable & Sendable
+    /// Each installed app, on a device with several (absent with one).
+    public var apps: [InstalledAppReport]?
 
     enum CodingKeys: String, CodingKey {
         case device, app, t, time, locked, foregroundApp, shieldShown, wifi, call, contacts, focusMode, notifications, online,
             platform, shields,
             usageToday,
-            usageTodayByCategory, sandboxes
+            usageTodayByCategory, sandboxes, apps
         case appName = "appName"
     }
 
@@ -145,13 +154,35 @@ public struct DeviceStateReport: Sendable, Encodable {
         try c.encode(usageTodayByCategory, forKey: .usageTodayByCategory)
         try c.encode(sandboxes, forKey: .sandboxes)
         try c.encode(appState, forKey: .app)
+        try c.encodeIfPresent(apps, forKey: .apps)
+    }
+}
+
+/// One app of a device with several (`device.state`'s `apps`): its names and its own state.
+public struct InstalledAppReport: Sendable, Encodable {
+    public let name: String
+    public let bundleIdentifier: String
+    public let appGroup: String
+    public let state: any Encodable & Sendable
+
+    private enum CodingKeys: String, CodingKey { case name, bundleIdentifier, appGroup, state }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(bundleIdentifier, forKey: .bundleIdentifier)
+        try c.encode(appGroup, forKey: .appGroup)
+        try c.encode(state, forKey: .state)
     }
 }
 
 /// `device.list` / `device.create`: a device in brief.
 public struct DeviceSummary: Sendable, Encodable {
     public let name: String
+    /// The primary app.
     public let app: String
+    /// Every installed app, on a device with several (absent with one).
+    public var apps: [String]?
     public let clock: String
     public let seed: UInt64
     public let timezone: String

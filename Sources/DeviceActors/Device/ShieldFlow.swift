@@ -94,16 +94,17 @@ struct ShieldFlow: Equatable {
     }
 
     /// `app.open` (or a URL bringing `app` to the front): refused on a locked device.
-    mutating func open(_ app: String, mainApp: String) -> Result<[Action], Refusal> {
+    mutating func open(_ app: String, mainApps: Set<String>) -> Result<[Action], Refusal> {
         guard !state.locked else { return .failure(.deviceLocked) }
-        return .success(bringToFront(app, mainApp: mainApp))
+        return .success(bringToFront(app, mainApps: mainApps))
     }
 
-    /// Makes `app` frontmost, uncovered until the refresh looks at the shields.
-    mutating func bringToFront(_ app: String, mainApp: String) -> [Action] {
+    /// Makes `app` frontmost, uncovered until the refresh looks at the shields; an installed
+    /// app's main app (one of `mainApps`) becomes active.
+    mutating func bringToFront(_ app: String, mainApps: Set<String>) -> [Action] {
         state.foregroundApp = app
         state.shield = .none
-        return [.traceAppState] + (app == mainApp ? [.becomeActive] : []) + [.refresh]
+        return [.traceAppState] + (mainApps.contains(app) ? [.becomeActive] : []) + [.refresh]
     }
 
     /// `app.close`: back to the home screen; only the frontmost app can be closed.

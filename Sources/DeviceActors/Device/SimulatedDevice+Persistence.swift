@@ -17,7 +17,10 @@ extension SimulatedDevice {
             throw .invalidArgument(field: "timezone", reason: "unknown time zone")
         }
         try self.init(
-            name: snapshot.name, app: try catalog.registration(named: snapshot.app), start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
+            name: snapshot.name,
+            apps: try ([snapshot.app] + (snapshot.otherApps ?? []).map(\.name)).map { name throws(DeviceError) in
+                try catalog.registration(named: name)
+            }, start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
             seed: snapshot.seed, clock: snapshot.clock, config: snapshot.config, launch: false,
             traceSequence: snapshot.traceSequence ?? 0, servers: servers)
         if let state = snapshot.random { world.random = SeededRandom(seed: UInt64(bitPattern: state)) }
@@ -55,13 +58,23 @@ extension SimulatedDevice {
             await platform.network.restore(online: snapshot.online ?? true)
             await platform.shortcutsAgent.restore(snapshot.automations ?? [])
             if let data = snapshot.appData { try await app.restore(from: data) }
+            for (installed, saved) in zip(self.apps.dropFirst(), snapshot.otherApps ?? []) {
+                await platform.managedSettings.restore(stores: saved.managedSettings, of: installed.name)
+                await platform.deviceActivity.restore(
+                    activities: saved.activities, of: installed.name, usageByDay: snapshot.usageByDay,
+                    usageToday: snapshot.usageToday ?? [])
+                if let data = saved.appData { try await installed.app.restore(from: data) }
+            }
             await springBoard.restore(
                 locked: snapshot.locked, foregroundApp: snapshot.foregroundApp, wifi: snapshot.wifi,
                 contacts: snapshot.contacts, call: snapshot.call)
         }
         try startNetwork()
         platform.mainApp.restore(inMemory: snapshot.mainAppInMemory ?? true)
-        if snapshot.mainAppInMemory ?? true { try launchApp() }
+        for (installed, saved) in zip(apps.dropFirst(), snapshot.otherApps ?? []) {
+            installed.platform.mainApp.restore(inMemory: saved.mainAppInMemory)
+        }
+        try launchApp()
     }
 
     /// The device's data, for a snapshot file (the daemon's compaction of a long journal).
@@ -80,6 +93,17 @@ extension SimulatedDevice {
                 await platform.shortcutsAgent.automations.values.sorted { $0.trigger.rawValue < $1.trigger.rawValue }
             )
         }
+        let otherApps = try run { [apps] in
+            var saved: [InstalledAppSnapshot] = []
+            for installed in apps.dropFirst() {
+                saved.append(
+                    InstalledAppSnapshot(
+                        name: installed.name, managedSettings: await platform.managedSettings.stores(of: installed.name),
+                        activities: await platform.deviceActivity.activities(of: installed.name),
+                        appData: try await installed.app.persistentData(), mainAppInMemory: installed.platform.mainApp.inMemory))
+            }
+            return saved
+        }
         return DeviceSnapshot(
             name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
             timezone: calendar.timeZoneName, seed: seed, random: Int64(bitPattern: world.random.state),
@@ -88,7 +112,7 @@ extension SimulatedDevice {
             contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3, usageToday: parts.11,
             appData: parts.8, storeTransactions: parts.9, call: parts.10, notificationAuthorization: parts.12,
             mainAppInMemory: platform.mainApp.inMemory, health: parts.13, online: parts.14, automations: parts.15,
-            trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init))
+            trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init), otherApps: otherApps.isEmpty ? nil : otherApps)
     }
 
     /// The HealthKit store as the snapshot keeps it (inside the world).

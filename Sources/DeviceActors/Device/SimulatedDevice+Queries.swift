@@ -22,12 +22,18 @@ extension SimulatedDevice {
 
     public func shields() throws(DeviceError) -> ShieldsReport {
         let agent = platform.managedSettings
-        let app = platform.appName
+        let (app, names) = (platform.appName, appNames)
         return try run {
             let effective = await agent.effective()
-            return ShieldsReport(
+            var report = ShieldsReport(
                 effective: .init(applications: effective.applications, categories: effective.categories),
                 stores: await agent.stores(of: app))
+            if names.count > 1 {
+                var apps: [String: [String: ShieldSettings]] = [:]
+                for name in names { apps[name] = await agent.stores(of: name) }
+                report.apps = apps
+            }
+            return report
         }
     }
 
@@ -46,17 +52,23 @@ extension SimulatedDevice {
         return try run { await agent.list(since: t) }
     }
 
+    /// Each installed app's three extensions, in install order; each names its app when several
+    /// are installed.
     public func sandboxes() -> [SandboxReport] {
-        [
-            report(springBoard.monitor), report(springBoard.shieldConfiguration), report(springBoard.shieldAction),
-        ]
+        apps.flatMap { installed in
+            let app = apps.count > 1 ? installed.name : nil
+            return [
+                report(installed.monitor, of: app), report(installed.shieldConfiguration, of: app),
+                report(installed.shieldAction, of: app),
+            ]
+        }
     }
 
-    private func report<E>(_ sandbox: Sandbox<E>) -> SandboxReport {
+    private func report<E>(_ sandbox: Sandbox<E>, of app: String?) -> SandboxReport {
         SandboxReport(
             extension: sandbox.name, state: sandbox.state, budgetBytes: sandbox.budgetBytes,
             usedBytes: sandbox.usedBytes, peakBytes: sandbox.peakBytes, launches: sandbox.launches,
-            jetsams: sandbox.jetsams)
+            jetsams: sandbox.jetsams, app: app)
     }
 
     public func activities() throws(DeviceError) -> [ActivityReport] {
@@ -100,7 +112,17 @@ extension SimulatedDevice {
     func stateInWorld() async throws -> DeviceStateReport {
         let effective = await platform.managedSettings.effective()
         let (t, time) = now
-        return DeviceStateReport(
+        var installed: [InstalledAppReport]?
+        if apps.count > 1 {
+            installed = []
+            for app in apps {
+                installed?.append(
+                    InstalledAppReport(
+                        name: app.name, bundleIdentifier: app.bundleIdentifier, appGroup: app.app.appGroup,
+                        state: try await app.app.state()))
+            }
+        }
+        var report = DeviceStateReport(
             device: name, app: appName, t: t, time: time, locked: await springBoard.locked,
             foregroundApp: await springBoard.foregroundApp, shieldShown: await springBoard.shieldShown,
             wifi: await platform.system.ssid, call: await springBoard.call, contacts: await platform.system.contacts,
@@ -110,6 +132,8 @@ extension SimulatedDevice {
             usageToday: await platform.deviceActivity.usageToday(),
             usageTodayByCategory: await platform.deviceActivity.usageTodayByCategory(), sandboxes: sandboxes(),
             appState: try await app.state())
+        report.apps = installed
+        return report
     }
 
     /// The app's part of `device.state` (`app`), read as ``state()`` reads it.
@@ -119,8 +143,10 @@ extension SimulatedDevice {
     }
 
     public var summary: DeviceSummary {
-        DeviceSummary(
+        var summary = DeviceSummary(
             name: name, app: appName, clock: clockMode.rawValue, seed: seed, timezone: calendar.timeZoneName,
             start: DeviceCalendar.isoString(calendar.start), t: now.t, time: now.time)
+        if apps.count > 1 { summary.apps = appNames }
+        return summary
     }
 }

@@ -2,8 +2,9 @@ import ExtensionSandbox
 import Foundation
 @_spi(Host) import SimulatediOS
 
-/// One simulated iPhone running one app: a world (scheduler, virtual clock, seeded randomness),
-/// the platform actors, the app's main app and its three sandboxed extensions.
+/// One simulated iPhone running one app, or several (each with its main app and three sandboxed
+/// extensions, the first the primary): a world (scheduler, virtual clock, seeded randomness) and
+/// the platform actors they share.
 ///
 /// Every method runs the world on the calling thread until it is idle and returns what the user
 /// would see. Not thread-safe by design: the caller serialises access (the daemon gives each
@@ -16,6 +17,7 @@ import Foundation
 /// request changed; `SimulatedDevice+Queries` answers the reads.
 public final class SimulatedDevice: @unchecked Sendable {
     public let name: String
+    /// The primary app's name (the first installed).
     public let appName: String
     public let seed: UInt64
     public let clockMode: ClockMode
@@ -26,9 +28,15 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     let world: World
     let trace: DeviceTrace
+    /// The primary app's handles and the app itself.
     let platform: Platform
     let app: any SimulatedApp
+    /// Every installed app, in order (the primary first).
+    let apps: [InstalledApp]
     let springBoard: SpringBoard
+
+    /// The installed apps' names, in order.
+    public var appNames: [String] { apps.map(\.name) }
 
     /// - Parameter traceSequence: the sequence number the trace continues after (a device
     ///   restored from a snapshot goes on numbering where it stopped).
@@ -40,47 +48,83 @@ public final class SimulatedDevice: @unchecked Sendable {
         strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false, servers: Servers? = nil,
         replayingLaunch: [DeviceConnection.Exchange]? = nil
     ) throws(DeviceError) {
-        guard app.platforms.contains(config.platform) else {
+        try self.init(
+            name: name, apps: [app], start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed, clock: clock,
+            config: config, launch: launch, traceSequence: traceSequence, strategy: strategy, recordsSchedule: recordsSchedule,
+            servers: servers, replayingLaunch: replayingLaunch)
+    }
+
+    /// A device with several apps installed (`device.create`'s `apps`), the first the primary:
+    /// `config.app` holds the primary's settings; the others run with their defaults.
+    public convenience init(
+        name: String, apps: [AppRegistration], start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
+        clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
+        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false, servers: Servers? = nil,
+        replayingLaunch: [DeviceConnection.Exchange]? = nil
+    ) throws(DeviceError) {
+        guard !apps.isEmpty else { throw .invalidArgument(field: "apps", reason: "a device runs at least one app") }
+        for (index, app) in apps.enumerated() where !app.platforms.contains(config.platform) {
             let others = app.platforms.map(\.rawValue).sorted().joined(separator: ", ")
-            throw .invalidArgument(field: "config.platform", reason: "\(app.name) has no \(config.platform.rawValue) client (only \(others))")
+            throw .invalidArgument(
+                field: index == 0 ? "config.platform" : "apps[\(index)]",
+                reason: "\(app.name) has no \(config.platform.rawValue) client (only \(others))")
         }
-        let transport = app.usesBackend
+        if let twice = apps.indices.first(where: { index in apps[..<index].contains { $0.name == apps[index].name } }) {
+            throw .invalidArgument(field: "apps[\(twice)]", reason: "\(apps[twice].name) is installed once")
+        }
+        let transport = apps.contains(where: \.usesBackend)
             ? DeviceConnection(
                 backend: (servers ?? Servers()).backend(
                     named: config.backend, now: Int64((start.timeIntervalSince1970 * 1000).rounded())),
                 device: name, timezone: timeZoneName ?? timeZone.identifier, platform: config.platform)
             : nil
-        let settings = config.settings(for: app)
+        let settings = apps.indices.map { $0 == 0 ? config.settings(for: apps[0]) : AppSettings(values: [:], fromTopLevel: []) }
         try self.init(
-            name: name, appName: app.name, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
+            name: name, appNames: apps.map(\.name), start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
             recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
-        ) { platform, world throws(DeviceError) in try app.makeApp(platform: platform, world: world, settings: settings) }
+        ) { index, platform, world throws(DeviceError) in
+            try apps[index].makeApp(platform: platform, world: world, settings: settings[index])
+        }
     }
 
     /// A device whose app `makeApp` builds on the device's platform: the registration's path,
     /// and a test's own network transport. `appName` prefixes its processes' names in the trace
     /// (`<appName>.app`, `<appName>.monitor`…).
-    public init(
+    public convenience init(
         name: String, appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
         strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false,
         transport: (any NetworkTransport)? = nil, replayingLaunch: [DeviceConnection.Exchange]? = nil,
         makeApp: (Platform, World) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
+        try self.init(
+            name: name, appNames: [appName], start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
+            clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
+            recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
+        ) { _, platform, world throws(DeviceError) in try makeApp(platform, world) }
+    }
+
+    private init(
+        name: String, appNames: [String], start: Date, timeZone: TimeZone, timeZoneName: String?, seed: UInt64,
+        clock: ClockMode, config: DeviceConfig, launch: Bool, traceSequence: Int, strategy: any SchedulingStrategy,
+        recordsSchedule: Bool, transport: (any NetworkTransport)?, replayingLaunch: [DeviceConnection.Exchange]?,
+        makeApp: (_ index: Int, Platform, World) throws(DeviceError) -> any SimulatedApp
+    ) throws(DeviceError) {
         self.name = name
-        self.appName = appName
+        self.appName = appNames.first ?? ""
         self.seed = seed
         self.clockMode = clock
         self.config = config
         self.calendar = DeviceCalendar(start: start, timeZone: timeZone, name: timeZoneName)
         let wiring = try DeviceWiring(
-            deviceName: name, appName: appName, calendar: calendar, seed: seed, config: config, traceSequence: traceSequence,
+            deviceName: name, appNames: appNames, calendar: calendar, seed: seed, config: config, traceSequence: traceSequence,
             strategy: strategy, recordsSchedule: recordsSchedule, transport: transport, makeApp: makeApp)
         world = wiring.world
         trace = wiring.trace
-        platform = wiring.platform
-        app = wiring.app
+        apps = wiring.apps
+        platform = wiring.apps[0].platform
+        app = wiring.apps[0].app
         springBoard = wiring.springBoard
         if launch {
             // A replayed launch gets the answers the first one got (``DeviceConnection``).
@@ -109,11 +153,12 @@ public final class SimulatedDevice: @unchecked Sendable {
         world.clock.cancelAll()
     }
 
-    /// Runs the main app's launch (cleanup, timers), as iOS does at app start.
+    /// Runs each main app's launch (cleanup, timers), as iOS does at app start, in install order.
     func launchApp() throws(DeviceError) {
         let springBoard = springBoard
-        let app = app
-        try run { try await springBoard.runMainApp { try await app.launch() } }
+        for installed in apps where installed.platform.mainApp.inMemory {
+            try run { try await springBoard.runMainApp(of: installed) { try await installed.app.launch() } }
+        }
     }
 
     // MARK: - Inputs
@@ -167,20 +212,40 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
     }
 
-    /// `intent`: a user action in the main app. Its arguments are decoded and checked before
-    /// anything runs, so a refused intent leaves no trace.
-    public func perform(intent: String, arguments: any IntentArguments) throws(DeviceError) -> IntentOutcome {
-        let work = try app.prepare(intent: intent, arguments: arguments)
+    /// `intent`: a user action in the main app of `app` (which must be named when several apps
+    /// are installed). Its arguments are decoded and checked before anything runs, so a refused
+    /// intent leaves no trace.
+    public func perform(intent: String, arguments: any IntentArguments, app name: String? = nil) throws(DeviceError)
+        -> IntentOutcome
+    {
+        let target = try installedApp(named: name)
+        let work = try target.app.prepare(intent: intent, arguments: arguments)
         let from = trace.recorder.lastSequence
         let springBoard = springBoard
         let trace = trace
-        let actor = "\(appName).app"
+        let actor = target.mainAppActor
         let result = try run { () async throws -> any Encodable & Sendable in
             trace.record(.intent(name: intent), by: actor)
-            return try await springBoard.runMainApp { try await work() }
+            return try await springBoard.runMainApp(of: target) { try await work() }
         }
         let outcome = finish(from: from)
         return IntentOutcome(t: outcome.t, time: outcome.time, result: result, effects: outcome.effects)
+    }
+
+    /// The installed app of that name; with none given, the only one (several installed: the
+    /// caller must say which, `app`).
+    func installedApp(named name: String?) throws(DeviceError) -> InstalledApp {
+        guard let name else {
+            guard apps.count == 1 else {
+                throw .invalidArgument(
+                    field: "app", reason: "several apps are installed; name one (\(appNames.joined(separator: ", ")))")
+            }
+            return apps[0]
+        }
+        guard let found = apps.first(where: { $0.name == name }) else {
+            throw .invalidArgument(field: "app", reason: "\(name) is not installed (\(appNames.joined(separator: ", ")))")
+        }
+        return found
     }
 
     /// `store.set` / `store.remove`: a write from outside the device (a test, a developer),
@@ -242,17 +307,19 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
         config = updated
         configRevision += 1
-        springBoard.monitor.budgetBytes = config.memoryBudgets.monitor
-        springBoard.shieldConfiguration.budgetBytes = config.memoryBudgets.shieldConfiguration
-        springBoard.shieldAction.budgetBytes = config.memoryBudgets.shieldAction
-        springBoard.monitor.baselineBytes = config.baselineBytes
-        springBoard.shieldConfiguration.baselineBytes = config.baselineBytes
-        springBoard.shieldAction.baselineBytes = config.baselineBytes
-        let platform = platform
+        for installed in apps {
+            installed.monitor.budgetBytes = config.memoryBudgets.monitor
+            installed.shieldConfiguration.budgetBytes = config.memoryBudgets.shieldConfiguration
+            installed.shieldAction.budgetBytes = config.memoryBudgets.shieldAction
+            installed.monitor.baselineBytes = config.baselineBytes
+            installed.shieldConfiguration.baselineBytes = config.baselineBytes
+            installed.shieldAction.baselineBytes = config.baselineBytes
+        }
+        let apps = apps
         let config = config
         let springBoard = springBoard
         try run {
-            await DeviceWiring.applyQuirks(config, platform: platform)
+            await DeviceWiring.applyQuirks(config, apps: apps)
             await springBoard.configure(healthDeliverySeconds: config.healthBackgroundDeliverySeconds)
         }
         return config

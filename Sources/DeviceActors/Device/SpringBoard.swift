@@ -9,16 +9,20 @@ import ExtensionSandbox
 /// extension is jetsammed). `shield.press` asks ShieldAction: `.close` goes home, `.defer`
 /// redraws the shield, `.none` does nothing more; a shield lifted meanwhile uncovers the app.
 /// Usage counts only for an uncovered frontmost app on an unlocked device.
+///
+/// Several apps (docs/platform.md, "Several apps on one device"): each app's main app is opened by
+/// its bundle id and becomes active in front; each app's monitor gets its own activities'
+/// callbacks; a shield is drawn and answered by the extensions of the app whose store shields the
+/// app in front (by token before by category, then the first installed). The system's signals
+/// — calls, networks, HealthKit, Shortcuts, Android broadcasts, WorkManager, URL opening — reach
+/// the primary app (the first installed).
 actor SpringBoard: WorldActor {
     nonisolated let executor: WorldActorExecutor
+    /// The installed apps, in order; the first is the primary.
+    let apps: [InstalledApp]
+    /// The primary app's handles (the shared agents are everyone's).
     private let platform: Platform
-    private let app: any SimulatedApp
     private let trace: DeviceTrace
-    let monitor: Sandbox<any DeviceActivityMonitor>
-    let shieldConfiguration: Sandbox<any ShieldConfigurationDataSource>
-    let shieldAction: Sandbox<any ShieldActionDelegate>
-    /// The main app's name in traces (`clarity.app`).
-    let mainAppActor: String
 
     /// The lock, the frontmost app and its shield (the pure part of the shield flow).
     private var flow = ShieldFlow()
@@ -34,19 +38,35 @@ actor SpringBoard: WorldActor {
     var shieldShown: Bool { flow.state.shieldShown }
     var call: CallState? { phone.call }
 
-    init(
-        executor: WorldActorExecutor, platform: Platform, app: any SimulatedApp, trace: DeviceTrace,
-        monitor: Sandbox<any DeviceActivityMonitor>, shieldConfiguration: Sandbox<any ShieldConfigurationDataSource>,
-        shieldAction: Sandbox<any ShieldActionDelegate>, mainAppActor: String
-    ) {
+    init(executor: WorldActorExecutor, apps: [InstalledApp], trace: DeviceTrace) {
         self.executor = executor
-        self.platform = platform
-        self.app = app
+        self.apps = apps
+        platform = apps[0].platform
         self.trace = trace
-        self.monitor = monitor
-        self.shieldConfiguration = shieldConfiguration
-        self.shieldAction = shieldAction
-        self.mainAppActor = mainAppActor
+    }
+
+    /// The primary app.
+    private var primary: InstalledApp { apps[0] }
+
+    /// The app whose main app `bundle` is, if one is installed.
+    private func installed(bundle: String) -> InstalledApp? {
+        apps.first { $0.bundleIdentifier == bundle }
+    }
+
+    /// The app whose store shields `bundle` and how: an application token before a category, then
+    /// the first installed; nil when nothing shields it. With one app installed, `known` (the
+    /// reason the shield flow already has) answers without asking ManagedSettings again: one more
+    /// scheduling point would change every explored schedule of every single-app scenario.
+    private func shielding(_ bundle: String, known: ShieldReason? = nil) async -> (app: InstalledApp, reason: ShieldReason)? {
+        if apps.count == 1, let known { return (primary, known) }
+        let owners = await platform.managedSettings.shieldingApps(for: bundle)
+        for wantsToken in [true, false] {
+            for app in apps {
+                guard let owner = owners.first(where: { $0.app == app.name }) else { continue }
+                if (owner.reason == .application) == wantsToken { return (app, owner.reason) }
+            }
+        }
+        return nil
     }
 
     /// Connects the platform's URL opening and main-app timers to this SpringBoard. The
@@ -59,7 +79,7 @@ actor SpringBoard: WorldActor {
 
     /// A WorkManager work runs in the app's process, which it starts when needed.
     private func runWork(_ body: @Sendable () async -> Void) async {
-        if !platform.mainApp.inMemory { await relaunchMainApp(reason: "work") }
+        if !platform.mainApp.inMemory { await relaunchMainApp(primary, reason: "work") }
         await runMainApp { await body() }
     }
 
@@ -87,8 +107,10 @@ actor SpringBoard: WorldActor {
         case .reboot:
             await perform(flow.reboot())
         case .appOpen(let bundle):
-            if bundle == app.bundleIdentifier, !platform.mainApp.inMemory { await relaunchMainApp(reason: "open") }
-            await perform(try flow.open(bundle, mainApp: app.bundleIdentifier).mapError(\.error).get())
+            if let opened = installed(bundle: bundle), !opened.platform.mainApp.inMemory {
+                await relaunchMainApp(opened, reason: "open")
+            }
+            await perform(try flow.open(bundle, mainApps: mainApps).mapError(\.error).get())
         case .appClose(let bundle):
             await perform(try flow.close(bundle).mapError(\.error).get())
         case .shieldPress(let bundle, let button, let taps):
@@ -143,17 +165,17 @@ actor SpringBoard: WorldActor {
         switch platform.devicePlatform {
         case .ios:
             guard let automation = await platform.shortcutsAgent.fire(locked ? .lock : .unlock) else { return }
-            guard let shortcut = app.appShortcuts.first(where: { $0.name == automation.shortcut }) else {
+            guard let shortcut = primary.app.appShortcuts.first(where: { $0.name == automation.shortcut }) else {
                 trace.record(.appError(callback: "shortcut \(automation.shortcut)", message: "the app offers no such App Shortcut"), by: "shortcuts")
                 return
             }
-            if !platform.mainApp.inMemory { await relaunchMainApp(reason: "shortcut") }
+            if !platform.mainApp.inMemory { await relaunchMainApp(primary, reason: "shortcut") }
             await runMainApp(reportingErrorsAs: "shortcut \(shortcut.name)") { try await shortcut.perform() }
         case .android:
             let action: BroadcastAction = locked ? .screenOff : .userPresent
             let receivers = platform.receivers.receivers(for: action)
             guard !receivers.isEmpty else { return }
-            if !platform.mainApp.inMemory { await relaunchMainApp(reason: "broadcast") }
+            if !platform.mainApp.inMemory { await relaunchMainApp(primary, reason: "broadcast") }
             for onReceive in receivers {
                 await runMainApp(reportingErrorsAs: "onReceive \(action.rawValue)") { try await onReceive(action) }
             }
@@ -176,26 +198,30 @@ actor SpringBoard: WorldActor {
     /// `app.terminate`: the main app leaves the screen if it was in front, then its process
     /// ends: observers (calls, networks, HealthKit) and timers are gone (docs/platform.md).
     private func terminateMainApp(_ bundle: String) async throws(DeviceError) {
-        guard bundle == app.bundleIdentifier else {
-            throw .invalidArgument(field: "app", reason: "not this device's main app (\(app.bundleIdentifier))")
+        guard let target = installed(bundle: bundle) else {
+            let main = apps.map(\.bundleIdentifier).joined(separator: ", ")
+            throw .invalidArgument(field: "app", reason: "not this device's main app (\(main))")
         }
-        guard platform.mainApp.inMemory else {
+        guard target.platform.mainApp.inMemory else {
             throw .refused(reason: "notRunning", message: "\(bundle) is not in memory: app.open launches it")
         }
         if flow.state.foregroundApp == bundle { await perform(try flow.close(bundle).mapError(\.error).get()) }
-        platform.mainApp.terminate()
-        platform.system.observers.removeAll()
-        await platform.health.processEnded()
-        await app.processEnded()
-        trace.record(.appTerminate, by: mainAppActor)
+        target.platform.mainApp.terminate()
+        // The system's signals are the primary app's: its observers end with it.
+        if target.name == primary.name {
+            platform.system.observers.removeAll()
+            await platform.health.processEnded()
+        }
+        await target.app.processEnded()
+        trace.record(.appTerminate, by: target.mainAppActor)
     }
 
-    /// Starts the main app's process again (`open`: the user opened it; `healthDelivery`: the
+    /// Starts an app's main app process again (`open`: the user opened it; `healthDelivery`: the
     /// system, in the background): a new launch, whose `launch()` registers observers again.
-    private func relaunchMainApp(reason: String) async {
-        platform.mainApp.relaunch()
-        trace.record(.appLaunch(reason: reason), by: mainAppActor)
-        await runMainApp(reportingErrorsAs: "launch") { try await self.app.launch() }
+    private func relaunchMainApp(_ target: InstalledApp, reason: String) async {
+        target.platform.mainApp.relaunch()
+        trace.record(.appLaunch(reason: reason), by: target.mainAppActor)
+        await runMainApp(of: target, reportingErrorsAs: "launch") { try await target.app.launch() }
     }
 
     // MARK: - HealthKit delivery (docs/platform.md#healthkit)
@@ -225,7 +251,7 @@ actor SpringBoard: WorldActor {
 
     private func deliverHealth() async {
         healthRelaunchDue = nil
-        if !platform.mainApp.inMemory { await relaunchMainApp(reason: "healthDelivery") }
+        if !platform.mainApp.inMemory { await relaunchMainApp(primary, reason: "healthDelivery") }
         for observer in await platform.health.takeUndelivered() {
             await runMainApp(reportingErrorsAs: "healthObserver") { try await observer() }
         }
@@ -263,12 +289,16 @@ actor SpringBoard: WorldActor {
             "sms:": "com.apple.MobileSMS", "tel:": "com.apple.mobilephone", "facetime:": "com.apple.facetime",
         ]
         guard !flow.state.locked, let bundle = schemes.first(where: { url.hasPrefix($0.key) })?.value else { return false }
-        await perform(flow.bringToFront(bundle, mainApp: app.bundleIdentifier))
+        await perform(flow.bringToFront(bundle, mainApps: mainApps))
         return true
     }
 
-    /// One press reaching ShieldAction: its callback, traced with the response.
+    /// The installed apps' main-app bundle ids.
+    private var mainApps: Set<String> { Set(apps.map(\.bundleIdentifier)) }
+
+    /// One press reaching ShieldAction (the shielding app's): its callback, traced with the response.
     private func tap(_ button: ShieldButton, on bundle: String) async -> ShieldActionResponse {
+        let shieldAction = apps.count == 1 ? primary.shieldAction : await shielding(bundle)?.app.shieldAction ?? primary.shieldAction
         let response: ShieldActionResponse
         do {
             response = try await shieldAction.run(callback: "handle(action:for:)") {
@@ -325,11 +355,14 @@ actor SpringBoard: WorldActor {
                 await platform.appGroups.setUnlockedSinceBoot(unlocked)
             case .reboot:
                 trace.record(.reboot, by: "springBoard")
-                monitor.terminate()
-                shieldConfiguration.terminate()
-                shieldAction.terminate()
+                for app in apps {
+                    app.monitor.terminate()
+                    app.shieldConfiguration.terminate()
+                    app.shieldAction.terminate()
+                }
             case .becomeActive:
-                await runMainApp(reportingErrorsAs: "didBecomeActive") { try await self.app.didBecomeActive() }
+                guard let active = flow.state.foregroundApp.flatMap(installed(bundle:)) else { break }
+                await runMainApp(of: active, reportingErrorsAs: "didBecomeActive") { try await active.app.didBecomeActive() }
             case .refresh:
                 await refreshForeground()
             case .showShield(let bundle, let reason):
@@ -343,11 +376,15 @@ actor SpringBoard: WorldActor {
         }
     }
 
-    /// Asks the ShieldConfiguration extension for `bundle`'s shield; the system default when the
-    /// extension fails (jetsam).
-    func configuration(for bundle: String, reason: ShieldReason) async -> (
+    /// Asks the ShieldConfiguration extension of the app whose store shields `bundle` for its
+    /// shield; the system default when the extension fails (jetsam), or nothing shields it any more.
+    private func configuration(for bundle: String, reason known: ShieldReason) async -> (
         configuration: ShieldConfiguration, source: ShieldConfigurationSource
     ) {
+        guard let (owner, reason) = await shielding(bundle, known: known) else {
+            return (.systemDefault(appName: platform.catalog.displayName(of: bundle)), .systemDefault)
+        }
+        let shieldConfiguration = owner.shieldConfiguration
         do {
             let configuration: ShieldConfiguration
             switch reason {
@@ -377,10 +414,11 @@ actor SpringBoard: WorldActor {
 
     // MARK: - Extensions and main app
 
-    /// Delivers a DeviceActivity callback to the monitor extension, then re-checks shields. A
-    /// fault site: an exploration may drop the delivery (``Fault/callbackDropped``) or make it
-    /// late (``Fault/callbackDelayed``), traced.
-    func deliverToMonitor(_ callback: MonitorCallback) async {
+    /// Delivers a DeviceActivity callback to the monitor extension of `appName`, then re-checks
+    /// shields. A fault site: an exploration may drop the delivery (``Fault/callbackDropped``)
+    /// or make it late (``Fault/callbackDelayed``), traced.
+    func deliverToMonitor(_ callback: MonitorCallback, of appName: String) async {
+        guard let monitor = apps.first(where: { $0.name == appName })?.monitor else { return }
         switch callback {
         case .intervalDidStart(let activity): trace.record(.monitorIntervalStart(activity: activity), by: "deviceActivity")
         case .intervalDidEnd(let activity): trace.record(.monitorIntervalEnd(activity: activity), by: "deviceActivity")
@@ -401,15 +439,15 @@ actor SpringBoard: WorldActor {
             trace.record(.fault(fault: Fault.callbackDelayed.rawValue, at: callback.name), by: "deviceActivity")
             let clock = platform.world.clock
             clock.schedule(at: clock.now + .seconds(Fault.callbackDelaySeconds), label: "delayed \(callback.name)") {
-                [weak self] in await self?.runMonitor(callback)
+                [weak self] in await self?.run(callback, in: monitor)
             }
             return
         }
-        await runMonitor(callback)
+        await run(callback, in: monitor)
     }
 
-    /// Runs `callback` in the monitor extension, then re-checks shields.
-    private func runMonitor(_ callback: MonitorCallback) async {
+    /// Runs `callback` in a monitor extension, then re-checks shields.
+    private func run(_ callback: MonitorCallback, in monitor: Sandbox<any DeviceActivityMonitor>) async {
         do {
             try await monitor.run(callback: callback.name) { try await $0.receive(callback) }
         } catch {
@@ -418,12 +456,12 @@ actor SpringBoard: WorldActor {
         await refreshForeground()
     }
 
-    /// Runs main-app code under the main app's identity, then re-checks shields. Errors the app
-    /// throws are returned to the caller. Each run is one invocation (an intent, a timer, an
-    /// observer): a context of its own, so the race detector pairs a write only with the reads
-    /// made by the same run.
-    func runMainApp<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
-        let invocation = CallbackContext(unsandboxedActor: mainAppActor)
+    /// Runs main-app code under the identity of `target`'s main app (the primary's by default),
+    /// then re-checks shields. Errors the app throws are returned to the caller. Each run is one
+    /// invocation (an intent, a timer, an observer): a context of its own, so the race detector
+    /// pairs a write only with the reads made by the same run.
+    func runMainApp<T: Sendable>(of target: InstalledApp? = nil, _ body: @Sendable () async throws -> T) async rethrows -> T {
+        let invocation = CallbackContext(unsandboxedActor: (target ?? primary).mainAppActor)
         let result = try await CallbackContext.$current.withValue(invocation) { try await body() }
         await refreshForeground()
         return result
@@ -431,11 +469,13 @@ actor SpringBoard: WorldActor {
 
     /// Runs main-app code that nobody waits on (an observer, becoming active): what it throws
     /// is traced as `app.error` under the main app.
-    private func runMainApp(reportingErrorsAs callback: String, _ body: @Sendable () async throws -> Void) async {
+    private func runMainApp(
+        of target: InstalledApp? = nil, reportingErrorsAs callback: String, _ body: @Sendable () async throws -> Void
+    ) async {
         do {
-            try await runMainApp(body)
+            try await runMainApp(of: target, body)
         } catch {
-            trace.recordError(error, in: callback, actor: mainAppActor)
+            trace.recordError(error, in: callback, actor: (target ?? primary).mainAppActor)
         }
     }
 

@@ -37,7 +37,7 @@ extension Scenario {
         let device: SimulatedDevice
         do {
             device = try SimulatedDevice(
-                name: "validation", app: app, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
+                name: "validation", apps: apps, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
                 clock: .virtual, config: config, launch: false)
         } catch {
             throw ScenarioInvalid(field: "config", reason: "\(error)")
@@ -59,7 +59,7 @@ extension Scenario {
         guard invariants.count <= Self.maxInvariants else {
             throw ScenarioInvalid(field: "invariants", reason: "\(invariants.count) invariants; at most \(Self.maxInvariants)")
         }
-        let conditions = invariants.count + (builtInInvariants ? app.scenarioInvariants.count : 0)
+        let conditions = invariants.count + (builtInInvariants ? scenarioInvariants.count : 0)
         let checks = (steps.count + 1) * conditions
         guard checks <= Self.maxChecks else {
             throw ScenarioInvalid(
@@ -97,9 +97,11 @@ extension Scenario {
         switch step {
         case .event:
             return
-        case .intent(let name, let arguments):
+        case .intent(let name, let arguments, let app):
             do {
-                _ = try device.app.prepare(intent: name, arguments: arguments)
+                _ = try device.installedApp(named: app).app.prepare(intent: name, arguments: arguments)
+            } catch .invalidArgument(let field, let reason) where field == "app" {
+                throw ScenarioInvalid(field: "\(path).intent.app", reason: reason)
             } catch .invalidArgument(let field, let reason) {
                 throw ScenarioInvalid(field: "\(path).intent.\(field)", reason: reason)
             } catch .unknownIntent(_, let known) {

@@ -9,7 +9,10 @@ import Foundation
 /// step); a `Scenario` is always runnable.
 public struct Scenario: Sendable {
     public var name: String
-    public var app: AppRegistration
+    /// The apps installed, in order (`app`, or a scenario file's `apps`); the first is the primary.
+    public var apps: [AppRegistration]
+    /// The primary app.
+    public var app: AppRegistration { apps[0] }
     public var start: Date
     public var timeZone: TimeZone
     public var timeZoneName: String
@@ -31,14 +34,14 @@ public struct Scenario: Sendable {
     public var faults: Set<Fault>
 
     public init(
-        name: String, app: AppRegistration, start: Date, timeZone: TimeZone, timeZoneName: String, seed: UInt64,
-        config: DeviceConfig, steps: [ScenarioStep], invariants: [ScenarioCondition], failOnRace: Bool = false,
-        builtInInvariants: Bool = true, expectFailure: Bool = false, faults: Set<Fault> = []
+        name: String, app: AppRegistration, otherApps: [AppRegistration] = [], start: Date, timeZone: TimeZone,
+        timeZoneName: String, seed: UInt64, config: DeviceConfig, steps: [ScenarioStep], invariants: [ScenarioCondition],
+        failOnRace: Bool = false, builtInInvariants: Bool = true, expectFailure: Bool = false, faults: Set<Fault> = []
     ) {
         self.expectFailure = expectFailure
         self.faults = faults
         self.name = name
-        self.app = app
+        self.apps = [app] + otherApps
         self.start = start
         self.timeZone = timeZone
         self.timeZoneName = timeZoneName
@@ -55,8 +58,9 @@ public struct Scenario: Sendable {
 public enum ScenarioStep: Sendable {
     /// An input, as the `event` method takes it.
     case event(DeviceEvent)
-    /// A user action in the main app, as the `intent` method takes it.
-    case intent(name: String, arguments: any IntentArguments)
+    /// A user action in the main app of `app` (named when several apps are installed), as the
+    /// `intent` method takes it.
+    case intent(name: String, arguments: any IntentArguments, app: String? = nil)
     /// Virtual time passes (seconds > 0). Inside a `parallel` branch the branch waits that long
     /// while the others go on.
     case advance(seconds: Double)

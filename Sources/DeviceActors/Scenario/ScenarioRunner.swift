@@ -21,7 +21,7 @@ public enum ScenarioRunner {
         let device: SimulatedDevice
         do {
             device = try SimulatedDevice(
-                name: "scenario", app: scenario.app, start: scenario.start, timeZone: scenario.timeZone,
+                name: "scenario", apps: scenario.apps, start: scenario.start, timeZone: scenario.timeZone,
                 timeZoneName: scenario.timeZoneName, seed: scenario.seed, clock: .virtual, config: config,
                 strategy: strategy, recordsSchedule: true)
         } catch {
@@ -73,7 +73,7 @@ public enum ScenarioRunner {
         _ scenario: Scenario, on device: SimulatedDevice, interruption: (@Sendable () -> Bool)?
     ) -> ScenarioFailureReason? {
         var checks = Checks(
-            scenario: scenario, invariants: scenario.builtInInvariants ? scenario.app.scenarioInvariants : [])
+            scenario: scenario, invariants: scenario.builtInInvariants ? scenario.scenarioInvariants : [])
         for (index, step) in scenario.steps.enumerated() {
             if let interruption, interruption() { return nil }
             let path = "steps[\(index)]"
@@ -94,8 +94,8 @@ public enum ScenarioRunner {
         switch step {
         case .event(let event):
             _ = try device.apply(event)
-        case .intent(let name, let arguments):
-            _ = try device.perform(intent: name, arguments: arguments)
+        case .intent(let name, let arguments, let app):
+            _ = try device.perform(intent: name, arguments: arguments, app: app)
         case .advance(let seconds):
             _ = try device.advance(seconds: seconds)
         case .parallel(let branches):

@@ -8,10 +8,8 @@ extension SimulatedDevice {
     /// branch, the first step that failed and why (nil when the branch went through).
     func runBranches(_ branches: [[ScenarioStep]]) throws(DeviceError) -> [(step: Int, message: String)?] {
         let springBoard = springBoard
-        let app = app
         let world = world
         let trace = trace
-        let actor = "\(appName).app"
         let device = self
         return try run(lettingTimePass: true) {
             await withTaskGroup(of: (Int, (Int, String)?).self) { group in
@@ -20,8 +18,7 @@ extension SimulatedDevice {
                         for (position, step) in steps.enumerated() {
                             do {
                                 try await Self.runInWorld(
-                                    step, on: device, springBoard: springBoard, app: app, world: world, trace: trace,
-                                    actor: actor)
+                                    step, on: device, springBoard: springBoard, world: world, trace: trace)
                             } catch let timeout as WaitTimedOut {
                                 return (index, (position, timeout.message))
                             } catch let error as DeviceError {
@@ -64,16 +61,16 @@ extension SimulatedDevice {
 
     /// One step of a branch, inside the world.
     private static func runInWorld(
-        _ step: ScenarioStep, on device: SimulatedDevice, springBoard: SpringBoard, app: any SimulatedApp, world: World,
-        trace: DeviceTrace, actor: String
+        _ step: ScenarioStep, on device: SimulatedDevice, springBoard: SpringBoard, world: World, trace: DeviceTrace
     ) async throws {
         switch step {
         case .event(let event):
             try await springBoard.handle(event)
-        case .intent(let name, let arguments):
-            let work = try app.prepare(intent: name, arguments: arguments)
-            trace.record(.intent(name: name), by: actor)
-            _ = try await springBoard.runMainApp { try await work() }
+        case .intent(let name, let arguments, let appName):
+            let target = try device.installedApp(named: appName)
+            let work = try target.app.prepare(intent: name, arguments: arguments)
+            trace.record(.intent(name: name), by: target.mainAppActor)
+            _ = try await springBoard.runMainApp(of: target) { try await work() }
         case .advance(let seconds):
             await world.sleep(seconds: seconds)
         case .waitUntil(let condition, let seconds):

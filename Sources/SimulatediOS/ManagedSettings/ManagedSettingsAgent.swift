@@ -118,6 +118,22 @@ public enum ShieldReason: Sendable, Equatable {
         return viaCategory
     }
 
+    /// The apps whose stores shield `bundle`, each once with how (an application token before a
+    /// category), in the order of their names: with several apps on a device, whose
+    /// ShieldConfiguration and ShieldAction serve the shield (docs/platform.md, "Several apps").
+    @_spi(Host) public func shieldingApps(for bundle: String) -> [(app: String, reason: ShieldReason)] {
+        let category = catalog.category(of: bundle)
+        var found: [String: ShieldReason] = [:]
+        for (id, settings) in stores {
+            if settings.applications.contains(bundle) {
+                found[id.app] = .application
+            } else if found[id.app] == nil, settings.applicationCategories.shields(app: bundle, in: category) {
+                found[id.app] = .category(category ?? "all")
+            }
+        }
+        return found.keys.sorted().map { ($0, found[$0]!) }
+    }
+
     /// The effective shield: union of all stores.
     @_spi(Host) public func effective() -> (applications: [String], categories: [String]) {
         var applications = Set<String>()

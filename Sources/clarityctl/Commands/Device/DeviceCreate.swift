@@ -8,10 +8,11 @@ struct DeviceCreate: RequestCommand {
     static let help = CommandHelp(
         words: ["device", "create"],
         synopsis:
-            "NAME [--app APP] [--platform ios|android] [--clock virtual|wall] [--start ISO] [--timezone TZ] [--seed N] [--backend NAME] [--config JSON]",
+            "NAME [--app APP | --apps APP,APP...] [--platform ios|android] [--clock virtual|wall] [--start ISO] [--timezone TZ] [--seed N] [--backend NAME] [--config JSON]",
         abstract: "create a device (device.create)",
         details: [
             appLine(available: protocolApps.available, coming: protocolApps.coming),
+            "  --apps A,B        several apps on one device, the first the primary (intent then takes --app)",
             "  --clock MODE      virtual (default: the daemon's) or wall",
             "  --start ISO       the virtual clock's start, e.g. 2026-01-05T09:00:00Z",
             "  --timezone TZ     e.g. Europe/Berlin",
@@ -24,6 +25,7 @@ struct DeviceCreate: RequestCommand {
             "  clarityctl device create shop --app spendless --config '{\"notificationPermission\":\"deny\"}'",
             "  clarityctl device create bob --app thephone --platform android --timezone Asia/Tokyo",
             "  clarityctl device create walker --app makehay",
+            "  clarityctl device create both --apps clarity,scrollkitty",
         ])
 
     /// The apps PROTOCOL.md names, as this build of clarityctl knows them: listed by `--help` when
@@ -34,6 +36,12 @@ struct DeviceCreate: RequestCommand {
     init(arguments: inout Arguments, options: GlobalOptions) throws {
         var members: [String: JSONValue] = [:]
         if let app = try arguments.value(of: "--app") { members["app"] = .string(app) }
+        if let apps = try arguments.value(of: "--apps") {
+            if members["app"] != nil { throw UsageError("--app and --apps cannot be combined") }
+            let names = apps.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if names.contains(where: \.isEmpty) { throw UsageError("--apps \(apps): app names separated by commas") }
+            members["apps"] = .array(names.map(JSONValue.string))
+        }
         if let clock = try arguments.value(of: "--clock") {
             members["clock"] = .string(try ArgumentValues.choice(clock, for: "--clock", among: ["virtual", "wall"]))
         }

@@ -4,10 +4,11 @@ import ControlProtocol
 /// Its help lists each app's intents as the running daemon's `daemon.catalog` gives them.
 struct IntentRun: RequestCommand {
     static let help = CommandHelp(
-        words: ["intent"], synopsis: "NAME [KEY=VALUE ...]",
+        words: ["intent"], synopsis: "NAME [KEY=VALUE ...] [--app APP]",
         abstract: "perform a user action in the main app (intent)",
         details: [
             "Each KEY=VALUE becomes a member of args; VALUE is JSON when it parses as JSON, else a string.",
+            "  --app APP   the installed app whose main app acts (required on a device with several apps)",
             "Examples:",
             "  clarityctl intent selectApps apps='[\"com.burbn.instagram\"]'",
             "  clarityctl intent setProsocial enabled=true",
@@ -19,14 +20,18 @@ struct IntentRun: RequestCommand {
             "  clarityctl --device shop intent intervention.next choice=logItem",
             "  clarityctl --device shop intent intervention.finish outcome=access",
             "  clarityctl --device hay intent setGoal kind=steps target=8000                (makehay)",
+            "  clarityctl --device both intent limitApps apps='[\"com.burbn.instagram\"]' --app dailylimit",
         ])
 
     let params: JSONValue?
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
+        let app = try arguments.value(of: "--app")
         let name = try arguments.positional("NAME")
         let args = try ArgumentValues.keyValuePairs(arguments.remainingPositionals())
-        params = options.deviceParams(["name": .string(name), "args": .object(args)])
+        var members: [String: JSONValue] = ["name": .string(name), "args": .object(args)]
+        if let app { members["app"] = .string(app) }
+        params = options.deviceParams(members)
     }
 
     var method: Method { .intent }
