@@ -185,6 +185,21 @@ public struct ManagedSettingsStore: Sendable {
         try await agent.setShield(store: id, applications: applications, categories: categories)
     }
 
+    /// `store.shield.applications = applications` alone (nil or empty: none), as iOS writes each
+    /// shield setting on its own: the categories stay as they are, and another process may write
+    /// between this and ``setShieldApplicationCategories(_:)`` — an interleaving an exploration
+    /// explores. Tokens are bundle ids here (docs/sdk.md, porting table).
+    public func setShieldApplications(_ applications: Set<String>?) async throws {
+        try CallbackContext.platformCall(VisibleOperation("write", "ManagedSettingsStore \(name)", "shield"))
+        try await agent.setShield(store: id, applications: applications ?? [], categories: nil)
+    }
+
+    /// `store.shield.applicationCategories = policy` alone (nil: none); the applications stay.
+    public func setShieldApplicationCategories(_ policy: CategoryPolicy?) async throws {
+        try CallbackContext.platformCall(VisibleOperation("write", "ManagedSettingsStore \(name)", "shield"))
+        try await agent.setShield(store: id, applications: nil, categories: policy ?? CategoryPolicy.none)
+    }
+
     /// What was written to this store.
     public func shield() async throws -> ShieldSettings {
         try CallbackContext.platformCall(VisibleOperation("read", "ManagedSettingsStore \(name)", "shield"))
