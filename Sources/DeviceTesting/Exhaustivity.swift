@@ -7,9 +7,9 @@ public enum Exhaustivity: Sendable, Equatable {
     case all
     /// Everything the app caused or the user would notice, in order: store writes, shields,
     /// notifications, monitor callbacks, activities, races, jetsams, URLs, the app's own events.
-    /// `app.state` included. Left out: store reads, an extension's launch/callback/terminate, and
-    /// the entries that only echo the step's own input (`clock.advance`, `intent`, `wifi`, `call`,
-    /// `contacts`, `device.reboot`). This is the default (docs/sdk.md).
+    /// `app.state` included. Left out: store reads, an extension's launch/callback/terminate, the
+    /// app's log messages, and the entries that only echo the step's own input (`clock.advance`,
+    /// `intent`, `wifi`, `call`, `contacts`, `device.reboot`). This is the default (docs/sdk.md).
     case observable
     /// Only the effects of these kinds (`Effect.kind`: `notification`, `shield.shown`…), in order.
     case kinds(Set<String>)
@@ -20,7 +20,7 @@ public enum Exhaustivity: Sendable, Equatable {
     /// The trace kinds ``observable`` leaves out.
     static let bookkeeping: Set<String> = [
         "store.read", "extension.launch", "extension.callback", "extension.terminate", "clock.advance", "intent", "wifi",
-        "call", "contacts", "device.reboot",
+        "call", "contacts", "device.reboot", "log",
     ]
 
     /// Whether a step must list `effect`.

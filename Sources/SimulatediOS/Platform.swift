@@ -133,6 +133,11 @@ public struct Platform: Sendable {
 
     /// `OSSignposter`: the app's own events in the device's trace (kind `app`).
     public var signposter: Signposter { Signposter(trace: trace) }
+    /// `Logger(subsystem:category:)`: messages land in the trace (``Logger``); the subsystem is
+    /// the app's name unless given.
+    public func logger(subsystem: String? = nil, category: String) -> Logger {
+        Logger(trace: trace, subsystem: subsystem ?? appName, category: category)
+    }
 
     /// Today's usage per app in seconds, as a `DeviceActivityReport` would show the main app.
     public func usageToday() async throws -> [String: Double] {

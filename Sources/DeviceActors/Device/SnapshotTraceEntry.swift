@@ -66,6 +66,7 @@ public struct SnapshotTraceEntry: Sendable, Codable {
         case "call": payload = .call(try c.decodeIfPresent(CallState.self, forKey: Key("call")))
         case "focusMode": payload = .focusMode(on: try c.decode(Bool.self, forKey: Key("on")))
         case "app.error": payload = .appError(callback: try string("callback"), message: try string("message"))
+        case "log": payload = .log(level: try raw("level"), category: try string("category"), message: try string("message"))
         case "fault": payload = .fault(fault: try string("fault"), at: try string("at"))
         case "timer.lost": payload = .timerLost(label: try string("label"), reason: try string("reason"))
         case "notification.authorization":

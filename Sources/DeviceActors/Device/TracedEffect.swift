@@ -63,6 +63,10 @@ public struct TracedEffect: Sendable, Encodable {
         case .appError(let callback, let message):
             try c.encode(callback, forKey: Key("callback"))
             try c.encode(message, forKey: Key("message"))
+        case .log(let level, let category, let message):
+            try c.encode(level.rawValue, forKey: Key("level"))
+            try c.encode(category, forKey: Key("category"))
+            try c.encode(message, forKey: Key("message"))
         case .fault(let fault, let operation):
             try c.encode(fault, forKey: Key("fault"))
             try c.encode(operation, forKey: Key("at"))

@@ -98,6 +98,7 @@ public enum ScheduleStory {
         case .notification(let title, _): what = "notify \"\(title)\""
         case .extensionCallback(let name): what = "callback \(name)"
         case .intent(let name): what = "intent \(name)"
+        case .log(let level, _, let message): what = "log \(level.rawValue): \(message)"
         case .fault(let fault, let operation): what = "FAULT \(fault) at \(operation)"
         case .timerLost(let label, let reason): what = "timer \(label) lost: its process \(reason)"
         case .notificationSuppressed(let title, _, let reason): what = "notification \"\(title)\" not shown: \(reason)"

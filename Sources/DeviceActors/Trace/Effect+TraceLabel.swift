@@ -37,6 +37,7 @@ extension Effect {
         case .focusMode(let on): on ? "focus mode on" : "focus mode off"
         case .openURL(let url): "open \(url)"
         case .appError(let callback, _): "error in \(callback)"
+        case .log(let level, _, let message): "\(level.rawValue): \(message)"
         case .fault(let fault, let operation): "fault \(fault) at \(operation)"
         case .timerLost(let label, let reason): "timer \(label) lost (\(reason))"
         case .notificationAuthorization(let granted): "notifications \(granted ? "allowed" : "denied")"

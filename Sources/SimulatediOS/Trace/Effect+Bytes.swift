@@ -45,6 +45,8 @@ extension Effect {
             return transaction.utf8.count + product.utf8.count
         case .app(let event, let fields):
             return event.utf8.count + fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.heldBytes }
+        case .log(_, let category, let message):
+            return category.utf8.count + message.utf8.count
         case .appError(let callback, let message):
             return callback.utf8.count + message.utf8.count
         case .fault(let fault, let operation):

@@ -45,6 +45,9 @@ public enum Effect: Sendable, Equatable {
     /// (`callback` names it), which nothing else would show: traced, never dropped. A jetsam is
     /// not one (it is `extension.jetsam`).
     case appError(callback: String, message: String)
+    /// A message the app logged (``Logger``, `os.Logger` on iOS): its level, the logger's
+    /// category and the text. Volatile, and not an observable effect a test must list.
+    case log(level: LogLevel, category: String, message: String)
     /// A fault injected by an exploration (``FaultPlan``; docs/platform.md, Faults): `fault` is
     /// its kind (`jetsam`, `callbackDropped`, `callbackDelayed`, `reboot`), `at` what it struck (`read group.x/key`,
     /// `intervalDidStart(daily)`).
@@ -90,7 +93,7 @@ public enum Effect: Sendable, Equatable {
         "activity.start", "activity.stop", "app.state", "intent", "clock.advance", "wifi", "call", "contacts",
         "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error", "fault", "timer.lost",
         "notification.authorization", "notification.suppressed", "health.sample", "health.fail", "app.launch",
-        "app.terminate", "network", "network.request", "notification.push", "automation", "work",
+        "app.terminate", "network", "network.request", "notification.push", "automation", "work", "log",
     ]
 
     /// The wire name of the effect (`kind`).
@@ -141,6 +144,7 @@ public enum Effect: Sendable, Equatable {
         case .push: "notification.push"
         case .automation: "automation"
         case .work: "work"
+        case .log: "log"
         }
     }
 }
@@ -167,7 +171,7 @@ extension Effect {
             .network, .networkRequest, .push, .automation, .work:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
-            .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost, .notificationSuppressed:
+            .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost, .notificationSuppressed, .log:
             false
         }
     }
