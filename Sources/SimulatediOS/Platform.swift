@@ -117,7 +117,9 @@ public struct Platform: Sendable {
     public var deviceActivityCenter: DeviceActivityCenter { DeviceActivityCenter(agent: deviceActivity, app: appName) }
 
     /// `UNUserNotificationCenter.current()`.
-    public var notificationCenter: UserNotificationCenter { UserNotificationCenter(agent: notifications, system: system) }
+    public var notificationCenter: UserNotificationCenter {
+        UserNotificationCenter(agent: notifications, system: system, calendar: calendar)
+    }
 
     /// Device-wide services: WiFi, contacts, Focus mode, opening URLs.
     public var systemServices: SystemServices { SystemServices(agent: system) }

@@ -50,6 +50,8 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var automations: [Automation]?
     /// The events the device's trace kept, as `trace.get` gives them (nil before format 3).
     public var trace: [SnapshotTraceEntry]?
+    /// Notification requests waiting for their trigger (nil in older snapshots: none).
+    public var pendingNotifications: [PendingNotification]?
     /// The apps installed after the primary (`app`), in order, with what is theirs alone; nil
     /// on a device with one app.
     public var otherApps: [InstalledAppSnapshot]?

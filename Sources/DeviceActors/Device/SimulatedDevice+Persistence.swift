@@ -43,6 +43,9 @@ extension SimulatedDevice {
                 usageToday: snapshot.usageToday ?? [])
             await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
             await platform.notifications.restore(authorization: snapshot.notificationAuthorization ?? .notDetermined)
+            let pending = (snapshot.pendingNotifications ?? []).sorted { $0.request.identifier < $1.request.identifier }
+            await platform.notifications.restore(pending: pending)
+            for entry in pending { await platform.notificationCenter.arm(entry) }
             if let health = snapshot.health {
                 func kinds(_ names: [String]) -> Set<HealthQuantityType> { Set(names.compactMap(HealthQuantityType.init(rawValue:))) }
                 await platform.health.restore(
@@ -93,6 +96,8 @@ extension SimulatedDevice {
                 await platform.shortcutsAgent.automations.values.sorted { $0.trigger.rawValue < $1.trigger.rawValue }
             )
         }
+        let notifications = platform.notifications
+        let pending = try run { await notifications.pending.values.sorted { $0.request.identifier < $1.request.identifier } }
         let otherApps = try run { [apps] in
             var saved: [InstalledAppSnapshot] = []
             for installed in apps.dropFirst() {
@@ -112,7 +117,8 @@ extension SimulatedDevice {
             contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3, usageToday: parts.11,
             appData: parts.8, storeTransactions: parts.9, call: parts.10, notificationAuthorization: parts.12,
             mainAppInMemory: platform.mainApp.inMemory, health: parts.13, online: parts.14, automations: parts.15,
-            trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init), otherApps: otherApps.isEmpty ? nil : otherApps)
+            trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init),
+            pendingNotifications: pending.isEmpty ? nil : pending, otherApps: otherApps.isEmpty ? nil : otherApps)
     }
 
     /// The HealthKit store as the snapshot keeps it (inside the world).

@@ -86,6 +86,9 @@ public struct SnapshotTraceEntry: Sendable, Codable {
         case "automation":
             payload = .automation(trigger: try string("trigger"), shortcut: try string("shortcut"), outcome: try string("outcome"))
         case "work": payload = .work(name: try string("name"), event: try string("event"), attempt: try int("attempt"))
+        case "notification.scheduled":
+            payload = .notificationScheduled(identifier: try string("identifier"), title: try string("title"), due: try string("due"))
+        case "notification.removed": payload = .notificationRemoved(identifier: try string("identifier"))
         case "notification.suppressed":
             payload = .notificationSuppressed(title: try string("title"), body: try string("body"), reason: try string("reason"))
         case "openURL": payload = .openURL(url: try string("url"))

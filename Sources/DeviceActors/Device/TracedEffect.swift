@@ -79,6 +79,12 @@ public struct TracedEffect: Sendable, Encodable {
             try c.encode(title, forKey: Key("title"))
             try c.encode(body, forKey: Key("body"))
             try c.encode(reason, forKey: Key("reason"))
+        case .notificationScheduled(let identifier, let title, let due):
+            try c.encode(identifier, forKey: Key("identifier"))
+            try c.encode(title, forKey: Key("title"))
+            try c.encode(due, forKey: Key("due"))
+        case .notificationRemoved(let identifier):
+            try c.encode(identifier, forKey: Key("identifier"))
         case .healthSample(let kind, let value):
             try c.encode(kind, forKey: Key("quantity"))
             try c.encode(value, forKey: Key("value"))

@@ -42,6 +42,8 @@ extension Effect {
         case .timerLost(let label, let reason): "timer \(label) lost (\(reason))"
         case .notificationAuthorization(let granted): "notifications \(granted ? "allowed" : "denied")"
         case .notificationSuppressed(let title, _, let reason): "notification \(title) not shown (\(reason))"
+        case .notificationScheduled(let identifier, _, let due): "notification \(identifier) due \(due)"
+        case .notificationRemoved(let identifier): "notification \(identifier) removed"
         case .healthSample(let kind, let value): "\(kind) +\(value)"
         case .healthFail(let count): "next \(count) HealthKit queries fail"
         case .appLaunch(let reason): "launch (\(reason))"

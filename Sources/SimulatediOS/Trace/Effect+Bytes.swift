@@ -57,6 +57,10 @@ extension Effect {
             return 1
         case .notificationSuppressed(let title, let body, let reason):
             return title.utf8.count + body.utf8.count + reason.utf8.count
+        case .notificationScheduled(let identifier, let title, let due):
+            return identifier.utf8.count + title.utf8.count + due.utf8.count
+        case .notificationRemoved(let identifier):
+            return identifier.utf8.count
         case .healthSample(let kind, _):
             return kind.utf8.count + 8
         case .healthFail, .appTerminate:

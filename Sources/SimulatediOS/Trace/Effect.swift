@@ -62,6 +62,11 @@ public enum Effect: Sendable, Equatable {
     /// A notification the app posted that iOS did not show: the app never asked for
     /// authorization (`reason` `notDetermined`) or the user said no (`denied`).
     case notificationSuppressed(title: String, body: String, reason: String)
+    /// A notification request with a trigger, pending until `due` (ISO time; a repeating one is
+    /// traced again each time it is armed): `UNUserNotificationCenter.add(_:)`.
+    case notificationScheduled(identifier: String, title: String, due: String)
+    /// A pending request removed before it was delivered (`removePendingNotificationRequests`).
+    case notificationRemoved(identifier: String)
     /// A HealthKit sample the outside world recorded (`health.sample`).
     case healthSample(kind: String, value: Double)
     /// The next `count` HealthKit queries will fail (`health.fail`).
@@ -94,6 +99,7 @@ public enum Effect: Sendable, Equatable {
         "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error", "fault", "timer.lost",
         "notification.authorization", "notification.suppressed", "health.sample", "health.fail", "app.launch",
         "app.terminate", "network", "network.request", "notification.push", "automation", "work", "log",
+        "notification.scheduled", "notification.removed",
     ]
 
     /// The wire name of the effect (`kind`).
@@ -145,6 +151,8 @@ public enum Effect: Sendable, Equatable {
         case .automation: "automation"
         case .work: "work"
         case .log: "log"
+        case .notificationScheduled: "notification.scheduled"
+        case .notificationRemoved: "notification.removed"
         }
     }
 }
@@ -168,7 +176,7 @@ extension Effect {
         case .storeWrite, .storeRemove, .shieldApply, .shieldClear, .notification, .monitorIntervalStart,
             .monitorIntervalEnd, .monitorThreshold, .monitorWarning, .activityStart, .activityStop, .appState, .intent,
             .clockAdvance, .wifi, .call, .contacts, .reboot, .focusMode, .storeKit, .app, .notificationAuthorization, .healthSample, .healthFail, .appLaunch, .appTerminate,
-            .network, .networkRequest, .push, .automation, .work:
+            .network, .networkRequest, .push, .automation, .work, .notificationScheduled, .notificationRemoved:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
             .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost, .notificationSuppressed, .log:
