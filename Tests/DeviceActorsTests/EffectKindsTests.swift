@@ -37,7 +37,8 @@ import Testing
         .networkRequest(method: "POST", path: "/events/sync", status: 200, error: nil),
         .push(title: "t", body: "b", category: "curiosity"),
         .automation(trigger: "unlock", shortcut: "RecordUnlockIntent", outcome: "ran"),
-        .work(name: "sync", event: "enqueued", attempt: 0),
+        .work(name: "sync", event: "enqueued", attempt: 0), .log(level: .info, category: "c", message: "m"),
+        .notificationScheduled(identifier: "i", title: "t", due: "2026-01-05T09:00:00Z"), .notificationRemoved(identifier: "i"),
     ]
 
     @Test func everyKindIsListedOnce() {
