@@ -113,6 +113,11 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     /// that a story can place the switches among the effects. Set by the device that owns the world.
     public var position: (@Sendable () -> Int)?
 
+    /// Where the log messages of code running in this world go (`level`, `category`, `message`):
+    /// set by the device that owns the world, so that a logger made anywhere — a file's
+    /// `private let log = Logger(…)` — writes into the trace of the world it runs in. Nil drops them.
+    public var logSink: (@Sendable (_ level: String, _ category: String, _ message: String) -> Void)?
+
     public func enqueue(_ job: consuming ExecutorJob) {
         enqueue(UnownedJob(job), actorExecutor: nil)
     }

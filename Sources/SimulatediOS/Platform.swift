@@ -138,7 +138,7 @@ public struct Platform: Sendable {
     /// `Logger(subsystem:category:)`: messages land in the trace (``Logger``); the subsystem is
     /// the app's name unless given.
     public func logger(subsystem: String? = nil, category: String) -> Logger {
-        Logger(trace: trace, subsystem: subsystem ?? appName, category: category)
+        Logger(subsystem: subsystem ?? appName, category: category)
     }
 
     /// Today's usage per app in seconds, as a `DeviceActivityReport` would show the main app.

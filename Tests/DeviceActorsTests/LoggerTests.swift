@@ -6,12 +6,15 @@ import Testing
 @testable import DeviceActors
 @_spi(Host) import SimulatediOS
 
+/// A logger made as iOS code makes one, at file scope.
+private let monitorLog = Logger(subsystem: "com.example.talking.monitor", category: "monitor")
+
 /// `Logger` lands in the trace: a `log` effect under the process that logged, with its level,
-/// category and message; a test need not list it, and a snapshot keeps it.
+/// category and message — made from the platform or at file scope as on iOS; a test need not
+/// list it, and a snapshot keeps it.
 @Suite struct LoggerTests {
     struct TalkingMonitor: DeviceActivityMonitor {
-        let logger: Logger
-        func intervalDidStart(for activity: String) async throws { logger.info("day \(activity) starts") }
+        func intervalDidStart(for activity: String) async throws { monitorLog.info("day \(activity) starts") }
     }
 
     struct TalkingMainApp: Sendable {
@@ -28,9 +31,7 @@ import Testing
         let appGroup = "group.com.example.talking"
         let platform: Platform
 
-        func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor {
-            TalkingMonitor(logger: platform.logger(subsystem: "com.example.talking.monitor", category: "monitor"))
-        }
+        func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor { TalkingMonitor() }
 
         var intents: IntentTable {
             IntentTable(

@@ -24,6 +24,9 @@ struct DeviceWiring {
         world.scheduler.recordsChoices = recordsSchedule
         let trace = DeviceTrace(clock: world.clock, lastSequence: traceSequence)
         if recordsSchedule { world.scheduler.position = { [recorder = trace.recorder] in recorder.lastSequence } }
+        world.scheduler.logSink = { [weak trace] level, category, message in
+            trace?.record(.log(level: LogLevel(rawValue: level) ?? .notice, category: category, message: message))
+        }
         let catalog = CategoryCatalog.builtIn.merging(config.apps)
         let deviceActivity = DeviceActivityAgent(
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,

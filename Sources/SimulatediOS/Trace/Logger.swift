@@ -5,19 +5,18 @@ public enum LogLevel: String, Sendable, Codable, CaseIterable {
     case debug, info, notice, error, fault
 }
 
-/// `os.Logger` for simulated code: each message lands in the device's trace as a `log` effect,
-/// under the process that logged it (`dailylimit.monitor`), at the point it was logged — so a
-/// schedule's story shows what the extension said as it ran. Logging is not a platform call:
-/// it is no scheduling point, and a jetsammed process's last words still show. Make one from the
-/// platform (`platform.logger(category: "monitor")`) where iOS code writes
-/// `Logger(subsystem: …, category: "monitor")`; `print` has no counterpart (use `log`).
+/// `os.Logger` for simulated code: each message lands in the trace of the device whose code
+/// logs it, as a `log` effect under the process that logged it (`dailylimit.monitor`), at the
+/// point it was logged — so a schedule's story shows what the extension said as it ran. Make it
+/// as iOS code does, anywhere (`private let log = Logger(subsystem: "…", category: "monitor")`),
+/// or from the platform (`platform.logger(category:)`). Logging is not a platform call: it is no
+/// scheduling point, and a jetsammed process's last words still show. Outside a device's world
+/// messages are dropped. `print` has no counterpart (use a logger).
 public struct Logger: Sendable {
-    @_spi(Host) public let trace: DeviceTrace
     public let subsystem: String
     public let category: String
 
-    @_spi(Host) public init(trace: DeviceTrace, subsystem: String, category: String) {
-        self.trace = trace
+    public init(subsystem: String, category: String) {
         self.subsystem = subsystem
         self.category = category
     }
@@ -31,6 +30,6 @@ public struct Logger: Sendable {
     public func fault(_ message: String) { log(level: .fault, message) }
 
     public func log(level: LogLevel, _ message: String) {
-        trace.record(.log(level: level, category: category, message: message))
+        Scheduler.current?.logSink?(level.rawValue, category, message)
     }
 }

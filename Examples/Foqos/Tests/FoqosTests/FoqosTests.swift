@@ -1,0 +1,268 @@
+import DeviceTesting
+import Foundation
+import SimulatediOS
+import Testing
+
+@testable import Foqos
+
+/// Foqos's extensions on a simulated device, driven by the port's main app: each step lists every
+/// effect it causes (the harness fails a step that causes one more, or one less). The App Group
+/// values are the original's JSON snapshots, built here with the port's own types.
+@Suite struct FoqosTests {
+    private let group = FoqosKeys.appGroup
+    private let store = FoqosKeys.store
+    private let instagram = "com.burbn.instagram"
+    /// The ids the device's seeded generator hands out for `UUID()` (`platform.uuid()`), in order:
+    /// the profile's, then the session's.
+    private let profileId = "68ECCB03-907E-77E4-A16E-00E92873A3B8"
+    private let sessionId = "01754401-E24E-7E7B-6E44-0BD8A3BF86D4"
+    private var strategyActivity: String { "StrategyTimerActivity:\(profileId)" }
+    private var breakActivity: String { "BreakScheduleActivity:\(profileId)" }
+
+    /// The shield Foqos draws over Instagram on Monday 2026-01-05: one of its seventeen "fun block
+    /// messages", picked by an FNV-1a hash of the app's name xor the day (20260105).
+    private let lockedIn = ShieldConfiguration(
+        title: "Locked in", subtitle: "This is a temporary block for a long-term win.", primaryButtonLabel: "Return",
+        secondaryButtonLabel: nil)
+
+    private func date(_ iso: String) -> Date { DeviceCalendar.parseISO(iso)! }
+
+    /// The bytes the port writes for `value` (the original's `JSONEncoder`, keys sorted).
+    private func stored<T: Encodable>(_ value: T) throws -> StoredValue { .data(try SharedData.encoder().encode(value)) }
+
+    /// "Deep work": Instagram, the timer strategy, as the profile form saves it at 09:00.
+    private func profile(
+        breakMinutes: Int? = nil, strategyMinutes: Int? = nil, schedule: BlockedProfileSchedule? = nil
+    ) -> SharedData.ProfileSnapshot {
+        SharedData.ProfileSnapshot(
+            id: UUID(uuidString: profileId)!, name: "Deep work",
+            selectedActivity: FamilyActivitySelection(applicationTokens: [instagram]),
+            createdAt: date("2026-01-05T09:00:00Z"), updatedAt: date("2026-01-05T09:00:00Z"),
+            blockingStrategyId: "ShortcutTimerBlockingStrategy",
+            strategyData: strategyMinutes.flatMap {
+                StrategyTimerData.toData(from: StrategyTimerData(durationInMinutes: $0, hideStopButton: false))
+            },
+            order: 0, enableLiveActivity: false, reminderTimeInSeconds: nil, customReminderMessage: "",
+            enableBreaks: breakMinutes != nil, breakTimeInMinutes: breakMinutes ?? 15, allowMultipleBreaks: false,
+            enableStrictMode: false, enableBlockAppInstallation: false, enableAllowMode: false,
+            enableAllowModeDomains: false, enableSafariBlocking: true, enableAdultContentBlocking: false,
+            enableMacSync: false, domains: nil, schedule: schedule, disableBackgroundStops: false,
+            enableEmergencyUnblock: true)
+    }
+
+    private func session(
+        tag: String = "ShortcutTimerBlockingStrategy", start: String = "2026-01-05T09:00:00Z", end: String? = nil,
+        breakStart: String? = nil, breakEnd: String? = nil, forceStarted: Bool = false
+    ) -> SharedData.SessionSnapshot {
+        SharedData.SessionSnapshot(
+            id: sessionId, tag: tag, blockedProfileId: UUID(uuidString: profileId)!, startTime: date(start),
+            endTime: end.map(date), breakStartTime: breakStart.map(date), breakEndTime: breakEnd.map(date),
+            forceStarted: forceStarted)
+    }
+
+    /// `activeSharedSession = nil`: the original encodes the nil optional, and so writes `null`.
+    private let noSession = StoredValue.data(Data("null".utf8))
+
+    /// A device on which the user saved "Deep work" (breaks of `breakMinutes`) at 09:00, started a
+    /// 30-minute timer session and opened Instagram: the monitor's StrategyTimerActivity shields it
+    /// and the ShieldConfiguration extension draws the shield.
+    private func deviceInATimerSession(breakMinutes: Int? = nil) throws -> TestDevice {
+        let device = try TestDevice(app: .foqos)
+        let saved = try device.intent(
+            "saveProfile",
+            breakMinutes.map { ["name": "Deep work", "apps": [.string(instagram)], "breakMinutes": .int($0)] }
+                ?? ["name": "Deep work", "apps": [.string(instagram)]],
+            effects: [
+                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: profile(breakMinutes: breakMinutes)]))
+            ])
+        #expect(saved["profileId"]?.stringValue == profileId)
+        #expect(saved["activities"] == [], "a profile without a schedule monitors nothing")
+
+        let timed = try stored([profileId: profile(breakMinutes: breakMinutes, strategyMinutes: 30)])
+        let started = try device.intent(
+            "startTimer", ["minutes": 30],
+            effects: [
+                // onDurationSelected: the timer's length into the profile's strategy data
+                .storeWrite(suite: group, key: "profileSnapshots", value: timed),
+                // createSession → SharedData.createActiveSharedSession
+                .storeWrite(suite: group, key: "activeScheduleSession", value: try stored(session())),
+                // startStrategyTimerActivity: 00:00:00 to 09:30:00, so already in its interval
+                .activityStart(activity: strategyActivity),
+                .monitorIntervalStart(activity: strategyActivity),
+                // handleSessionStarted: BlockedProfiles.updateSnapshot again
+                .storeWrite(suite: group, key: "profileSnapshots", value: timed),
+                // the monitor: StrategyTimerActivity.start → AppBlockerUtil.activateRestrictions
+                .shieldApply(store: store, applications: [instagram], categories: .none),
+            ])
+        #expect(started["activeProfileId"]?.stringValue == profileId)
+        #expect(started["shielded"] == true)
+
+        try device.send(
+            .appOpen(app: instagram),
+            effects: [
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+                .shieldShown(app: instagram, configuration: lockedIn, source: .extension),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: true),
+            ])
+        return device
+    }
+
+    @Test func aTimerSessionShieldsTheProfilesAppsUntilItsIntervalEnds() throws {
+        let device = try deviceInATimerSession()
+        // Foqos's shield has one button; its ShieldAction closes the app.
+        try device.send(
+            .shieldPress(app: instagram, button: .primary),
+            effects: [
+                .shieldAction(app: instagram, button: .primary, response: .close),
+                .appState(locked: false, foregroundApp: nil, shieldShown: false),
+            ])
+        try device.advance(minutes: 29, effects: [])
+        // 09:30: StrategyTimerActivity.stop lifts the shield and ends the session.
+        try device.advance(
+            minutes: 1,
+            effects: [
+                .monitorIntervalEnd(activity: strategyActivity),
+                .shieldClear(store: store),
+                .storeWrite(
+                    suite: group, key: "completedScheduleSessions",
+                    value: try stored([session(end: "2026-01-05T09:30:00Z")])),
+                .storeWrite(suite: group, key: "activeScheduleSession", value: noSession),
+            ])
+        try device.send(
+            .appOpen(app: instagram), effects: [.appState(locked: false, foregroundApp: instagram, shieldShown: false)])
+        let status = try device.appState(as: FoqosStatus.self)
+        #expect(status.activeProfileId == nil && status.completedSessions == 1 && !status.shielded)
+    }
+
+    @Test func aBreakLiftsTheShieldAndItsEndPutsItBack() throws {
+        let device = try deviceInATimerSession(breakMinutes: 15)
+        let onBreak = try device.intent(
+            "toggleBreak",
+            effects: [
+                .storeWrite(
+                    suite: group, key: "activeScheduleSession",
+                    value: try stored(session(breakStart: "2026-01-05T09:00:00Z"))),
+                .shieldClear(store: store),
+                .activityStart(activity: breakActivity),
+                .monitorIntervalStart(activity: breakActivity),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+            ])
+        #expect(onBreak["breakActive"] == true)
+        try device.advance(minutes: 14, effects: [])
+        // 09:15: BreakTimerActivity.stop shields Instagram again, in front of the user.
+        try device.advance(
+            minutes: 1,
+            effects: [
+                .monitorIntervalEnd(activity: breakActivity),
+                .shieldApply(store: store, applications: [instagram], categories: .none),
+                .storeWrite(
+                    suite: group, key: "activeScheduleSession",
+                    value: try stored(session(breakStart: "2026-01-05T09:00:00Z", breakEnd: "2026-01-05T09:15:00Z"))),
+                .shieldShown(app: instagram, configuration: lockedIn, source: .extension),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: true),
+            ])
+        // One break per session (allowMultipleBreaks off): a second one is not available.
+        try device.intent("toggleBreak", effects: [])
+    }
+
+    @Test func stoppingTheSessionLiftsTheShieldAndStopsItsTimer() throws {
+        let device = try deviceInATimerSession()
+        try device.advance(minutes: 10, effects: [])
+        let stopped = try device.intent(
+            "stopSession",
+            effects: [
+                // BlockedProfileSession.endSession: the end time into the shared session, then flushed
+                .storeWrite(
+                    suite: group, key: "activeScheduleSession", value: try stored(session(end: "2026-01-05T09:10:00Z"))),
+                .storeWrite(suite: group, key: "activeScheduleSession", value: noSession),
+                .shieldClear(store: store),
+                // handleSessionEnded → removeAllStrategyTimerActivities; the monitor's
+                // StrategyTimerActivity.stop finds no session and does nothing
+                .activityStop(activity: strategyActivity),
+                .monitorIntervalEnd(activity: strategyActivity),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+            ])
+        #expect(stopped["activeProfileId"] == nil && stopped["shielded"] == false && stopped["activities"] == [])
+    }
+
+    /// The schedule (Mondays 10:00–11:00) is a repeating activity named after the profile; the
+    /// monitor's ScheduleTimerActivity makes the session and shields at its start, and ends both
+    /// at its end.
+    @Test func aScheduleBlocksOnItsDaysFromItsStartToItsEnd() throws {
+        let device = try TestDevice(app: .foqos)
+        let schedule = BlockedProfileSchedule(
+            days: [.monday], startHour: 10, startMinute: 0, endHour: 11, endMinute: 0,
+            updatedAt: date("2026-01-05T09:00:00Z"))
+        let saved = try device.intent(
+            "saveProfile",
+            [
+                "name": "Deep work", "apps": [.string(instagram)],
+                "schedule": ["days": [2], "startHour": 10, "startMinute": 0, "endHour": 11, "endMinute": 0],
+            ],
+            effects: [
+                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: profile(schedule: schedule)])),
+                .activityStart(activity: profileId),
+            ])
+        #expect(saved["activities"]?.arrayValue?.compactMap(\.stringValue) == [profileId])
+        let scheduled = session(tag: profileId, start: "2026-01-05T10:00:00Z", forceStarted: true)
+        try device.advance(
+            minutes: 60,
+            effects: [
+                .monitorIntervalStart(activity: profileId),
+                .storeWrite(suite: group, key: "activeScheduleSession", value: try stored(scheduled)),
+                .shieldApply(store: store, applications: [instagram], categories: .none),
+            ])
+        try device.send(
+            .appOpen(app: instagram),
+            effects: [
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+                .shieldShown(app: instagram, configuration: lockedIn, source: .extension),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: true),
+            ])
+        try device.advance(
+            minutes: 60,
+            effects: [
+                .monitorIntervalEnd(activity: profileId),
+                .shieldClear(store: store),
+                .storeWrite(
+                    suite: group, key: "completedScheduleSessions",
+                    value: try stored([session(tag: profileId, start: "2026-01-05T10:00:00Z", end: "2026-01-05T11:00:00Z", forceStarted: true)])),
+                .storeWrite(suite: group, key: "activeScheduleSession", value: noSession),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+            ])
+        // Tuesday 10:00: the interval starts again, but the schedule is for Mondays only.
+        try device.advance(
+            seconds: 23 * 3600,
+            effects: [.monitorIntervalStart(activity: profileId)])
+        #expect(try device.shields().effective.applications.isEmpty)
+        // Saving the profile without its schedule switches the schedule off: the activity stops.
+        device.exhaustivity = .kinds(["activity.start", "activity.stop", "monitor.intervalEnd", "shield.apply", "shield.clear"])
+        let unscheduled = try device.intent(
+            "saveProfile", ["profileId": .string(profileId), "name": "Deep work", "apps": [.string(instagram)]],
+            effects: [.activityStop(activity: profileId), .monitorIntervalEnd(activity: profileId)])
+        #expect(unscheduled["activities"]?.arrayValue?.isEmpty == true)
+    }
+
+    /// ScheduleTimerActivity ignores a schedule changed in the last 15 minutes
+    /// (`olderThan15Minutes`): saved at 09:50 for 10:00, it does not block today.
+    @Test func aScheduleSavedLessThanFifteenMinutesBeforeItsStartWaitsForTheNextDay() throws {
+        let device = try TestDevice(app: .foqos, start: "2026-01-05T09:50:00Z")
+        device.exhaustivity = .off
+        try device.intent(
+            "saveProfile",
+            [
+                "name": "Deep work", "apps": [.string(instagram)],
+                "schedule": ["days": [2, 3], "startHour": 10, "startMinute": 0, "endHour": 11, "endMinute": 0],
+            ])
+        device.exhaustivity = .observable
+        try device.advance(minutes: 10, effects: [.monitorIntervalStart(activity: profileId)])
+        #expect(try device.value(forKey: "activeScheduleSession", suite: group) == nil)
+        device.exhaustivity = .kinds(["monitor.intervalStart", "shield.apply"])
+        try device.advance(
+            seconds: 24 * 3600,
+            effects: [
+                .monitorIntervalStart(activity: profileId),
+                .shieldApply(store: store, applications: [instagram], categories: .none),
+            ])
+    }
+}
