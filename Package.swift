@@ -39,10 +39,13 @@ let package = Package(
         .target(name: "ThePhoneBackend"),
         /// In-process harness for an app's tests: a device, its steps and their exact effects.
         .target(
-            name: "DeviceTesting", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"]),
+            name: "DeviceTesting", dependencies: ["DeviceActors", "ScenarioFiles", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"]),
         .target(name: "ControlProtocol"),
+        /// Scenario files: the JSON form of a scenario, read by the daemon and by tests alike.
+        .target(name: "ScenarioFiles", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"]),
         /// The daemon: devices, journals, scenarios and the socket, running the apps it is given.
-        .target(name: "ClarityDaemon", dependencies: ["ControlProtocol", "DeviceActors", "SimulatediOS", "ThePhoneBackend"]),
+        .target(
+            name: "ClarityDaemon", dependencies: ["ControlProtocol", "DeviceActors", "ScenarioFiles", "SimulatediOS", "ThePhoneBackend"]),
         /// The five apps PROTOCOL.md names, registered (the one place that lists them).
         .target(
             name: "BuiltInApps", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone"]),
@@ -70,7 +73,7 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ThePhoneBackendTests", dependencies: ["ThePhoneBackend"]),
         .testTarget(
-            name: "ClaritydTests", dependencies: ["ClarityDaemon", "BuiltInApps", "Clarity", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
+            name: "ClaritydTests", dependencies: ["ClarityDaemon", "ScenarioFiles", "BuiltInApps", "Clarity", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),
         /// Starts the built clarityd and clarityctl and talks to them: shared by the two targets below.
         .target(name: "DaemonTestSupport", dependencies: ["ControlProtocol"], path: "Tests/DaemonTestSupport"),

@@ -18,3 +18,4 @@
 @_exported import struct DeviceActors.ExplorationFailure
 @_exported import struct DeviceActors.ScenarioOutcome
 @_exported import struct DeviceActors.ScenarioFailureReason
+@_exported import struct DeviceActors.ScenarioInvalid

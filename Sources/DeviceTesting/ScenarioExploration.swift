@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+import ScenarioFiles
 import ExtensionSandbox
 import Foundation
 @_spi(Host) import SimulatediOS
@@ -38,6 +39,20 @@ extension Scenario {
             steps: steps, invariants: invariants, failOnRace: failOnRace, builtInInvariants: builtInInvariants,
             faults: faults)
         try validate()
+    }
+
+    /// A scenario file (docs/scenarios.md), as `clarityctl explore FILE` sends it, its apps among
+    /// `apps` (yours, and `AppRegistration.builtIn` for the built-in ones): explored here, its
+    /// failures print the same replay token as the daemon's, and a token the daemon printed for
+    /// it replays here.
+    public init(contentsOf file: URL, apps: [AppRegistration]) throws {
+        let value: JSONValue
+        do {
+            value = try JSONWire.decode(JSONValue.self, from: Data(contentsOf: file))
+        } catch {
+            throw ScenarioInvalid(field: "scenario", reason: "\(file.path) is not a JSON scenario: \(error)")
+        }
+        self = try ScenarioFile.scenario(from: value, catalog: AppCatalog(apps))
     }
 
     /// Explores the scenario under `plan` and throws ``ExplorationFailed`` for the first failing
@@ -90,11 +105,13 @@ extension Scenario {
         return outcome
     }
 
-    /// What a replay token names the scenario by: FNV-1a of its description (app, start, seed,
-    /// config, steps, invariants by name), the same in every run of one build.
+    /// What a replay token names the scenario by: a file's hash, as the daemon computes it; for
+    /// one built in Swift, FNV-1a of its description (apps, start, seed, config, steps,
+    /// invariants by name), the same in every run of one build.
     public var hash: String {
-        ScheduleToken.fingerprint(
-            Array("\(app.name)|\(start.timeIntervalSince1970)|\(timeZoneName)|\(seed)|\(config)|\(steps)|\(invariants)|\(failOnRace)|\(faults.sorted { $0.rawValue < $1.rawValue })".utf8))
+        if let fileHash { return fileHash }
+        return ScheduleToken.fingerprint(
+            Array("\(apps.map(\.name))|\(start.timeIntervalSince1970)|\(timeZoneName)|\(seed)|\(config)|\(steps)|\(invariants)|\(failOnRace)|\(faults.sorted { $0.rawValue < $1.rawValue })".utf8))
     }
 
     private func exploration(_ plan: ExplorationPlan) -> ExplorationReport {

@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+import ScenarioFiles
 import ExtensionSandbox
 import Foundation
 @_spi(Host) import SimulatediOS
@@ -25,6 +26,9 @@ public final class TestDevice {
     public let device: SimulatedDevice
     /// Which effects each step must list; may change between steps.
     public var exhaustivity: Exhaustivity
+    /// The app's state as the last ``expectState(_:_:)`` found it (at first, as the device was
+    /// made): what the next one's change applies to.
+    var stateBaseline: JSONValue?
 
     /// A device running `app` (`.clarity`, or your own app's registration, docs/sdk.md).
     /// - Parameters:
@@ -92,6 +96,7 @@ public final class TestDevice {
     private init(device: SimulatedDevice, exhaustivity: Exhaustivity) {
         self.device = device
         self.exhaustivity = exhaustivity
+        stateBaseline = try? appState(as: JSONValue.self)
     }
 
     private static func parse(start: String, timeZone: String) throws(DeviceError) -> (Date, TimeZone) {
@@ -192,13 +197,7 @@ public struct JSONArguments: IntentArguments {
     }
 
     public func decode<T: Decodable>(_ type: T.Type) throws(DeviceError) -> T {
-        do {
-            return try JSONValueDecoder().decode(type, from: values, root: "args")
-        } catch let error as FieldError {
-            throw .invalidArgument(field: error.field, reason: error.reason)
-        } catch {
-            throw .invalidArgument(field: "args", reason: "\(error)")
-        }
+        try JSONIntentArguments(value: values).decode(type)
     }
 }
 

@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
+import ScenarioFiles
 import Testing
 
 @_spi(Host) @testable import SimulatediOS

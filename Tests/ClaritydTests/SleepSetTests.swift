@@ -3,10 +3,11 @@ import Clarity
 import ControlProtocol
 import ExtensionSandbox
 import Foundation
+import ScenarioFiles
 import Testing
 
-@testable import DeviceActors
 @testable import ClarityDaemon
+@testable import DeviceActors
 
 /// `dfs` with sleep sets runs one order of steps that commute, judged by what each step touched
 /// (``Footprint``). What it skips must be only orders that end the same way: on the shipped race
@@ -16,7 +17,7 @@ import Testing
     private static func scenario(_ name: String) throws -> Scenario {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../config/scenarios/\(name).json").standardizedFileURL
-        return try ScenarioDocument.scenario(from: try JSONWire.decode(JSONValue.self, from: Data(contentsOf: url)), catalog: .builtIn)
+        return try ScenarioFile.requested(try JSONWire.decode(JSONValue.self, from: Data(contentsOf: url)), catalog: .builtIn)
     }
 
     /// The end states of every schedule a `dfs` run reached, and how many it ran.

@@ -202,23 +202,6 @@ struct NoParams: Decodable, Sendable {
     }
 }
 
-/// An intent's `args`, decoded strictly into the type the intent declares.
-struct JSONIntentArguments: IntentArguments {
-    let value: JSONValue
-
-    func decode<T: Decodable>(_ type: T.Type) throws(DeviceError) -> T {
-        do {
-            return try JSONValueDecoder().decode(type, from: value, root: "args")
-        } catch let error as FieldError {
-            throw .invalidArgument(field: error.field, reason: error.reason)
-        } catch let error as DeviceError {
-            throw error
-        } catch {
-            throw .invalidArgument(field: "args", reason: "\(error)")
-        }
-    }
-}
-
 /// Decodes a method's `params` (absent or null is `{}`); every failure is -32602 naming the
 /// field, or the device's own refusal (an unknown event type is -32002).
 func decodeParams<P: Decodable>(_ type: P.Type, _ params: JSONValue?) throws(RPCError) -> P {

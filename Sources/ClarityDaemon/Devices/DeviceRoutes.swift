@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+import ScenarioFiles
 @_spi(Host) import SimulatediOS
 
 /// One device method: its params decoded strictly, then its work on the device (or on the

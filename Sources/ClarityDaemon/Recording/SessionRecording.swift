@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+import ScenarioFiles
 @_spi(Host) import SimulatediOS
 
 /// A device's session being recorded, from `record.start` to `record.stop` (docs/scenarios.md,
@@ -105,7 +106,7 @@ struct SessionRecording: Sendable {
             start: creation.start, timezone: creation.timezone,
             seed: creation.seed, config: creation.config, steps: history + recorded)
         do {
-            _ = try ScenarioDocument.scenario(from: try JSONWire.value(scenario), catalog: catalog)
+            _ = try ScenarioFile.requested(try JSONWire.value(scenario), catalog: catalog)
         } catch let error as RPCError {
             throw RecordingRefusal.tooLong(error.message).error(device: device.name)
         } catch {

@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceActors
+import ScenarioFiles
 import Foundation
 @_spi(Host) import SimulatediOS
 
@@ -19,9 +20,9 @@ struct ScenarioMethods: Sendable {
     func run(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
         try workers.perform(.scenarioRun, for: caller) { () throws(RPCError) -> JSONValue in
             let request = try decodeParams(ScheduleParams.self, params)
-            let scenario = try ScenarioDocument.scenario(from: request.scenario, catalog: catalog)
+            let scenario = try ScenarioFile.requested(request.scenario, catalog: catalog)
             return try answer(
-                scenario, hash: ScenarioDocument.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
+                scenario, hash: ScenarioFile.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
                 caller.cancellation)
         }
     }
@@ -33,9 +34,9 @@ struct ScenarioMethods: Sendable {
             guard request.schedule != nil || (request.seed != nil && request.strategy != nil) else {
                 throw RPCError.invalidParams(field: "schedule", reason: "give a failure's schedule, or its seed and strategy")
             }
-            let scenario = try ScenarioDocument.scenario(from: request.scenario, catalog: catalog)
+            let scenario = try ScenarioFile.requested(request.scenario, catalog: catalog)
             return try answer(
-                scenario, hash: ScenarioDocument.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
+                scenario, hash: ScenarioFile.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
                 caller.cancellation)
         }
     }
@@ -95,8 +96,8 @@ struct ScenarioMethods: Sendable {
         let request = try decodeParams(ExploreParams.self, params)
         var plan = try request.plan()
         plan.jobs = min(plan.jobs, workers.threadCount)
-        plan.scenarioHash = ScenarioDocument.hash(of: request.scenario)
-        let scenario = try ScenarioDocument.scenario(from: request.scenario, catalog: catalog)
+        plan.scenarioHash = ScenarioFile.hash(of: request.scenario)
+        let scenario = try ScenarioFile.requested(request.scenario, catalog: catalog)
         let subscriptions = caller.subscriptions
         let total = (plan.schedules - plan.shard.index + plan.shard.count - 1) / plan.shard.count
         let wantsProgress = request.progress ?? false

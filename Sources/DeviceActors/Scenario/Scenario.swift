@@ -32,6 +32,9 @@ public struct Scenario: Sendable {
     /// Faults): each random or PCT schedule injects them at random from its seed; swarm mode
     /// switches each kind on or off per schedule. The scenario's own schedule and `dfs` meet none.
     public var faults: Set<Fault>
+    /// For a scenario read from a file, the hash of its JSON (`ScenarioFile.hash(of:)`): what the
+    /// replay tokens of the daemon and of a test both name it by. Nil for one built in Swift.
+    public var fileHash: String?
 
     public init(
         name: String, app: AppRegistration, otherApps: [AppRegistration] = [], start: Date, timeZone: TimeZone,

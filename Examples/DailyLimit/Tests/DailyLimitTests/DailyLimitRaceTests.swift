@@ -1,4 +1,5 @@
 import DeviceTesting
+import Foundation
 import SimulatediOS
 import Testing
 
@@ -63,6 +64,24 @@ import Testing
         let failure = try scenario.exploreExpectingFailure(ExplorationPlan(strategy: .pct, schedules: 300))
         #expect(failure.invariant == "race")
         #expect(failure.kind == "requestsToday: dailylimit.shieldAction over dailylimit.monitor")
+    }
+
+    /// The same race as a scenario file (`scenarios/dailylimit-last-press.json`, which
+    /// `clarityctl explore` sends to `dailylimitd`): read and explored here, its failure names
+    /// the lost update, and its token replays here as the daemon's would; a token made for
+    /// another scenario is refused.
+    @Test func theScenarioFileExploresHereAsUnderTheDaemon() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../scenarios/dailylimit-last-press.json")
+        let scenario = try Scenario(contentsOf: file, apps: [.dailyLimit])
+        #expect(scenario.expectFailure && scenario.failOnRace)
+        let failure = try scenario.exploreExpectingFailure(ExplorationPlan(strategy: .pct, schedules: 300))
+        #expect(failure.kind == "requestsToday: dailylimit.shieldAction over dailylimit.monitor")
+        #expect(failure.schedule.hasPrefix("v1:\(scenario.hash):"))
+        let again = #expect(throws: ExplorationFailed.self) { try scenario.replay(schedule: failure.schedule) }
+        #expect(again?.reason.kind == failure.kind)
+        let other = try lastPressOfTheDay(countRequestsPerDay: false)
+        #expect(throws: DeviceError.self) { try other.replay(schedule: failure.schedule) }
     }
 
     /// The fixed version: every schedule with up to two preemptions, run to the end, passes —

@@ -122,6 +122,26 @@ import Testing
                 .appState(locked: false, foregroundApp: nil, shieldShown: false),
             ])
         #expect(try device.value(forKey: "requests.2026-01-05", suite: group) == .int(2))
+        try device.expectState(DailyLimitStatus.self) {
+            $0.limitedApps = [instagram]
+            $0.requestsToday = 2
+            $0.shielded = true
+        }
+    }
+
+    /// The app's state as a diff, TCA-style: what changed since the last look, and nothing else.
+    @Test func aStateChangeIsAssertedAsADiff() throws {
+        let device = try deviceLimitingInstagram(maxRequests: 2)
+        try device.expectState(DailyLimitStatus.self) { $0.limitedApps = [instagram] }
+        device.exhaustivity = .off
+        try useUpTheLimit(device)
+        try device.send(.shieldPress(app: instagram, button: .secondary))
+        let mismatch = #expect(throws: StateMismatch.self) {
+            try device.expectState(DailyLimitStatus.self) { $0.requestsToday = 1 }
+        }
+        #expect(mismatch?.differences.map(\.path) == ["shielded"], "the shield came too, and the test did not say so")
+        #expect(mismatch?.description.contains("shielded: expected false, got true") == true)
+        try device.expectState(DailyLimitStatus.self) { _ in }
     }
 
     @Test func closeSendsTheUserHome() throws {

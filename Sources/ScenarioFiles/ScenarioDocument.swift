@@ -4,9 +4,41 @@ import ExtensionSandbox
 import Foundation
 @_spi(Host) import SimulatediOS
 
-/// A scenario as JSON (docs/scenarios.md), decoded strictly: an unknown member, a step with
-/// none or two of its kinds, a bad event or condition is refused by its path (`steps[3].event.type`)
-/// before anything runs, with -32005.
+/// Scenario files: a ``Scenario`` as JSON (docs/scenarios.md), as `scenario.run`,
+/// `scenario.explore` and `clarityctl explore FILE` send it, and as a test reads one
+/// (`Scenario(contentsOf:apps:)` of DeviceTesting). Decoded strictly: an unknown member, a step
+/// with none or two of its kinds, a bad event or condition is refused by its path
+/// (`steps[3].event.type`) before anything runs.
+public enum ScenarioFile {
+    /// The scenario's hash, as replay tokens name it: FNV-1a (64 bits, hexadecimal) of its JSON
+    /// with keys sorted, so the same scenario hashes the same however its file is laid out — in
+    /// the daemon and in a test alike.
+    public static func hash(of value: JSONValue?) -> String {
+        ScheduleToken.fingerprint((try? JSONWire.bytes(value ?? .null)) ?? [])
+    }
+
+    /// Decodes and validates `value`; its apps are `catalog`'s. The scenario's ``Scenario/fileHash``
+    /// is ``hash(of:)``.
+    public static func scenario(from value: JSONValue, catalog: AppCatalog) throws(ScenarioInvalid) -> Scenario {
+        guard case .object = value else { throw ScenarioInvalid(field: "scenario", reason: "must be an object") }
+        let document: ScenarioDocument
+        do {
+            document = try JSONValueDecoder().decode(ScenarioDocument.self, from: value)
+        } catch let error as FieldError {
+            throw ScenarioInvalid(field: error.field, reason: error.reason)
+        } catch let error as ScenarioInvalid {
+            throw error
+        } catch {
+            throw ScenarioInvalid(field: "scenario", reason: "\(error)")
+        }
+        var scenario = try document.scenario(catalog: catalog)
+        scenario.fileHash = hash(of: value)
+        try scenario.validate()
+        return scenario
+    }
+}
+
+/// A scenario file's members, as written.
 struct ScenarioDocument: Decodable, Sendable {
     var name: String?
     var app: String?
@@ -28,37 +60,7 @@ struct ScenarioDocument: Decodable, Sendable {
 
     static let defaultStart = "2026-01-05T08:00:00Z"
 
-    /// The scenario's hash, as replay tokens name it: FNV-1a (64 bits, hexadecimal) of its JSON
-    /// with keys sorted, so the same scenario hashes the same however its file is laid out.
-    static func hash(of value: JSONValue?) -> String {
-        ScheduleToken.fingerprint((try? JSONWire.bytes(value ?? .null)) ?? [])
-    }
-
-    /// Decodes and validates `value`, the `scenario` member of a request; its `app` is one of
-    /// `catalog`'s.
-    static func scenario(from value: JSONValue?, catalog: AppCatalog) throws(RPCError) -> Scenario {
-        guard let value else { throw RPCError.invalidParams(field: "scenario", reason: "required") }
-        guard case .object = value else { throw RPCError.scenarioInvalid(field: "scenario", reason: "must be an object") }
-        let document: ScenarioDocument
-        do {
-            document = try JSONValueDecoder().decode(ScenarioDocument.self, from: value)
-        } catch let error as FieldError {
-            throw RPCError.scenarioInvalid(field: error.field, reason: error.reason)
-        } catch let error as ScenarioInvalid {
-            throw RPCError.scenarioInvalid(field: error.field, reason: error.reason)
-        } catch {
-            throw RPCError.scenarioInvalid(field: "scenario", reason: "\(error)")
-        }
-        do {
-            let scenario = try document.scenario(catalog: catalog)
-            try scenario.validate()
-            return scenario
-        } catch {
-            throw RPCError.scenarioInvalid(field: error.field, reason: error.reason)
-        }
-    }
-
-    private func scenario(catalog: AppCatalog) throws(ScenarioInvalid) -> Scenario {
+    fileprivate func scenario(catalog: AppCatalog) throws(ScenarioInvalid) -> Scenario {
         if app != nil, apps != nil { throw ScenarioInvalid(field: "apps", reason: "give app or apps, not both") }
         let names = apps ?? [app ?? "clarity"]
         guard (1...10).contains(names.count) else { throw ScenarioInvalid(field: "apps", reason: "one to ten app names") }
