@@ -17,7 +17,10 @@ import Testing
         .race(LostUpdate(suite: "s", key: "k", readSeq: 1, otherActor: "a", otherWriteSeq: 2, writeSeq: 3)),
         .shieldApply(store: "s", applications: ["a"], categories: .none), .shieldClear(store: "s"),
         .shieldShown(
-            app: "a", configuration: ShieldConfiguration(title: "t", subtitle: "s", primaryButtonLabel: "p", secondaryButtonLabel: nil),
+            app: "a",
+            configuration: ShieldConfiguration(
+                backgroundColor: "#1C1C1E", icon: "hourglass", title: .init(text: "t", color: "white"), subtitle: .init(text: "s"),
+                primaryButtonLabel: .init(text: "p")),
             source: .extension),
         .shieldAction(app: "a", button: .primary, response: .close), .notification(title: "t", body: "b"),
         .monitorIntervalStart(activity: "a"), .monitorIntervalEnd(activity: "a"), .monitorThreshold(activity: "a", event: "e"),
@@ -44,6 +47,27 @@ import Testing
     @Test func everyKindIsListedOnce() {
         #expect(Self.oneOfEach.map(\.kind) == Effect.kinds)
         #expect(Set(Effect.kinds).count == Effect.kinds.count)
+    }
+
+    /// iOS's `ShieldConfiguration` initializer: the texts, and the look beyond them as
+    /// `appearance` on the wire (absent when the app gave none).
+    @Test func aShieldsLookIsTracedBesideItsTexts() throws {
+        let calendar = DeviceCalendar(start: Date(timeIntervalSince1970: 1_767_600_000), timeZone: TimeZone(identifier: "UTC")!)
+        func wire(_ configuration: ShieldConfiguration) throws -> [String: Any] {
+            let entry = TraceEntry<Effect>(
+                sequence: 1, time: VirtualInstant(milliseconds: 0), actor: "springBoard", sandbox: nil,
+                payload: .shieldShown(app: "com.burbn.instagram", configuration: configuration, source: .extension))
+            let data = try JSONEncoder().encode(TracedEffect(entry: entry, calendar: calendar))
+            return try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let styled = ShieldConfiguration(
+            backgroundColor: "#1C1C1E", icon: "hourglass", title: .init(text: "Time's up", color: "white"),
+            primaryButtonLabel: .init(text: "Close", color: "systemBlue"))
+        #expect(styled.title == "Time's up" && styled.subtitle == "" && styled.primaryButtonLabel == "Close")
+        let appearance = try #require(try wire(styled)["appearance"] as? [String: String])
+        #expect(appearance == ["backgroundColor": "#1C1C1E", "icon": "hourglass", "titleColor": "white", "primaryButtonLabelColor": "systemBlue"])
+        #expect(try wire(ShieldConfiguration(title: "t", subtitle: "s", primaryButtonLabel: "p", secondaryButtonLabel: nil))["appearance"] == nil)
+        #expect(ShieldConfiguration(title: .init(text: "t")).appearance == nil, "texts alone have the system's look")
     }
 
     @Test func aLargeValueCountsItsBytes() {

@@ -52,9 +52,11 @@ public struct ShieldConfigReport: Sendable, Encodable {
     public let secondaryButtonLabel: String?
     /// `extension` or `systemDefault` (the extension was jetsammed); nil when not shielded.
     public let source: ShieldConfigurationSource?
+    /// The shield's look beyond its texts, when the app gave one (absent otherwise).
+    public var appearance: ShieldAppearance?
 
     enum CodingKeys: String, CodingKey {
-        case app, shielded, title, subtitle, primaryButtonLabel, secondaryButtonLabel, source
+        case app, shielded, title, subtitle, primaryButtonLabel, secondaryButtonLabel, source, appearance
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -66,6 +68,7 @@ public struct ShieldConfigReport: Sendable, Encodable {
         try c.encode(primaryButtonLabel, forKey: .primaryButtonLabel)
         try c.encode(secondaryButtonLabel, forKey: .secondaryButtonLabel)
         try c.encode(source, forKey: .source)
+        try c.encodeIfPresent(appearance, forKey: .appearance)
     }
 }
 

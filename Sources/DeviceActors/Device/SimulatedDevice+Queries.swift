@@ -41,10 +41,12 @@ extension SimulatedDevice {
     public func shieldConfig(app bundle: String) throws(DeviceError) -> ShieldConfigReport {
         let springBoard = springBoard
         let shown = try run { await springBoard.shieldConfiguration(for: bundle) }
-        return ShieldConfigReport(
+        var report = ShieldConfigReport(
             app: bundle, shielded: shown != nil, title: shown?.configuration.title,
             subtitle: shown?.configuration.subtitle, primaryButtonLabel: shown?.configuration.primaryButtonLabel,
             secondaryButtonLabel: shown?.configuration.secondaryButtonLabel, source: shown?.source)
+        report.appearance = shown?.configuration.appearance
+        return report
     }
 
     public func notifications(since t: Double?) throws(DeviceError) -> [DeliveredNotification] {

@@ -100,13 +100,12 @@ public struct SnapshotTraceEntry: Sendable, Codable {
                 categories: try c.decode(CategoryPolicy.self, forKey: Key("categories")))
         case "shield.clear": payload = .shieldClear(store: try string("store"))
         case "shield.shown":
-            payload = .shieldShown(
-                app: try string("app"),
-                configuration: ShieldConfiguration(
-                    title: try string("title"), subtitle: try string("subtitle"),
-                    primaryButtonLabel: try string("primaryButtonLabel"),
-                    secondaryButtonLabel: try optionalString("secondaryButtonLabel")),
-                source: try raw("source"))
+            var configuration = ShieldConfiguration(
+                title: try string("title"), subtitle: try string("subtitle"),
+                primaryButtonLabel: try string("primaryButtonLabel"),
+                secondaryButtonLabel: try optionalString("secondaryButtonLabel"))
+            configuration.appearance = try c.decodeIfPresent(ShieldAppearance.self, forKey: Key("appearance"))
+            payload = .shieldShown(app: try string("app"), configuration: configuration, source: try raw("source"))
         case "shield.action": payload = .shieldAction(app: try string("app"), button: try raw("button"), response: try raw("response"))
         case "notification": payload = .notification(title: try string("title"), body: try string("body"))
         case "monitor.intervalStart": payload = .monitorIntervalStart(activity: try string("activity"))

@@ -132,6 +132,7 @@ public struct TracedEffect: Sendable, Encodable {
             try c.encode(configuration.subtitle, forKey: Key("subtitle"))
             try c.encode(configuration.primaryButtonLabel, forKey: Key("primaryButtonLabel"))
             try c.encode(configuration.secondaryButtonLabel, forKey: Key("secondaryButtonLabel"))
+            try c.encodeIfPresent(configuration.appearance, forKey: Key("appearance"))
             try c.encode(source.rawValue, forKey: Key("source"))
         case .shieldAction(let app, let button, let response):
             try c.encode(app, forKey: Key("app"))

@@ -5,6 +5,9 @@ public struct ShieldConfiguration: Sendable, Hashable, Codable {
     public var subtitle: String
     public var primaryButtonLabel: String
     public var secondaryButtonLabel: String?
+    /// How the shield looks beyond its texts (colours, icon, blur), when the app says; nil: the
+    /// system's look.
+    public var appearance: ShieldAppearance?
 
     public init(title: String, subtitle: String, primaryButtonLabel: String, secondaryButtonLabel: String?) {
         self.title = title
@@ -13,12 +16,70 @@ public struct ShieldConfiguration: Sendable, Hashable, Codable {
         self.secondaryButtonLabel = secondaryButtonLabel
     }
 
+    /// iOS's initializer: every part optional, each text a ``Label`` with its colour; colours
+    /// and the icon as names the app gives (`"#1C1C1E"`, `"systemIndigo"`, `"hourglass"`). A
+    /// missing title or subtitle is empty; a missing primary button is the system's `OK`.
+    public init(
+        backgroundBlurStyle: String? = nil, backgroundColor: String? = nil, icon: String? = nil, title: Label? = nil,
+        subtitle: Label? = nil, primaryButtonLabel: Label? = nil, primaryButtonBackgroundColor: String? = nil,
+        secondaryButtonLabel: Label? = nil
+    ) {
+        self.title = title?.text ?? ""
+        self.subtitle = subtitle?.text ?? ""
+        self.primaryButtonLabel = primaryButtonLabel?.text ?? "OK"
+        self.secondaryButtonLabel = secondaryButtonLabel?.text
+        let appearance = ShieldAppearance(
+            backgroundBlurStyle: backgroundBlurStyle, backgroundColor: backgroundColor, icon: icon, titleColor: title?.color,
+            subtitleColor: subtitle?.color, primaryButtonLabelColor: primaryButtonLabel?.color,
+            primaryButtonBackgroundColor: primaryButtonBackgroundColor, secondaryButtonLabelColor: secondaryButtonLabel?.color)
+        self.appearance = appearance == ShieldAppearance() ? nil : appearance
+    }
+
+    /// `ShieldConfiguration.Label(text:color:)`.
+    public struct Label: Sendable, Hashable {
+        public var text: String
+        public var color: String?
+
+        public init(text: String, color: String? = nil) {
+            self.text = text
+            self.color = color
+        }
+    }
+
     /// What iOS shows when no ShieldConfiguration extension answers (it was jetsammed or threw).
     /// Project choice (docs/decisions.md): the system shield's wording.
     @_spi(Host) public static func systemDefault(appName: String) -> ShieldConfiguration {
         ShieldConfiguration(
             title: "Restricted", subtitle: "You cannot use \(appName) because it's restricted.",
             primaryButtonLabel: "OK", secondaryButtonLabel: nil)
+    }
+}
+
+/// A shield's look beyond its texts (``ShieldConfiguration/appearance``): each part as the app
+/// named it, nil where it left the system's.
+public struct ShieldAppearance: Sendable, Hashable, Codable {
+    public var backgroundBlurStyle: String?
+    public var backgroundColor: String?
+    public var icon: String?
+    public var titleColor: String?
+    public var subtitleColor: String?
+    public var primaryButtonLabelColor: String?
+    public var primaryButtonBackgroundColor: String?
+    public var secondaryButtonLabelColor: String?
+
+    public init(
+        backgroundBlurStyle: String? = nil, backgroundColor: String? = nil, icon: String? = nil, titleColor: String? = nil,
+        subtitleColor: String? = nil, primaryButtonLabelColor: String? = nil, primaryButtonBackgroundColor: String? = nil,
+        secondaryButtonLabelColor: String? = nil
+    ) {
+        self.backgroundBlurStyle = backgroundBlurStyle
+        self.backgroundColor = backgroundColor
+        self.icon = icon
+        self.titleColor = titleColor
+        self.subtitleColor = subtitleColor
+        self.primaryButtonLabelColor = primaryButtonLabelColor
+        self.primaryButtonBackgroundColor = primaryButtonBackgroundColor
+        self.secondaryButtonLabelColor = secondaryButtonLabelColor
     }
 }
 

@@ -20,6 +20,7 @@ extension Effect {
         case .shieldShown(let app, let configuration, _):
             return app.utf8.count + configuration.title.utf8.count + configuration.subtitle.utf8.count
                 + configuration.primaryButtonLabel.utf8.count + (configuration.secondaryButtonLabel?.utf8.count ?? 0)
+                + (configuration.appearance == nil ? 0 : 128)
         case .shieldAction(let app, _, _):
             return app.utf8.count
         case .notification(let title, let body):

@@ -67,7 +67,6 @@ struct NewAppTemplate {
         """#
 
     private static let app = #"""
-        import ExtensionSandbox
         import SimulatediOS
 
         /// __Name__ as a device runs it: the main app and its three extensions, each its own process,
@@ -127,7 +126,6 @@ struct NewAppTemplate {
         """#
 
     private static let mainApp = #"""
-        import ExtensionSandbox
         import SimulatediOS
 
         /// The main app: where the user chooses the apps to limit.
@@ -197,7 +195,6 @@ struct NewAppTemplate {
         """#
 
     private static let monitor = #"""
-        import ExtensionSandbox
         import SimulatediOS
 
         /// The DeviceActivityMonitor extension: shields the chosen apps when today's use of them reaches
@@ -226,7 +223,6 @@ struct NewAppTemplate {
         """#
 
     private static let shieldConfiguration = #"""
-        import ExtensionSandbox
         import SimulatediOS
 
         /// The ShieldConfiguration extension: the shield's texts.
@@ -254,7 +250,6 @@ struct NewAppTemplate {
         """#
 
     private static let shieldAction = #"""
-        import ExtensionSandbox
         import SimulatediOS
 
         /// The ShieldAction extension: Close closes the app.
