@@ -135,6 +135,8 @@ public struct Platform: Sendable {
 
     /// `OSSignposter`: the app's own events in the device's trace (kind `app`).
     public var signposter: Signposter { Signposter(trace: trace) }
+    /// `FamilyActivityPicker`: turns the user's pick into tokens (``FamilyActivitySelection``).
+    public var familyActivityPicker: FamilyActivityPicker { FamilyActivityPicker(catalog: catalog) }
     /// `Logger(subsystem:category:)`: messages land in the trace (``Logger``); the subsystem is
     /// the app's name unless given.
     public func logger(subsystem: String? = nil, category: String) -> Logger {

@@ -302,7 +302,7 @@ actor SpringBoard: WorldActor {
         let response: ShieldActionResponse
         do {
             response = try await shieldAction.run(callback: "handle(action:for:)") {
-                try await $0.handle(action: button, for: bundle)
+                try await $0.handle(action: button, for: ApplicationToken(bundleIdentifier: bundle))
             }
         } catch {
             trace.recordError(error, in: "handle(action:for:)", actor: shieldAction.actorName, sandbox: shieldAction.name)
@@ -385,16 +385,17 @@ actor SpringBoard: WorldActor {
             return (.systemDefault(appName: platform.catalog.displayName(of: bundle)), .systemDefault)
         }
         let shieldConfiguration = owner.shieldConfiguration
+        let application = Application(bundleIdentifier: bundle, localizedDisplayName: platform.catalog.displayName(of: bundle))
         do {
             let configuration: ShieldConfiguration
             switch reason {
             case .application:
                 configuration = try await shieldConfiguration.run(callback: "configuration(shielding:)") {
-                    try await $0.configuration(shielding: bundle)
+                    try await $0.configuration(shielding: application)
                 }
             case .category(let category):
                 configuration = try await shieldConfiguration.run(callback: "configuration(shielding:in:)") {
-                    try await $0.configuration(shielding: bundle, in: category)
+                    try await $0.configuration(shielding: application, in: ActivityCategory(name: category))
                 }
             }
             return (configuration, .extension)

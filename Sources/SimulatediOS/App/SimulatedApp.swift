@@ -76,23 +76,13 @@ private struct IgnoringMonitor: DeviceActivityMonitor {}
 
 /// The default ShieldConfiguration: none, so the system's shield shows (as when iOS finds no
 /// extension answering).
-private struct NoShieldConfiguration: ShieldConfigurationDataSource {
-    func configuration(shielding application: String) async throws -> ShieldConfiguration {
-        throw NoShieldConfigurationExtension()
-    }
-
-    func configuration(shielding application: String, in category: String) async throws -> ShieldConfiguration {
-        throw NoShieldConfigurationExtension()
-    }
-}
+private struct NoShieldConfiguration: ShieldConfigurationDataSource {}
 
 /// What the default ShieldConfiguration throws: iOS shows its own shield (not an app error).
 @_spi(Host) public struct NoShieldConfigurationExtension: Error {}
 
 /// The default ShieldAction: every button closes the app.
-private struct ClosingShieldAction: ShieldActionDelegate {
-    func handle(action: ShieldButton, for application: String) async throws -> ShieldActionResponse { .close }
-}
+private struct ClosingShieldAction: ShieldActionDelegate {}
 
 /// An app as clients see it: its names and the user actions it answers.
 public struct AppDescription: Sendable, Encodable {

@@ -154,6 +154,15 @@ public struct DeviceActivityEvent: Sendable, Hashable, Codable {
         self.threshold = threshold
     }
 
+    /// `DeviceActivityEvent(applications:categories:threshold:)` with the tokens the user picked.
+    public init(
+        applications: Set<ApplicationToken>, categories: Set<ActivityCategoryToken> = [], threshold: DateComponentsSpec
+    ) {
+        self.init(
+            applications: Set(applications.map(\.bundleIdentifier)), categories: Set(categories.map(\.category)),
+            threshold: threshold)
+    }
+
     @_spi(Host) public enum CodingKeys: String, CodingKey { case applications, categories, threshold }
 
     public init(from decoder: any Decoder) throws {

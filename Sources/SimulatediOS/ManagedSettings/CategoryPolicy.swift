@@ -49,3 +49,21 @@ public enum CategoryPolicy: Sendable, Hashable, Codable {
 
     @_spi(Host) public var isNone: Bool { self == .none }
 }
+
+/// `ShieldSettings.ActivityCategoryPolicy<Application>` with tokens, as code ported from iOS
+/// writes it: `.specific(selection.categoryTokens, except: [])`, `.all(except: allowed)`.
+public enum ActivityCategoryPolicy: Sendable, Hashable {
+    case none
+    case all(except: Set<ApplicationToken> = [])
+    case specific(Set<ActivityCategoryToken>, except: Set<ApplicationToken> = [])
+
+    /// The same policy by names, as the store keeps it.
+    var names: CategoryPolicy {
+        switch self {
+        case .none: .none
+        case .all(let except): .all(except: Set(except.map(\.bundleIdentifier)))
+        case .specific(let categories, let except):
+            .specific(Set(categories.map(\.category)), except: Set(except.map(\.bundleIdentifier)))
+        }
+    }
+}

@@ -200,6 +200,18 @@ public struct ManagedSettingsStore: Sendable {
         try await agent.setShield(store: id, applications: nil, categories: policy ?? CategoryPolicy.none)
     }
 
+    /// `store.shield.applications = selection.applicationTokens`: as
+    /// ``setShieldApplications(_:)``, with the tokens the user picked (nil or empty: none).
+    public func setShieldApplications(tokens: Set<ApplicationToken>?) async throws {
+        try await setShieldApplications(tokens.map { Set($0.map(\.bundleIdentifier)) })
+    }
+
+    /// `store.shield.applicationCategories = .specific(selection.categoryTokens, except: …)` or
+    /// `.all(except: …)` with tokens: as ``setShieldApplicationCategories(_:)``.
+    public func setShieldApplicationCategories(tokens policy: ActivityCategoryPolicy) async throws {
+        try await setShieldApplicationCategories(policy.names)
+    }
+
     /// What was written to this store.
     public func shield() async throws -> ShieldSettings {
         try CallbackContext.platformCall(VisibleOperation("read", "ManagedSettingsStore \(name)", "shield"))

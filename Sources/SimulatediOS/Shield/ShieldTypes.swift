@@ -106,14 +106,78 @@ public enum ShieldActionResponse: String, Sendable, Codable {
 }
 
 /// `ShieldConfigurationDataSource`: asked for a shield's texts when a shielded app opens.
+///
+/// Each method comes twice: with iOS's objects (`Application`, `ActivityCategory`), as code ported
+/// from iOS overrides it, and with the bundle id and category name. The platform calls the first,
+/// whose default calls the second; implement either. Without either, the system's shield shows.
 public protocol ShieldConfigurationDataSource: Sendable {
     /// `configuration(shielding:)`: the app is shielded through its token.
-    func configuration(shielding application: String) async throws -> ShieldConfiguration
+    func configuration(shielding application: Application) async throws -> ShieldConfiguration
     /// `configuration(shielding:in:)`: the app is shielded through its category.
+    func configuration(shielding application: Application, in category: ActivityCategory) async throws -> ShieldConfiguration
+    func configuration(shielding application: String) async throws -> ShieldConfiguration
     func configuration(shielding application: String, in category: String) async throws -> ShieldConfiguration
 }
 
-/// `ShieldActionDelegate`: decides what a shield button does.
+extension ShieldConfigurationDataSource {
+    public func configuration(shielding application: Application) async throws -> ShieldConfiguration {
+        try await configuration(shielding: application.bundleIdentifier ?? "")
+    }
+
+    public func configuration(shielding application: Application, in category: ActivityCategory) async throws
+        -> ShieldConfiguration
+    {
+        try await configuration(shielding: application.bundleIdentifier ?? "", in: category.name)
+    }
+
+    public func configuration(shielding application: String) async throws -> ShieldConfiguration {
+        throw NoShieldConfigurationExtension()
+    }
+
+    public func configuration(shielding application: String, in category: String) async throws -> ShieldConfiguration {
+        throw NoShieldConfigurationExtension()
+    }
+}
+
+/// `ShieldActionDelegate`: decides what a shield button does — with the app's token, as iOS
+/// calls it, or with its bundle id (the token's default calls it; its own default closes).
 public protocol ShieldActionDelegate: Sendable {
+    func handle(action: ShieldButton, for application: ApplicationToken) async throws -> ShieldActionResponse
     func handle(action: ShieldButton, for application: String) async throws -> ShieldActionResponse
+}
+
+extension ShieldActionDelegate {
+    public func handle(action: ShieldButton, for application: ApplicationToken) async throws -> ShieldActionResponse {
+        try await handle(action: action, for: application.bundleIdentifier)
+    }
+
+    public func handle(action: ShieldButton, for application: String) async throws -> ShieldActionResponse { .close }
+}
+
+/// `Application` (ManagedSettings): the app a shield covers, as a ShieldConfiguration extension
+/// is given it: its token, and the bundle id and name iOS may or may not reveal (here always).
+public struct Application: Hashable, Sendable {
+    public let token: ApplicationToken?
+    public let bundleIdentifier: String?
+    public let localizedDisplayName: String?
+
+    @_spi(Host) public init(bundleIdentifier: String, localizedDisplayName: String?) {
+        token = ApplicationToken(bundleIdentifier: bundleIdentifier)
+        self.bundleIdentifier = bundleIdentifier
+        self.localizedDisplayName = localizedDisplayName
+    }
+}
+
+/// `ActivityCategory`: the category a shield covers an app through.
+public struct ActivityCategory: Hashable, Sendable {
+    public let token: ActivityCategoryToken?
+    public let localizedDisplayName: String?
+    /// The category's name here (`social`): what the string callbacks are given.
+    public let name: String
+
+    @_spi(Host) public init(name: String) {
+        token = ActivityCategoryToken(category: name)
+        localizedDisplayName = name.prefix(1).uppercased() + name.dropFirst()
+        self.name = name
+    }
 }

@@ -1,0 +1,85 @@
+import Foundation
+
+/// `ApplicationToken`: an app the user picked in `FamilyActivityPicker`, opaque to the app (as on
+/// iOS, it cannot tell which app it is): `Codable`, so apps keep it in the App Group; `Hashable`,
+/// so they compare and key by it. Only the platform maps it to the app it stands for.
+public struct ApplicationToken: Hashable, Sendable, Codable, CustomStringConvertible {
+    @_spi(Host) public let bundleIdentifier: String
+
+    @_spi(Host) public init(bundleIdentifier: String) {
+        self.bundleIdentifier = bundleIdentifier
+    }
+
+    public init(from decoder: any Decoder) throws {
+        bundleIdentifier = try OpaqueToken.decode("app", from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try OpaqueToken.encode("app", bundleIdentifier, to: encoder)
+    }
+
+    public var description: String { "ApplicationToken(…)" }
+}
+
+/// `ActivityCategoryToken`: a category the user picked, opaque to the app.
+public struct ActivityCategoryToken: Hashable, Sendable, Codable, CustomStringConvertible {
+    @_spi(Host) public let category: String
+
+    @_spi(Host) public init(category: String) {
+        self.category = category
+    }
+
+    public init(from decoder: any Decoder) throws {
+        category = try OpaqueToken.decode("category", from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try OpaqueToken.encode("category", category, to: encoder)
+    }
+
+    public var description: String { "ActivityCategoryToken(…)" }
+}
+
+/// `FamilyActivitySelection`: what the user picked, as tokens. `Codable`, as apps store it.
+public struct FamilyActivitySelection: Hashable, Sendable, Codable {
+    public var applicationTokens: Set<ApplicationToken>
+    public var categoryTokens: Set<ActivityCategoryToken>
+
+    public init(applicationTokens: Set<ApplicationToken> = [], categoryTokens: Set<ActivityCategoryToken> = []) {
+        self.applicationTokens = applicationTokens
+        self.categoryTokens = categoryTokens
+    }
+}
+
+/// `FamilyActivityPicker`, the system's picker the user chooses apps in. The simulated user
+/// picks through the app's intent (its arguments name the apps and categories, as `clarityctl
+/// intent … apps=[…]` gives them); the picker turns the pick into tokens, and from then on the
+/// app holds only tokens, as on iOS.
+public struct FamilyActivityPicker: Sendable {
+    let catalog: CategoryCatalog
+
+    /// The selection the user made: `applications` are the apps' bundle ids, `categories` the
+    /// categories' names (`social`, `games`; `docs/platform.md`, App categories).
+    public func selection(applications: [String], categories: [String] = []) -> FamilyActivitySelection {
+        FamilyActivitySelection(
+            applicationTokens: Set(applications.map(ApplicationToken.init(bundleIdentifier:))),
+            categoryTokens: Set(categories.map(ActivityCategoryToken.init(category:))))
+    }
+}
+
+/// How a token encodes: opaque bytes, base64 in JSON (as `JSONEncoder` writes iOS's token data).
+private enum OpaqueToken {
+    static func encode(_ kind: String, _ value: String, to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Data("\(kind):\(value)".utf8))
+    }
+
+    static func decode(_ kind: String, from decoder: any Decoder) throws -> String {
+        let container = try decoder.singleValueContainer()
+        let text = String(decoding: try container.decode(Data.self), as: UTF8.self)
+        guard text.hasPrefix("\(kind):") else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a \(kind) token")
+        }
+        return String(text.dropFirst(kind.count + 1))
+    }
+}
