@@ -50,10 +50,20 @@ import Testing
     }
 
     @Test func everyScenarioChecksIt() {
-        #expect(AppRegistration.clarity.scenarioInvariants.first?.name == "shieldShownOnlyOverTheFrontmostApp")
+        func scenario(_ apps: [AppRegistration]) -> Scenario {
+            Scenario(
+                name: "s", app: apps[0], otherApps: Array(apps.dropFirst()), start: Date(timeIntervalSince1970: 0),
+                timeZone: TimeZone(identifier: "UTC")!, timeZoneName: "UTC", seed: 0, config: DeviceConfig(), steps: [],
+                invariants: [])
+        }
         let bare = AppRegistration(
             description: AppDescription(name: "bare", bundleIdentifier: nil, appGroup: nil, available: true, intents: [])
         ) { ClarityApp(platform: $0, world: $1, config: ClarityConfig()) }
-        #expect(bare.scenarioInvariants.map(\.name) == ["shieldShownOnlyOverTheFrontmostApp"])
+        #expect(scenario([.clarity]).scenarioInvariants.first?.name == "shieldShownOnlyOverTheFrontmostApp")
+        #expect(scenario([bare]).scenarioInvariants.map(\.name) == ["shieldShownOnlyOverTheFrontmostApp"])
+        #expect(
+            scenario([bare, .clarity]).scenarioInvariants.map(\.name)
+                == ["shieldShownOnlyOverTheFrontmostApp"] + ClarityInvariants.all.map(\.name),
+            "the platform's once, then each installed app's")
     }
 }

@@ -53,12 +53,6 @@ public struct AppCatalog: Sendable {
     }
 }
 
-extension AppRegistration {
-    /// The built-in invariants a scenario of this app checks: the platform's
-    /// (``PlatformInvariants``), then the app's.
-    var scenarioInvariants: [AppInvariant] { PlatformInvariants.all + invariants }
-}
-
 extension Scenario {
     /// The built-in invariants a scenario checks: the platform's, then each installed app's.
     var scenarioInvariants: [AppInvariant] { PlatformInvariants.all + apps.flatMap(\.invariants) }

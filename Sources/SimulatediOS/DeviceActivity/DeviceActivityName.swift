@@ -2,25 +2,17 @@
 /// `extension DeviceActivityName { static let daily = Self("daily") }` and passes it where a
 /// name goes (`startMonitoring(.daily, …)`, `intervalDidStart(for: DeviceActivityName)`); the
 /// platform keeps names as their raw strings.
-public struct DeviceActivityName: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct DeviceActivityName: TypedName {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { rawValue = value }
-    public var description: String { rawValue }
 }
 
 extension DeviceActivityEvent {
     /// `DeviceActivityEvent.Name`: an event's name as iOS types it
     /// (`extension DeviceActivityEvent.Name { static let limit = Self("limit") }`).
-    public struct Name: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Name: TypedName {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { rawValue = value }
-        public var description: String { rawValue }
     }
 }
 

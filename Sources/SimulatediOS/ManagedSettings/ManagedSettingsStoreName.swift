@@ -1,12 +1,9 @@
 extension ManagedSettingsStore {
     /// `ManagedSettingsStore.Name`: a store's name as iOS types it
     /// (`extension ManagedSettingsStore.Name { static let limit = Self("limit") }`).
-    public struct Name: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Name: TypedName {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        public init(stringLiteral value: String) { rawValue = value }
-        public var description: String { rawValue }
     }
 }
 
