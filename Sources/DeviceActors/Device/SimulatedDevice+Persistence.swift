@@ -97,8 +97,8 @@ extension SimulatedDevice {
             )
         }
         let notifications = platform.notifications
-        let pending = try run { await notifications.pending.values.sorted { $0.request.identifier < $1.request.identifier } }
-        let otherApps = try run { [apps] in
+        let (pending, otherApps) = try run { [apps] in
+            let pending = await notifications.pending.values.sorted { $0.request.identifier < $1.request.identifier }
             var saved: [InstalledAppSnapshot] = []
             for installed in apps.dropFirst() {
                 saved.append(
@@ -107,7 +107,7 @@ extension SimulatedDevice {
                         activities: await platform.deviceActivity.activities(of: installed.name),
                         appData: try await installed.app.persistentData(), mainAppInMemory: installed.platform.mainApp.inMemory))
             }
-            return saved
+            return (pending, saved)
         }
         return DeviceSnapshot(
             name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),

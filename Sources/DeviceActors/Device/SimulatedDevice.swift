@@ -62,7 +62,6 @@ public final class SimulatedDevice: @unchecked Sendable {
         strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false, servers: Servers? = nil,
         replayingLaunch: [DeviceConnection.Exchange]? = nil
     ) throws(DeviceError) {
-        guard !apps.isEmpty else { throw .invalidArgument(field: "apps", reason: "a device runs at least one app") }
         for (index, app) in apps.enumerated() where !app.platforms.contains(config.platform) {
             let others = app.platforms.map(\.rawValue).sorted().joined(separator: ", ")
             throw .invalidArgument(
