@@ -39,10 +39,13 @@ let package = Package(
         .target(name: "ThePhoneBackend"),
         /// In-process harness for an app's tests: a device, its steps and their exact effects.
         .target(
-            name: "DeviceTesting", dependencies: ["DeviceActors", "ScenarioFiles", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"]),
-        .target(name: "ControlProtocol"),
+            name: "DeviceTesting", dependencies: ["DeviceActors", "ScenarioFiles", "SimulatediOS", "ExtensionSandbox", "JSONValues"]),
+        /// JSON values, their exact encoding and a strict decoder: shared by the protocol and the harness.
+        .target(name: "JSONValues"),
+        /// The control protocol: JSON-RPC messages, methods, error codes, socket paths.
+        .target(name: "ControlProtocol", dependencies: ["JSONValues"]),
         /// Scenario files: the JSON form of a scenario, read by the daemon and by tests alike.
-        .target(name: "ScenarioFiles", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "ControlProtocol"]),
+        .target(name: "ScenarioFiles", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "JSONValues"]),
         /// The daemon: devices, journals, scenarios and the socket, running the apps it is given.
         .target(
             name: "ClarityDaemon", dependencies: ["ControlProtocol", "DeviceActors", "ScenarioFiles", "SimulatediOS", "ThePhoneBackend"]),
@@ -70,7 +73,7 @@ let package = Package(
         .testTarget(
             name: "ThePhoneTests",
             dependencies: ["DeviceTesting", "SimulatediOS", "ThePhone", "ThePhoneBackend", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
-        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "JSONValues"]),
         .testTarget(name: "ThePhoneBackendTests", dependencies: ["ThePhoneBackend"]),
         .testTarget(
             name: "ClaritydTests", dependencies: ["ClarityDaemon", "ScenarioFiles", "BuiltInApps", "Clarity", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),

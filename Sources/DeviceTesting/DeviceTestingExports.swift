@@ -19,3 +19,6 @@
 @_exported import struct DeviceActors.ScenarioOutcome
 @_exported import struct DeviceActors.ScenarioFailureReason
 @_exported import struct DeviceActors.ScenarioInvalid
+
+// The JSON an intent takes and answers, and an app's state as `appState()` reads it.
+@_exported import enum JSONValues.JSONValue

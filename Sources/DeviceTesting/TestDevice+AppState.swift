@@ -1,4 +1,4 @@
-import ControlProtocol
+import JSONValues
 
 extension TestDevice {
     /// The app's own state (`device.state`'s `app`) as JSON, as a client reads it, for an app

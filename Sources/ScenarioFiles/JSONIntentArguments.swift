@@ -1,4 +1,4 @@
-import ControlProtocol
+import JSONValues
 @_spi(Host) import SimulatediOS
 
 /// An intent's `args` as JSON (a request's, a scenario file's, a test's), decoded strictly into

@@ -1,4 +1,4 @@
-import ControlProtocol
+import JSONValues
 import DeviceActors
 import ExtensionSandbox
 import Foundation

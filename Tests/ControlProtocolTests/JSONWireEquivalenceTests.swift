@@ -1,4 +1,5 @@
 @testable import ControlProtocol
+@testable import JSONValues
 import Foundation
 import Testing
 

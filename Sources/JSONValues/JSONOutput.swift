@@ -40,7 +40,7 @@ public struct JSONOutput: Sendable {
         try write(value, depth: 0)
     }
 
-    private mutating func write(_ value: JSONValue, depth: Int) throws(Unsupported) {
+    package mutating func write(_ value: JSONValue, depth: Int) throws(Unsupported) {
         switch value {
         case .null: append("null")
         case .bool(let flag): flag ? append("true") : append("false")
@@ -88,7 +88,7 @@ public struct JSONOutput: Sendable {
 
     /// `"key":`
     @inline(__always)
-    mutating func writeKey(_ key: String) {
+    package mutating func writeKey(_ key: String) {
         write(key)
         bytes.append(UInt8(ascii: ":"))
     }
@@ -201,53 +201,6 @@ public struct JSONOutput: Sendable {
             bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
             bytes.append(hex.utf8Start[Int(byte >> 4)])
             bytes.append(hex.utf8Start[Int(byte & 0x0F)])
-        }
-    }
-
-    // MARK: - JSON-RPC
-
-    /// A response object, keys sorted (`error`, `id`, `jsonrpc`, `result`).
-    public mutating func write(_ response: RPCResponse) throws(Unsupported) {
-        switch response.outcome {
-        case .result(let result):
-            append("{\"id\":")
-            write(response.id)
-            bytes.append(UInt8(ascii: ","))
-            writeKey("jsonrpc")
-            write(response.jsonrpc)
-            append(",\"result\":")
-            try write(result, depth: 1)
-            bytes.append(UInt8(ascii: "}"))
-        case .error(let error):
-            append("{\"error\":")
-            try write(error)
-            append(",\"id\":")
-            write(response.id)
-            bytes.append(UInt8(ascii: ","))
-            writeKey("jsonrpc")
-            write(response.jsonrpc)
-            bytes.append(UInt8(ascii: "}"))
-        }
-    }
-
-    /// An error object: `code`, `data` (when present), `message`.
-    public mutating func write(_ error: RPCError) throws(Unsupported) {
-        append("{\"code\":")
-        write(error.code)
-        if let data = error.data {
-            append(",\"data\":")
-            try write(data, depth: 2)
-        }
-        append(",\"message\":")
-        write(error.message)
-        bytes.append(UInt8(ascii: "}"))
-    }
-
-    public mutating func write(_ id: RPCID) {
-        switch id {
-        case .string(let string): write(string)
-        case .number(let number): write(number)
-        case .null: append("null")
         }
     }
 }

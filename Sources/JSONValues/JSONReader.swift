@@ -8,7 +8,7 @@ import Foundation
 /// catches its way through the candidate types. Input that is not valid UTF-8 JSON, a
 /// number out of `Double` range, or nesting deeper than ``maxDepth`` (which would otherwise
 /// exhaust the stack on hostile input) is refused with ``Malformed``.
-struct JSONReader {
+package struct JSONReader {
     /// Arrays and objects nested deeper than this are refused.
     static let maxDepth = 512
 
@@ -18,11 +18,11 @@ struct JSONReader {
         let reason: String
     }
 
-    static func parse(_ data: Data) throws -> JSONValue {
+    package static func parse(_ data: Data) throws -> JSONValue {
         try data.withUnsafeBytes { raw in try parse(raw) }
     }
 
-    static func parse(_ raw: UnsafeRawBufferPointer) throws -> JSONValue {
+    package static func parse(_ raw: UnsafeRawBufferPointer) throws -> JSONValue {
         var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self))
         let value = try reader.readValue(depth: 0)
         reader.skipWhitespace()

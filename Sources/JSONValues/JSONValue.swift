@@ -146,27 +146,11 @@ public enum JSONWire {
         output.bytes.append(contentsOf: try encodeWithFoundation(value))
     }
 
-    /// Appends a response (``append(_:to:)`` without the generic dispatch: the daemon's reply path).
-    public static func append(_ response: RPCResponse, to bytes: inout [UInt8]) throws {
-        var output = JSONOutput(appendingTo: bytes)
-        bytes = []
-        defer { bytes = output.bytes }
-        let start = output.bytes.count
-        do {
-            try output.write(response)
-        } catch {
-            output.bytes.removeSubrange(start...)
-            output.bytes.append(contentsOf: try encodeWithFoundation(response))
-        }
-    }
-
     /// Writes `value` with the fast writers; false when it must be left to `JSONEncoder`.
     private static func append<T: Encodable>(_ value: T, to output: inout JSONOutput) -> Bool {
         do {
             if T.self == JSONValue.self {
                 try output.write(value as! JSONValue)
-            } else if T.self == RPCResponse.self {
-                try output.write(value as! RPCResponse)
             } else {
                 guard let node = try? JSONTreeEncoder.node(value) else { return false }
                 try node.write(to: &output)
@@ -182,7 +166,7 @@ public enum JSONWire {
     }
 
     /// The reference encoding: `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]`.
-    static func encodeWithFoundation<T: Encodable>(_ value: T) throws -> Data {
+    public static func encodeWithFoundation<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(value)
