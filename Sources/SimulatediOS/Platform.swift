@@ -105,7 +105,7 @@ public struct Platform: Sendable {
 
     /// `UserDefaults(suiteName:)`.
     public func userDefaults(suiteName: String) -> AppGroupDefaults {
-        AppGroupDefaults(suiteName: suiteName, container: appGroups)
+        AppGroupDefaults(suiteName: suiteName, container: appGroups, mainApp: mainApp)
     }
 
     /// `ManagedSettingsStore(named:)`.

@@ -26,6 +26,8 @@ import Foundation
     private let clock: VirtualClock
     @_spi(Host) public private(set) var suites: [String: [String: StoredValue]]
     private var staged: [StagedWrite] = []
+    /// Each actor's registration domain (``register(defaults:)``) and the launch that made it.
+    private var registered: [String: (launch: Int, values: [String: StoredValue])] = [:]
     /// Set when `lateDefaultsPropagation` is on.
     private var propagationDelay: VirtualDuration?
     private var emptyBeforeFirstUnlock = false
@@ -160,6 +162,22 @@ import Foundation
         return suites[suite] ?? [:]
     }
 
+    /// `register(defaults:)`: the calling process's registration domain, read when a suite has
+    /// no value for a key. As on iOS it belongs to the process (every suite it opens sees it), is
+    /// never stored, and is not seen by any other process: a relaunched process (an extension's
+    /// new generation, the main app after `app.terminate`) starts without one.
+    func register(defaults: [String: StoredValue], actor: String, launch: Int) {
+        var domain = registered[actor].flatMap { $0.launch == launch ? $0 : nil } ?? (launch: launch, values: [:])
+        domain.values.merge(defaults) { _, new in new }
+        registered[actor] = domain
+    }
+
+    /// What `actor`'s launch `launch` registered for `key`, if anything (nothing from an earlier launch).
+    func registeredDefault(forKey key: String, actor: String, launch: Int) -> StoredValue? {
+        guard let domain = registered[actor], domain.launch == launch else { return nil }
+        return domain.values[key]
+    }
+
     @_spi(Host) public func restore(suite: String, values: [String: StoredValue]) {
         Scheduler.note(Access(suite, writes: true))
         suites[suite] = values
@@ -174,12 +192,35 @@ import Foundation
 public struct AppGroupDefaults: Sendable {
     public let suiteName: String
     @_spi(Host) public let container: AppGroupContainer
+    /// The main app's launches, which end its registration domain as an extension's relaunch does.
+    @_spi(Host) public let mainApp: MainAppLife
 
+    /// The calling process as the registration domain knows it: its actor and which launch.
+    private var process: (actor: String, launch: Int) {
+        let context = CallbackContext.current
+        return (context?.actor ?? "", context?.sandbox == nil ? mainApp.current : context?.generation ?? 0)
+    }
+
+    /// `object(forKey:)`: the suite's value, else what this process registered
+    /// (``register(defaults:)``), else nil.
     public func object(forKey key: String) async throws -> StoredValue? {
         try CallbackContext.platformCall(VisibleOperation("read", suiteName, key))
-        let value = await container.value(suite: suiteName, key: key)
+        var value = await container.value(suite: suiteName, key: key)
+        if value == nil {
+            let process = process
+            value = await container.registeredDefault(forKey: key, actor: process.actor, launch: process.launch)
+        }
         try CallbackContext.current?.charge(bytes: value?.encodedSize ?? 0)
         return value
+    }
+
+    /// `register(defaults:)`: values `object(forKey:)` and the typed getters answer for keys the
+    /// suite does not hold. Process-local and never stored, as on iOS: other extensions don't see
+    /// them, `store get` doesn't show them, and a relaunched extension must register again.
+    public func register(defaults: [String: StoredValue]) async throws {
+        try CallbackContext.current?.checkpoint()
+        let process = process
+        await container.register(defaults: defaults, actor: process.actor, launch: process.launch)
     }
 
     /// `bool(forKey:)`: false when absent, as `UserDefaults`.
@@ -200,6 +241,36 @@ public struct AppGroupDefaults: Sendable {
         try await object(forKey: key)?.dataValue
     }
 
+    /// `double(forKey:)`: 0 when absent or not a number.
+    public func double(forKey key: String) async throws -> Double {
+        try await object(forKey: key)?.doubleValue ?? 0
+    }
+
+    /// `float(forKey:)`: 0 when absent or not a number.
+    public func float(forKey key: String) async throws -> Float {
+        Float(try await double(forKey: key))
+    }
+
+    /// `array(forKey:)`: nil unless the value is an array.
+    public func array(forKey key: String) async throws -> [StoredValue]? {
+        guard case .array(let items) = try await object(forKey: key) else { return nil }
+        return items
+    }
+
+    /// `dictionary(forKey:)`: nil unless the value is a dictionary.
+    public func dictionary(forKey key: String) async throws -> [String: StoredValue]? {
+        guard case .dictionary(let members) = try await object(forKey: key) else { return nil }
+        return members
+    }
+
+    /// `url(forKey:)`: a string holding an absolute URL (or a file path, read as a file URL, as
+    /// iOS does); nil otherwise.
+    public func url(forKey key: String) async throws -> URL? {
+        guard let text = try await object(forKey: key)?.stringValue else { return nil }
+        if text.hasPrefix("/") || text.hasPrefix("~") { return URL(fileURLWithPath: (text as NSString).expandingTildeInPath) }
+        return URL(string: text).flatMap { $0.scheme == nil ? nil : $0 }
+    }
+
     /// `stringArray(forKey:)`: an array whose every element is a string; nil otherwise.
     public func stringArray(forKey key: String) async throws -> [String]? {
         guard case .array(let items) = try await object(forKey: key) else { return nil }
@@ -213,6 +284,17 @@ public struct AppGroupDefaults: Sendable {
     public func set(_ value: StoredValue, forKey key: String) async throws {
         try CallbackContext.platformCall(VisibleOperation("write", suiteName, key))
         await container.set(value, suite: suiteName, key: key)
+    }
+
+    /// `set(_:forKey:)` with a Swift value, as iOS's overloads take them.
+    public func set(_ value: Bool, forKey key: String) async throws { try await set(.bool(value), forKey: key) }
+    public func set(_ value: Int, forKey key: String) async throws { try await set(.int(value), forKey: key) }
+    public func set(_ value: Double, forKey key: String) async throws { try await set(.double(value), forKey: key) }
+    public func set(_ value: String, forKey key: String) async throws { try await set(.string(value), forKey: key) }
+    public func set(_ value: Data, forKey key: String) async throws { try await set(.data(value), forKey: key) }
+    public func set(_ value: URL, forKey key: String) async throws { try await set(.string(value.absoluteString), forKey: key) }
+    public func set(_ value: [String], forKey key: String) async throws {
+        try await set(.array(value.map(StoredValue.string)), forKey: key)
     }
 
     public func removeObject(forKey key: String) async throws {
