@@ -105,7 +105,7 @@ private struct OnlySelectedAppsShielded: InvariantCheck {
             stores = known
             for entry in newEntries {
                 switch entry.payload {
-                case .shieldApply(let store, let applications, let categories):
+                case .shieldApply(let store, let applications, let categories, _):
                     stores[store] = ShieldSettings(applications: Set(applications), applicationCategories: categories)
                 case .shieldClear(let store):
                     stores[store] = nil

@@ -5,6 +5,7 @@
 @_exported import struct DeviceActors.DeviceConfig
 @_exported import class DeviceActors.Servers
 @_exported import class DeviceActors.SimulatedDevice
+@_exported import enum DeviceActors.DeviceEvent
 
 // A scenario built in Swift and explored from a test (`ScenarioExploration.swift`).
 @_exported import struct DeviceActors.Scenario

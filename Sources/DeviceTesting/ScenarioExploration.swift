@@ -180,4 +180,14 @@ extension ScenarioStep {
     public static func intent(_ name: String, _ args: JSONValue = [:]) -> ScenarioStep {
         .intent(name: name, arguments: JSONArguments(args))
     }
+
+    /// A typed user action as a step (`.send(.limitApps([...]))`, ``AppAction``). Its input
+    /// must encode (a value that cannot, such as a non-finite number, is a programming error).
+    public static func send(_ action: some AppAction) -> ScenarioStep {
+        do {
+            return .intent(action.name, try JSONWire.value(AnyEncodable(action.input)))
+        } catch {
+            preconditionFailure("\(action.name)'s input does not encode as JSON: \(error)")
+        }
+    }
 }

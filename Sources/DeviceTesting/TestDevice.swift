@@ -128,6 +128,13 @@ public final class TestDevice {
         return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(AnyEncodable(outcome.result)))
     }
 
+    /// Runs a typed user action (`.limitApps([...])`, ``AppAction``): its intent with its input as
+    /// `args`, exactly as ``intent(_:_:app:effects:)`` does.
+    @discardableResult
+    public func send(_ action: some AppAction, app: String? = nil, effects: [Effect] = []) throws -> JSONValue {
+        try intent(action.name, try JSONWire.value(AnyEncodable(action.input)), app: app, effects: effects)
+    }
+
     /// Moves the virtual clock forward, running everything that falls due, and checks the effects.
     public func advance(seconds: Double, effects: [Effect] = []) throws {
         let outcome = try device.advance(seconds: seconds)
@@ -202,7 +209,7 @@ public struct JSONArguments: IntentArguments {
 }
 
 /// Wraps an existential so JSONEncoder can encode it at the top level.
-private struct AnyEncodable: Encodable {
+struct AnyEncodable: Encodable {
     let value: any Encodable
     init(_ value: any Encodable) { self.value = value }
     func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }

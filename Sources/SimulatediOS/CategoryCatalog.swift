@@ -36,5 +36,5 @@ public struct CategoryCatalog: Sendable, Hashable, Codable {
     public func category(of app: String) -> String? { apps[app]?.category }
 
     /// The name shown to users; an unknown bundle id shows as itself.
-    public func displayName(of app: String) -> String { apps[app]?.name ?? app }
+    public func displayName(of app: String) -> String { apps[app]?.name ?? WebDomain.domain(ofForegroundName: app) ?? app }
 }

@@ -8,6 +8,8 @@ public enum DeviceEvent: Sendable, Equatable {
     /// The device restarts: locked, no app open, every extension process ended, data protected
     /// until the first unlock.
     case reboot
+    /// An app comes to the front; or a website opens in Safari (`web.open domain=…` is
+    /// `appOpen(app: "web:<domain>")`, docs/platform.md, Web domains).
     case appOpen(app: String)
     case appClose(app: String)
     /// `taps` presses at once (a double tap): each its own ShieldAction callback, interleaving at
@@ -66,7 +68,7 @@ public enum DeviceEvent: Sendable, Equatable {
     public static let types = [
         "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect", "call.end",
         "wifi.join", "wifi.leave", "contacts.set", "storekit.purchase", "storekit.expire", "storekit.refund",
-        "health.sample", "health.fail", "app.terminate", "network.offline", "network.online",
+        "health.sample", "health.fail", "app.terminate", "network.offline", "network.online", "web.open", "web.close",
     ]
 
     /// The largest `health.sample` value and `health.fail` count one event may carry.
@@ -76,7 +78,7 @@ public enum DeviceEvent: Sendable, Equatable {
 
 extension DeviceEvent: Decodable {
     private enum Field: String, CodingKey {
-        case type, app, button, handle, ssid, contacts, product, taps, kind, value, count
+        case type, app, button, handle, ssid, contacts, product, taps, kind, value, count, domain
     }
 
     /// Decodes an event from the `event` method's params: `type` plus that type's own fields
@@ -92,14 +94,26 @@ extension DeviceEvent: Decodable {
             }
             return value
         }
+        /// A website: `domain` (lowercased; no spaces, slashes or scheme), as the device names it
+        /// where an app would stand (``WebDomain/foregroundName(_:)``).
+        func website() throws -> String {
+            let domain = try name(.domain).lowercased()
+            guard !domain.contains(where: { $0.isWhitespace || $0 == "/" || $0 == ":" }) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .domain, in: fields, debugDescription: "must be a domain such as reddit.com (no scheme, path or spaces)")
+            }
+            return WebDomain.foregroundName(domain)
+        }
         switch type {
         case "lock": self = .lock
+        case "web.open": self = .appOpen(app: try website())
+        case "web.close": self = .appClose(app: try website())
         case "unlock": self = .unlock
         case "device.reboot": self = .reboot
         case "app.open": self = .appOpen(app: try name(.app))
         case "app.close": self = .appClose(app: try name(.app))
         case "shield.press":
-            let app = try name(.app)
+            let app = fields.contains(.domain) && !fields.contains(.app) ? try website() : try name(.app)
             guard let button = ShieldButton(rawValue: try fields.decode(String.self, forKey: .button)) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .button, in: fields, debugDescription: "must be primary or secondary")

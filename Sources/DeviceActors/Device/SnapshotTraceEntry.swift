@@ -97,7 +97,8 @@ public struct SnapshotTraceEntry: Sendable, Codable {
         case "shield.apply":
             payload = .shieldApply(
                 store: try string("store"), applications: try c.decode([String].self, forKey: Key("applications")),
-                categories: try c.decode(CategoryPolicy.self, forKey: Key("categories")))
+                categories: try c.decode(CategoryPolicy.self, forKey: Key("categories")),
+                webDomains: try c.decodeIfPresent([String].self, forKey: Key("webDomains")) ?? [])
         case "shield.clear": payload = .shieldClear(store: try string("store"))
         case "shield.shown":
             var configuration = ShieldConfiguration(

@@ -26,6 +26,9 @@ actor SpringBoard: WorldActor {
 
     /// The lock, the frontmost app and its shield (the pure part of the shield flow).
     private var flow = ShieldFlow()
+    /// Why the shield last drawn covers its app: which ShieldAction form a press calls (the
+    /// app's token, or its category's), without asking ManagedSettings again.
+    private var drawnReason: ShieldReason?
     /// The phone's call.
     private var phone = PhoneCall()
     /// When the system relaunches the main app to deliver HealthKit samples, if one is due.
@@ -297,12 +300,22 @@ actor SpringBoard: WorldActor {
     private var mainApps: Set<String> { Set(apps.map(\.bundleIdentifier)) }
 
     /// One press reaching ShieldAction (the shielding app's): its callback, traced with the response.
+    /// Called as iOS calls it: with the website's token, the category's token when the shield
+    /// covers the app through its category, else the app's token.
     private func tap(_ button: ShieldButton, on bundle: String) async -> ShieldActionResponse {
-        let shieldAction = apps.count == 1 ? primary.shieldAction : await shielding(bundle)?.app.shieldAction ?? primary.shieldAction
+        let owner = apps.count == 1 ? (app: primary, reason: drawnReason ?? .application) : await shielding(bundle)
+        let shieldAction = owner?.app.shieldAction ?? primary.shieldAction
+        let reason = owner?.reason ?? .application
         let response: ShieldActionResponse
         do {
             response = try await shieldAction.run(callback: "handle(action:for:)") {
-                try await $0.handle(action: button, for: ApplicationToken(bundleIdentifier: bundle))
+                if let domain = WebDomain.domain(ofForegroundName: bundle) {
+                    return try await $0.handle(action: button, for: WebDomainToken(domain: domain))
+                }
+                guard case .category(let category) = reason else {
+                    return try await $0.handle(action: button, for: ApplicationToken(bundleIdentifier: bundle))
+                }
+                return try await $0.handle(action: button, for: ActivityCategoryToken(category: category), application: bundle)
             }
         } catch {
             trace.recordError(error, in: "handle(action:for:)", actor: shieldAction.actorName, sandbox: shieldAction.name)
@@ -366,6 +379,7 @@ actor SpringBoard: WorldActor {
             case .refresh:
                 await refreshForeground()
             case .showShield(let bundle, let reason):
+                drawnReason = reason
                 let drawn = await configuration(for: bundle, reason: reason)
                 await perform(flow.shieldDrawn(bundle, configuration: drawn.configuration, source: drawn.source))
             case .traceShieldShown(let bundle, let configuration, let source):
@@ -389,6 +403,11 @@ actor SpringBoard: WorldActor {
         do {
             let configuration: ShieldConfiguration
             switch reason {
+            case .application where WebDomain.domain(ofForegroundName: bundle) != nil:
+                let webDomain = WebDomain(domain: WebDomain.domain(ofForegroundName: bundle)!)
+                configuration = try await shieldConfiguration.run(callback: "configuration(shielding:)") {
+                    try await $0.configuration(shielding: webDomain)
+                }
             case .application:
                 configuration = try await shieldConfiguration.run(callback: "configuration(shielding:)") {
                     try await $0.configuration(shielding: application)

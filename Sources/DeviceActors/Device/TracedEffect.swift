@@ -120,10 +120,11 @@ public struct TracedEffect: Sendable, Encodable {
             try c.encode(product, forKey: Key("product"))
         case .contacts(let count):
             try c.encode(count, forKey: Key("count"))
-        case .shieldApply(let store, let applications, let categories):
+        case .shieldApply(let store, let applications, let categories, let webDomains):
             try c.encode(store, forKey: Key("store"))
             try c.encode(applications, forKey: Key("applications"))
             try c.encode(categories, forKey: Key("categories"))
+            if !webDomains.isEmpty { try c.encode(webDomains, forKey: Key("webDomains")) }
         case .shieldClear(let store):
             try c.encode(store, forKey: Key("store"))
         case .shieldShown(let app, let configuration, let source):

@@ -93,7 +93,8 @@ public enum ScheduleStory {
         case .storeWrite(let suite, let key, let value): what = "write \(suite)/\(key) = \(shortJSON(value))"
         case .storeRemove(let suite, let key): what = "remove \(suite)/\(key)"
         case .storeWriteLost(let suite, let key): what = "write lost \(suite)/\(key)"
-        case .shieldApply(let store, let applications, _): what = "shield \(store): \(applications.joined(separator: ", "))"
+        case .shieldApply(let store, let applications, _, let webDomains):
+            what = "shield \(store): \((applications + webDomains.map(WebDomain.foregroundName)).joined(separator: ", "))"
         case .shieldClear(let store): what = "clear shield \(store)"
         case .notification(let title, _): what = "notify \"\(title)\""
         case .extensionCallback(let name): what = "callback \(name)"

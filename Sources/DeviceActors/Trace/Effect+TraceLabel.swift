@@ -15,7 +15,7 @@ extension Effect {
         case .storeWrite(_, let key, _): "write \(key)"
         case .storeRemove(_, let key): "remove \(key)"
         case .storeWriteLost(_, let key): "write lost \(key)"
-        case .shieldApply(let store, _, _): "shield.apply \(store)"
+        case .shieldApply(let store, _, _, _): "shield.apply \(store)"
         case .shieldClear(let store): "shield.clear \(store)"
         case .shieldShown(let app, _, _): "shield.shown \(app)"
         case .shieldAction(_, let button, let response): "shield.action \(button.rawValue) → \(response.rawValue)"

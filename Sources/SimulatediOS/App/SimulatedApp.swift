@@ -134,11 +134,18 @@ extension IntentInput {
 }
 
 /// The arguments of an intent that takes none: any member is refused.
-public struct NoArguments: IntentInput {
+public struct NoArguments: IntentInput, Encodable {
     private enum Member: CodingKey {}
+
+    public init() {}
 
     public init(from decoder: any Decoder) throws {
         _ = try decoder.container(keyedBy: Member.self)
+    }
+
+    /// `{}`: what a typed step with no arguments sends.
+    public func encode(to encoder: any Encoder) throws {
+        _ = encoder.container(keyedBy: Member.self)
     }
 }
 

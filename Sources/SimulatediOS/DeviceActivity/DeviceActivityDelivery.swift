@@ -171,9 +171,7 @@ struct DeviceActivityDelivery {
     /// go (an interval begun yesterday counts from midnight): the `thresholdFiresOnStart` quirk.
     private func usage(of event: DeviceActivityEvent, from start: VirtualInstant, to end: VirtualInstant) -> Int64 {
         state.usageToday.reduce(0) { total, span in
-            let counts =
-                event.applications.contains(span.app)
-                || catalog.category(of: span.app).map(event.categories.contains) == true
+            let counts = event.counts(span.app, category: catalog.category(of: span.app))
             return total + (counts ? span.milliseconds(from: start, to: end) : 0)
         }
     }

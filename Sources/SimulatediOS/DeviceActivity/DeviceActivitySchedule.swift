@@ -142,40 +142,56 @@ public struct DeviceActivitySchedule: Sendable, Hashable, Codable {
     }
 }
 
-/// `DeviceActivityEvent`: usage of some apps and categories reaching a threshold.
+/// `DeviceActivityEvent`: usage of some apps, categories and websites reaching a threshold.
 public struct DeviceActivityEvent: Sendable, Hashable, Codable {
     public var applications: Set<String>
     public var categories: Set<String>
+    /// Websites by domain: time with one open in Safari (`web.open`) counts.
+    public var webDomains: Set<String>
     public var threshold: DateComponentsSpec
 
-    public init(applications: Set<String> = [], categories: Set<String> = [], threshold: DateComponentsSpec) {
+    public init(
+        applications: Set<String> = [], categories: Set<String> = [], webDomains: Set<String> = [], threshold: DateComponentsSpec
+    ) {
         self.applications = applications
         self.categories = categories
+        self.webDomains = Set(webDomains.map { $0.lowercased() })
         self.threshold = threshold
     }
 
-    /// `DeviceActivityEvent(applications:categories:threshold:)` with the tokens the user picked.
+    /// `DeviceActivityEvent(applications:categories:webDomains:threshold:)` with the tokens the
+    /// user picked.
     public init(
-        applications: Set<ApplicationToken>, categories: Set<ActivityCategoryToken> = [], threshold: DateComponentsSpec
+        applications: Set<ApplicationToken>, categories: Set<ActivityCategoryToken> = [], webDomains: Set<WebDomainToken> = [],
+        threshold: DateComponentsSpec
     ) {
         self.init(
             applications: Set(applications.map(\.bundleIdentifier)), categories: Set(categories.map(\.category)),
-            threshold: threshold)
+            webDomains: Set(webDomains.map(\.domain)), threshold: threshold)
     }
 
-    @_spi(Host) public enum CodingKeys: String, CodingKey { case applications, categories, threshold }
+    /// Whether time in the frontmost `name` (an app in `category`, or a website) counts.
+    func counts(_ name: String, category: String?) -> Bool {
+        if let domain = WebDomain.domain(ofForegroundName: name) { return webDomains.contains(domain) }
+        return applications.contains(name) || category.map(categories.contains) == true
+    }
+
+    @_spi(Host) public enum CodingKeys: String, CodingKey { case applications, categories, webDomains, threshold }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         applications = try c.decodeIfPresent(Set<String>.self, forKey: .applications) ?? []
         categories = try c.decodeIfPresent(Set<String>.self, forKey: .categories) ?? []
+        webDomains = try c.decodeIfPresent(Set<String>.self, forKey: .webDomains) ?? []
         threshold = try c.decodeComponents(.threshold, as: .duration)
     }
 
+    /// Web domains only when there are any: an event without them encodes as before.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(applications.sorted(), forKey: .applications)
         try c.encode(categories.sorted(), forKey: .categories)
+        if !webDomains.isEmpty { try c.encode(webDomains.sorted(), forKey: .webDomains) }
         try c.encode(threshold, forKey: .threshold)
     }
 }

@@ -54,8 +54,7 @@ public enum MonitorCallback: Sendable, Equatable {
     /// Events that count usage of `app` (in `category`), by name.
     @_spi(Host) public func events(counting app: String, category: String?) -> [String] {
         events.keys.sorted().filter { name in
-            let event = events[name]!
-            return event.applications.contains(app) || category.map(event.categories.contains) == true
+            events[name]!.counts(app, category: category)
         }
     }
 

@@ -40,14 +40,48 @@ public struct ActivityCategoryToken: Hashable, Sendable, Codable, CustomStringCo
     public var description: String { "ActivityCategoryToken(…)" }
 }
 
-/// `FamilyActivitySelection`: what the user picked, as tokens. `Codable`, as apps store it.
+/// `WebDomainToken`: a website the user picked, opaque to the app.
+public struct WebDomainToken: Hashable, Sendable, Codable, CustomStringConvertible {
+    @_spi(Host) public let domain: String
+
+    @_spi(Host) public init(domain: String) {
+        self.domain = domain
+    }
+
+    public init(from decoder: any Decoder) throws {
+        domain = try OpaqueToken.decode("web", from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try OpaqueToken.encode("web", domain, to: encoder)
+    }
+
+    public var description: String { "WebDomainToken(…)" }
+}
+
+/// `FamilyActivitySelection`: what the user picked, as tokens. `Codable`, as apps store it; a
+/// selection stored before web domains existed reads back with none.
 public struct FamilyActivitySelection: Hashable, Sendable, Codable {
     public var applicationTokens: Set<ApplicationToken>
     public var categoryTokens: Set<ActivityCategoryToken>
+    public var webDomainTokens: Set<WebDomainToken>
 
-    public init(applicationTokens: Set<ApplicationToken> = [], categoryTokens: Set<ActivityCategoryToken> = []) {
+    public init(
+        applicationTokens: Set<ApplicationToken> = [], categoryTokens: Set<ActivityCategoryToken> = [],
+        webDomainTokens: Set<WebDomainToken> = []
+    ) {
         self.applicationTokens = applicationTokens
         self.categoryTokens = categoryTokens
+        self.webDomainTokens = webDomainTokens
+    }
+
+    private enum CodingKeys: String, CodingKey { case applicationTokens, categoryTokens, webDomainTokens }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        applicationTokens = try c.decode(Set<ApplicationToken>.self, forKey: .applicationTokens)
+        categoryTokens = try c.decode(Set<ActivityCategoryToken>.self, forKey: .categoryTokens)
+        webDomainTokens = try c.decodeIfPresent(Set<WebDomainToken>.self, forKey: .webDomainTokens) ?? []
     }
 }
 
@@ -59,11 +93,14 @@ public struct FamilyActivityPicker: Sendable {
     let catalog: CategoryCatalog
 
     /// The selection the user made: `applications` are the apps' bundle ids, `categories` the
-    /// categories' names (`social`, `games`; `docs/platform.md`, App categories).
-    public func selection(applications: [String], categories: [String] = []) -> FamilyActivitySelection {
+    /// categories' names (`social`, `games`; `docs/platform.md`, App categories), `webDomains`
+    /// the websites' domains (`reddit.com`, written as the user typed it: lowercased, a leading
+    /// `www.` kept).
+    public func selection(applications: [String], categories: [String] = [], webDomains: [String] = []) -> FamilyActivitySelection {
         FamilyActivitySelection(
             applicationTokens: Set(applications.map(ApplicationToken.init(bundleIdentifier:))),
-            categoryTokens: Set(categories.map(ActivityCategoryToken.init(category:))))
+            categoryTokens: Set(categories.map(ActivityCategoryToken.init(category:))),
+            webDomainTokens: Set(webDomains.map { WebDomainToken(domain: $0.lowercased()) }))
     }
 }
 

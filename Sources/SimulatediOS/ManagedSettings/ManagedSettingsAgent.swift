@@ -4,26 +4,50 @@ import ExtensionSandbox
 public struct ShieldSettings: Sendable, Hashable, Codable {
     public var applications: Set<String> = []
     public var applicationCategories: CategoryPolicy = .none
+    /// `shield.webDomains`: the websites shielded in Safari, by domain.
+    public var webDomains: Set<String> = []
 
-    public var isEmpty: Bool { applications.isEmpty && applicationCategories.isNone }
+    public var isEmpty: Bool { applications.isEmpty && applicationCategories.isNone && webDomains.isEmpty }
 
-    public init(applications: Set<String> = [], applicationCategories: CategoryPolicy = .none) {
+    public init(applications: Set<String> = [], applicationCategories: CategoryPolicy = .none, webDomains: Set<String> = []) {
         self.applications = applications
         self.applicationCategories = applicationCategories
+        self.webDomains = webDomains
     }
 
-    private enum CodingKeys: String, CodingKey { case applications, applicationCategories }
+    private enum CodingKeys: String, CodingKey { case applications, applicationCategories, webDomains }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        applications = try c.decode(Set<String>.self, forKey: .applications)
+        applicationCategories = try c.decode(CategoryPolicy.self, forKey: .applicationCategories)
+        webDomains = try c.decodeIfPresent(Set<String>.self, forKey: .webDomains) ?? []
+    }
 
     /// Applications sorted: a `Set` encodes in the process's hash order, which differs from one
-    /// run to the next, and answers and snapshots must not.
+    /// run to the next, and answers and snapshots must not. Web domains only when there are any,
+    /// so that a store without them reads as it did before they existed.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(applications.sorted(), forKey: .applications)
         try c.encode(applicationCategories, forKey: .applicationCategories)
+        if !webDomains.isEmpty { try c.encode(webDomains.sorted(), forKey: .webDomains) }
+    }
+
+    /// Whether this store shields the frontmost `name` (an app, or a website as
+    /// ``WebDomain/foregroundName(_:)``), and how. Application categories never cover a website:
+    /// iOS shields those through `shield.webDomainCategories`, which this SDK does not have.
+    func shieldReason(for name: String, category: String?) -> ShieldReason? {
+        if let domain = WebDomain.domain(ofForegroundName: name) {
+            return webDomains.contains(domain) ? .application : nil
+        }
+        if applications.contains(name) { return .application }
+        return applicationCategories.shields(app: name, in: category) ? .category(category ?? "all") : nil
     }
 }
 
-/// Why a shield covers an app: through its token, or through its category.
+/// Why a shield covers an app: through its token (for a website, its domain's token), or through
+/// its category.
 public enum ShieldReason: Sendable, Equatable {
     case application
     case category(String)
@@ -42,6 +66,7 @@ public enum ShieldReason: Sendable, Equatable {
     @_spi(Host) public static let maxStores = 50
     @_spi(Host) public static let maxApplications = 50
     @_spi(Host) public static let maxCategories = 50
+    @_spi(Host) public static let maxWebDomains = 50
 
     @_spi(Host) public nonisolated let executor: WorldActorExecutor
     private let trace: DeviceTrace
@@ -69,7 +94,9 @@ public enum ShieldReason: Sendable, Equatable {
 
     @_spi(Host) public func settings(of store: StoreID) -> ShieldSettings { stores[store] ?? ShieldSettings() }
 
-    @_spi(Host) public func setShield(store: StoreID, applications: Set<String>?, categories: CategoryPolicy?) throws(ManagedSettingsError) {
+    @_spi(Host) public func setShield(
+        store: StoreID, applications: Set<String>?, categories: CategoryPolicy?, webDomains: Set<String>? = nil
+    ) throws(ManagedSettingsError) {
         if stores[store] == nil, stores.keys.count(where: { $0.app == store.app }) >= Self.maxStores { throw .tooManyStores }
         var settings = stores[store] ?? ShieldSettings()
         if let applications {
@@ -84,13 +111,18 @@ public enum ShieldReason: Sendable, Equatable {
             }
             settings.applicationCategories = categories
         }
+        if let webDomains {
+            guard webDomains.count <= Self.maxWebDomains else { throw .tooManyWebDomains(webDomains.count) }
+            settings.webDomains = webDomains
+        }
         guard settings != (stores[store] ?? ShieldSettings()) else { return }
         stores[store] = settings.isEmpty ? nil : settings
         trace.record(
             settings.isEmpty
                 ? .shieldClear(store: store.name)
                 : .shieldApply(
-                    store: store.name, applications: settings.applications.sorted(), categories: settings.applicationCategories))
+                    store: store.name, applications: settings.applications.sorted(), categories: settings.applicationCategories,
+                    webDomains: settings.webDomains.sorted()))
     }
 
     @_spi(Host) public func clearAllSettings(store: StoreID) {
@@ -109,10 +141,10 @@ public enum ShieldReason: Sendable, Equatable {
         let category = catalog.category(of: app)
         var viaCategory: ShieldReason?
         for id in stores.keys.sorted(by: { ($0.app, $0.name) < ($1.app, $1.name) }) {
-            let settings = stores[id]!
-            if settings.applications.contains(app) { return .application }
-            if viaCategory == nil, settings.applicationCategories.shields(app: app, in: category) {
-                viaCategory = .category(category ?? "all")
+            switch stores[id]!.shieldReason(for: app, category: category) {
+            case .application: return .application
+            case let reason?: viaCategory = viaCategory ?? reason
+            case nil: break
             }
         }
         return viaCategory
@@ -125,10 +157,10 @@ public enum ShieldReason: Sendable, Equatable {
         let category = catalog.category(of: bundle)
         var found: [String: ShieldReason] = [:]
         for (id, settings) in stores {
-            if settings.applications.contains(bundle) {
-                found[id.app] = .application
-            } else if found[id.app] == nil, settings.applicationCategories.shields(app: bundle, in: category) {
-                found[id.app] = .category(category ?? "all")
+            switch settings.shieldReason(for: bundle, category: category) {
+            case .application: found[id.app] = .application
+            case let reason?: found[id.app] = found[id.app] ?? reason
+            case nil: break
             }
         }
         return found.keys.sorted().map { ($0, found[$0]!) }
@@ -155,12 +187,14 @@ public enum ManagedSettingsError: Error, Equatable, Sendable {
     case tooManyStores
     case tooManyApplications(Int)
     case tooManyCategories
+    case tooManyWebDomains(Int)
 
     public var reason: String {
         switch self {
         case .tooManyStores: "tooManyStores"
         case .tooManyApplications: "tooManyApplications"
         case .tooManyCategories: "tooManyCategories"
+        case .tooManyWebDomains: "tooManyWebDomains"
         }
     }
 }
@@ -210,6 +244,19 @@ public struct ManagedSettingsStore: Sendable {
     /// `.all(except: …)` with tokens: as ``setShieldApplicationCategories(_:)``.
     public func setShieldApplicationCategories(tokens policy: ActivityCategoryPolicy) async throws {
         try await setShieldApplicationCategories(policy.names)
+    }
+
+    /// `store.shield.webDomains = domains` alone (nil or empty: none): the websites Safari covers
+    /// with this app's shield; the applications and categories stay. Domains as the user typed
+    /// them (`reddit.com`).
+    public func setShieldWebDomains(_ domains: Set<String>?) async throws {
+        try CallbackContext.platformCall(VisibleOperation("write", "ManagedSettingsStore \(name)", "shield"))
+        try await agent.setShield(store: id, applications: nil, categories: nil, webDomains: Set((domains ?? []).map { $0.lowercased() }))
+    }
+
+    /// `store.shield.webDomains = selection.webDomainTokens`.
+    public func setShieldWebDomains(tokens: Set<WebDomainToken>?) async throws {
+        try await setShieldWebDomains(tokens.map { Set($0.map(\.domain)) })
     }
 
     /// What was written to this store.

@@ -117,6 +117,9 @@ public protocol ShieldConfigurationDataSource: Sendable {
     func configuration(shielding application: Application, in category: ActivityCategory) async throws -> ShieldConfiguration
     func configuration(shielding application: String) async throws -> ShieldConfiguration
     func configuration(shielding application: String, in category: String) async throws -> ShieldConfiguration
+    /// `configuration(shielding:)` for a website in Safari; or its domain (`shieldingWebDomain:`).
+    func configuration(shielding webDomain: WebDomain) async throws -> ShieldConfiguration
+    func configuration(shieldingWebDomain domain: String) async throws -> ShieldConfiguration
 }
 
 extension ShieldConfigurationDataSource {
@@ -137,13 +140,28 @@ extension ShieldConfigurationDataSource {
     public func configuration(shielding application: String, in category: String) async throws -> ShieldConfiguration {
         throw NoShieldConfigurationExtension()
     }
+
+    public func configuration(shielding webDomain: WebDomain) async throws -> ShieldConfiguration {
+        try await configuration(shieldingWebDomain: webDomain.domain ?? "")
+    }
+
+    public func configuration(shieldingWebDomain domain: String) async throws -> ShieldConfiguration {
+        throw NoShieldConfigurationExtension()
+    }
 }
 
-/// `ShieldActionDelegate`: decides what a shield button does — with the app's token, as iOS
-/// calls it, or with its bundle id (the token's default calls it; its own default closes).
+/// `ShieldActionDelegate`: decides what a shield button does. As iOS calls it: with the app's
+/// token when a store shields the app by its token, with the category's token when a store
+/// shields it through its category, with the website's token for a website. Each token form's
+/// default calls the string form (the bundle id; for a category, the app's bundle id; the
+/// domain), whose own default closes: implement either.
 public protocol ShieldActionDelegate: Sendable {
     func handle(action: ShieldButton, for application: ApplicationToken) async throws -> ShieldActionResponse
+    func handle(action: ShieldButton, for category: ActivityCategoryToken, application: String) async throws
+        -> ShieldActionResponse
+    func handle(action: ShieldButton, for webDomain: WebDomainToken) async throws -> ShieldActionResponse
     func handle(action: ShieldButton, for application: String) async throws -> ShieldActionResponse
+    func handle(action: ShieldButton, forWebDomain domain: String) async throws -> ShieldActionResponse
 }
 
 extension ShieldActionDelegate {
@@ -151,7 +169,21 @@ extension ShieldActionDelegate {
         try await handle(action: action, for: application.bundleIdentifier)
     }
 
+    /// iOS's `handle(action:for: ActivityCategoryToken, completionHandler:)` has no app; here the
+    /// app whose shield was pressed comes beside the category (ignore it to port as is).
+    public func handle(action: ShieldButton, for category: ActivityCategoryToken, application: String) async throws
+        -> ShieldActionResponse
+    {
+        try await handle(action: action, for: application)
+    }
+
+    public func handle(action: ShieldButton, for webDomain: WebDomainToken) async throws -> ShieldActionResponse {
+        try await handle(action: action, forWebDomain: webDomain.domain)
+    }
+
     public func handle(action: ShieldButton, for application: String) async throws -> ShieldActionResponse { .close }
+
+    public func handle(action: ShieldButton, forWebDomain domain: String) async throws -> ShieldActionResponse { .close }
 }
 
 /// `Application` (ManagedSettings): the app a shield covers, as a ShieldConfiguration extension
@@ -165,6 +197,33 @@ public struct Application: Hashable, Sendable {
         token = ApplicationToken(bundleIdentifier: bundleIdentifier)
         self.bundleIdentifier = bundleIdentifier
         self.localizedDisplayName = localizedDisplayName
+    }
+}
+
+/// `WebDomain` (ManagedSettings): a website a shield covers in Safari, as a ShieldConfiguration
+/// extension is given it.
+///
+/// Where the device names what is frontmost (`app.open`, `shield.press`, `shield.shown`,
+/// usage), a website is ``foregroundName(_:)``, `web:<domain>`: `web.open domain=reddit.com` is
+/// `app.open app=web:reddit.com` (docs/platform.md, Web domains).
+public struct WebDomain: Hashable, Sendable {
+    public let token: WebDomainToken?
+    public let domain: String?
+
+    @_spi(Host) public init(domain: String) {
+        token = WebDomainToken(domain: domain)
+        self.domain = domain
+    }
+
+    /// The prefix that makes a frontmost name a website's.
+    public static let foregroundPrefix = "web:"
+
+    /// `web:<domain>`: how the device names a website open in Safari.
+    public static func foregroundName(_ domain: String) -> String { foregroundPrefix + domain }
+
+    /// The domain a frontmost name stands for; nil for an app.
+    public static func domain(ofForegroundName name: String) -> String? {
+        name.hasPrefix(foregroundPrefix) ? String(name.dropFirst(foregroundPrefix.count)) : nil
     }
 }
 

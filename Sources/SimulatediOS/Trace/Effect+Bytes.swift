@@ -13,8 +13,8 @@ extension Effect {
             return suite.utf8.count + key.utf8.count + value.heldBytes
         case .race(let lost):
             return lost.suite.utf8.count + lost.key.utf8.count + lost.otherActor.utf8.count
-        case .shieldApply(let store, let applications, _):
-            return store.utf8.count + applications.reduce(0) { $0 + $1.utf8.count + 16 }
+        case .shieldApply(let store, let applications, _, let webDomains):
+            return store.utf8.count + (applications + webDomains).reduce(0) { $0 + $1.utf8.count + 16 }
         case .shieldClear(let store):
             return store.utf8.count
         case .shieldShown(let app, let configuration, _):

@@ -17,7 +17,8 @@ public enum Effect: Sendable, Equatable {
     /// A lost update the race detector found (config `raceDetector`): traced under the process
     /// whose write overwrote another process's value unseen.
     case race(LostUpdate)
-    case shieldApply(store: String, applications: [String], categories: CategoryPolicy)
+    /// A store's shield after a write: its applications, categories and (when any) web domains.
+    case shieldApply(store: String, applications: [String], categories: CategoryPolicy, webDomains: [String] = [])
     case shieldClear(store: String)
     case shieldShown(app: String, configuration: ShieldConfiguration, source: ShieldConfigurationSource)
     case shieldAction(app: String, button: ShieldButton, response: ShieldActionResponse)

@@ -21,7 +21,7 @@ import Testing
         let instagram = Self.instagram
         let pressINeedIt = ScenarioStep.event(.shieldPress(app: instagram, button: .secondary))
         let steps: [ScenarioStep] = [
-            .intent("limitApps", ["apps": [.string(instagram)]]),
+            .send(.limitApps([instagram])),
             .event(.appOpen(app: instagram)),
             .waitUntil(.shieldShown(app: instagram), within: 3600),
             pressINeedIt,

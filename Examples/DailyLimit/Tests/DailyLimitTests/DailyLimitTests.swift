@@ -14,8 +14,8 @@ import Testing
     private func deviceLimitingInstagram(minutes: Int = 30, maxRequests: Int = 3) throws -> TestDevice {
         let device = try TestDevice(
             app: .dailyLimit, settings: ["dailyLimitMinutes": .int(minutes), "maxRequests": .int(maxRequests)])
-        let status = try device.intent(
-            "limitApps", ["apps": [.string(instagram)]],
+        let status = try device.send(
+            .limitApps([instagram]),
             effects: [
                 .storeWrite(suite: group, key: "limitedApps", value: .array([.string(instagram)])),
                 .activityStart(activity: "daily_limit"),
@@ -187,7 +187,7 @@ import Testing
     @Test func badArgumentsAreRefusedBeforeAnythingRuns() throws {
         let device = try deviceLimitingInstagram()
         #expect(throws: DeviceError.invalidArgument(field: "args.apps", reason: "one to fifty bundle ids")) {
-            try device.intent("limitApps", ["apps": []])
+            try device.send(.limitApps([]))
         }
         #expect(throws: DeviceError.unknownIntent("snooze", known: ["limitApps", "removeLimit", "status"])) {
             try device.intent("snooze")

@@ -183,8 +183,21 @@ struct NewAppTemplate {
             ]
         }
 
+        /// __Name__'s user actions as values, for tests: `try device.send(.chooseApps([instagram]))`.
+        public struct __Name__Action: AppAction {
+            public let name: String
+            public let input: any Encodable & Sendable
+        }
+
+        extension AppAction where Self == __Name__Action {
+            /// Chooses the apps to limit (one to fifty bundle ids).
+            public static func chooseApps(_ apps: [String]) -> Self { Self(name: "chooseApps", input: ChooseApps(apps: apps)) }
+            /// What is chosen and whether the shield is up.
+            public static var status: Self { Self(name: "status", input: NoArguments()) }
+        }
+
         /// `chooseApps`' arguments: one to fifty bundle ids.
-        struct ChooseApps: IntentInput {
+        struct ChooseApps: IntentInput, Encodable {
             var apps: [String]
 
             func validate() throws(DeviceError) {
@@ -304,8 +317,8 @@ struct NewAppTemplate {
 
             @Test func theChosenAppIsShieldedOnceItsMinutesAreUsed() throws {
                 let device = try TestDevice(app: .__name__)
-                try device.intent(
-                    "chooseApps", ["apps": [.string(instagram)]],
+                try device.send(
+                    .chooseApps([instagram]),
                     effects: [
                         .storeWrite(suite: __Name__Keys.appGroup, key: "chosenApps", value: .array([.string(instagram)])),
                         .activityStart(activity: __Name__Keys.activity),
@@ -335,9 +348,9 @@ struct NewAppTemplate {
                 let scenario = try Scenario(
                     "limit reached while the status is read", app: .__name__,
                     steps: [
-                        .intent("chooseApps", ["apps": [.string(instagram)]]),
+                        .send(.chooseApps([instagram])),
                         .event(.appOpen(app: instagram)),
-                        .parallel([[.advance(seconds: 900)], [.advance(seconds: 900), .intent("status")]]),
+                        .parallel([[.advance(seconds: 900)], [.advance(seconds: 900), .send(.status)]]),
                         .expect(.shielded(app: instagram, is: true)),
                     ],
                     invariants: [
