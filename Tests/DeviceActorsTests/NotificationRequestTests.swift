@@ -24,7 +24,7 @@ import Testing
 
         func remind(_ input: Remind) async throws -> [String] {
             let trigger: UNNotificationTrigger =
-                input.hour.map { .calendar(DateComponentsSpec(hour: $0, minute: 0), repeats: input.repeats ?? false) }
+                input.hour.map { .calendar(dateMatching: DateComponents(hour: $0, minute: 0), repeats: input.repeats ?? false) }
                 ?? .timeInterval(input.seconds ?? 0, repeats: input.repeats ?? false)
             try await platform.notificationCenter.add(
                 UNNotificationRequest(

@@ -35,5 +35,6 @@ extension DeviceOutcome {
 let instagram = "com.burbn.instagram"
 
 /// A repeating activity from 00:00 to 23:59: its interval starts as soon as it is monitored.
+/// Written with Foundation's `DateComponents`, as iOS code writes it.
 let allDay = DeviceActivitySchedule(
-    intervalStart: DateComponentsSpec(hour: 0, minute: 0), intervalEnd: DateComponentsSpec(hour: 23, minute: 59), repeats: true)
+    intervalStart: DateComponents(hour: 0, minute: 0), intervalEnd: DateComponents(hour: 23, minute: 59), repeats: true)

@@ -25,7 +25,7 @@ import Testing
             try await platform.userDefaults(suiteName: WebDomainTests.group).set(try JSONEncoder().encode(selection), forKey: "selection")
             try await platform.deviceActivityCenter.startMonitoring(
                 "daily", during: allDay,
-                events: ["browsing": DeviceActivityEvent(applications: [], webDomains: selection.webDomainTokens, threshold: DateComponentsSpec(minute: 1))])
+                events: ["browsing": DeviceActivityEvent(applications: [], webDomains: selection.webDomainTokens, threshold: DateComponents(minute: 1))])
             return "picked \(selection.webDomainTokens.count)"
         }
 

@@ -24,6 +24,16 @@ public struct DateComponentsSpec: Sendable, Hashable, Codable {
         self.second = second
     }
 
+    /// Foundation's `DateComponents`, as iOS code builds them (`DateComponents(hour: 21)`): its
+    /// year, month, day, weekday, hour, minute and second. What DeviceActivity does not read on
+    /// iOS either (a calendar, a zone: the device's are used; nanoseconds, weeks of the year, the
+    /// era) is left out.
+    public init(_ components: DateComponents) {
+        self.init(
+            year: components.year, month: components.month, day: components.day, weekday: components.weekday,
+            hour: components.hour, minute: components.minute, second: components.second)
+    }
+
     @_spi(Host) public var dateComponents: DateComponents {
         DateComponents(
             year: year, month: month, day: day, hour: hour, minute: minute, second: second, weekday: weekday)
@@ -131,6 +141,13 @@ public struct DeviceActivitySchedule: Sendable, Hashable, Codable {
         self.warningTime = warningTime
     }
 
+    /// iOS's initializer, with Foundation's `DateComponents` (``DateComponentsSpec/init(_:)``).
+    public init(intervalStart: DateComponents, intervalEnd: DateComponents, repeats: Bool, warningTime: DateComponents? = nil) {
+        self.init(
+            intervalStart: DateComponentsSpec(intervalStart), intervalEnd: DateComponentsSpec(intervalEnd), repeats: repeats,
+            warningTime: warningTime.map(DateComponentsSpec.init))
+    }
+
     private enum CodingKeys: String, CodingKey { case intervalStart, intervalEnd, repeats, warningTime }
 
     public init(from decoder: any Decoder) throws {
@@ -168,6 +185,14 @@ public struct DeviceActivityEvent: Sendable, Hashable, Codable {
         self.init(
             applications: Set(applications.map(\.bundleIdentifier)), categories: Set(categories.map(\.category)),
             webDomains: Set(webDomains.map(\.domain)), threshold: threshold)
+    }
+
+    /// iOS's initializer with the tokens the user picked and a `DateComponents` threshold.
+    public init(
+        applications: Set<ApplicationToken> = [], categories: Set<ActivityCategoryToken> = [], webDomains: Set<WebDomainToken> = [],
+        threshold: DateComponents
+    ) {
+        self.init(applications: applications, categories: categories, webDomains: webDomains, threshold: DateComponentsSpec(threshold))
     }
 
     /// Whether time in the frontmost `name` (an app in `category`, or a website) counts.

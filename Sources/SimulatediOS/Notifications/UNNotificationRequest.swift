@@ -19,6 +19,11 @@ public enum UNNotificationTrigger: Sendable, Hashable, Codable {
     /// At the next time matching the components (every match when it repeats).
     case calendar(DateComponentsSpec, repeats: Bool)
 
+    /// `UNCalendarNotificationTrigger(dateMatching:repeats:)` with Foundation's `DateComponents`.
+    public static func calendar(dateMatching components: DateComponents, repeats: Bool) -> UNNotificationTrigger {
+        .calendar(DateComponentsSpec(components), repeats: repeats)
+    }
+
     var repeats: Bool {
         switch self {
         case .timeInterval(_, let repeats), .calendar(_, let repeats): repeats
