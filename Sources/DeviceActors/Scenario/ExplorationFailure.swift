@@ -117,3 +117,19 @@ public struct ExplorationReport: Sendable, Encodable {
         try c.encode(passed, forKey: .passed)
     }
 }
+
+extension ExplorationFailure: CustomStringConvertible {
+    /// What broke and where, the interleaving as a story, and the token that replays it: what a
+    /// test prints of a failure it expected (`exploreExpectingFailure`).
+    public var description: String {
+        let where_ = [step.map { "at \($0)" }, invariant.map { "invariant \($0)" }].compactMap { $0 }
+        let which = scheduleIndex < 0 ? "the scenario's own schedule" : "schedule \(scheduleIndex) (\(strategy.rawValue), seed \(seed))"
+        return """
+            Failed on \(which), shrunk to \(preemptions) preemption(s)\(where_.isEmpty ? "" : " (\(where_.joined(separator: ", ")))"):
+              \(message)
+            The interleaving:
+            \(story.map { "  " + $0 }.joined(separator: "\n"))
+            Replay: \(schedule)
+            """
+    }
+}

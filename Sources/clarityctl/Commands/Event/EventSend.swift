@@ -26,7 +26,8 @@ struct EventSend: RequestCommand {
     static let knownTypes = [
         "lock", "unlock", "device.reboot", "app.open", "app.close", "shield.press", "call.dial", "call.connect",
         "call.end", "wifi.join", "wifi.leave", "contacts.set", "storekit.purchase", "storekit.expire",
-        "storekit.refund", "health.sample", "health.fail", "app.terminate",
+        "storekit.refund", "health.sample", "health.fail", "app.terminate", "network.offline", "network.online", "web.open",
+        "web.close",
     ]
 
     /// Options whose value is sent as a string field of the same name.
