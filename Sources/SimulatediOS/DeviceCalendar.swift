@@ -88,11 +88,78 @@ public struct DeviceCalendar: Sendable {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// Reads ISO-8601 as the protocol takes it: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of 1
+    /// to 9 digits, then `Z` or an offset (`+01:00`, `-0530`). The calendar is the proleptic
+    /// Gregorian one ``isoString(_:)`` writes, so every time written reads back as itself:
+    /// Foundation's `ISO8601DateFormatter` switches to the Julian calendar before 1582, which made
+    /// `0001-01-01T00:00:00Z` come back as `0000-12-30T00:00:00Z` (issue 22). Day 31 of a 30-day
+    /// month, hour 24 or a leap second is nil.
     public static func parseISO(_ string: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: string) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: string)
+        let text = Array(string.utf8)
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= text.count else { return nil }
+            var value: Int64 = 0
+            for index in range {
+                let digit = text[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        func isDigit(_ index: Int) -> Bool { index < text.count && text[index] &- UInt8(ascii: "0") < 10 }
+        guard text.count >= 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] | 0x20 == UInt8(ascii: "t"),
+            text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...daysIn(month: month, of: year)).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if text[index] == UInt8(ascii: ".") {
+            let start = index + 1
+            index = start
+            while isDigit(index) { index += 1 }
+            guard (1...9).contains(index - start), let digits = number(start..<index) else { return nil }
+            fraction = Double(digits) / Double((0..<(index - start)).reduce(Int64(1)) { value, _ in value * 10 })
+        }
+        var offset: Int64 = 0
+        guard index < text.count else { return nil }
+        switch text[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign: Int64 = text[index] == UInt8(ascii: "-") ? -1 : 1
+            let colon = index + 3 < text.count && text[index + 3] == UInt8(ascii: ":")
+            let minutesAt = index + (colon ? 4 : 3)
+            guard let hours = number(index + 1..<index + 3), let minutes = number(minutesAt..<minutesAt + 2), hours < 24, minutes < 60
+            else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+            index = minutesAt + 2
+        default:
+            return nil
+        }
+        guard index == text.count else { return nil }
+        let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date: ``civilDate(daysSinceEpoch:)``'s inverse.
+    @_spi(Host) public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = shiftedYear.floorDivided(by: 400)
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// How many days `month` has in `year` (proleptic Gregorian).
+    private static func daysIn(month: Int64, of year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// The start of the local day holding `instant`.

@@ -25,7 +25,38 @@ import Testing
         for seconds in instants {
             let date = Date(timeIntervalSince1970: seconds)
             #expect(DeviceCalendar.isoString(date) == formatter(date), "t=\(seconds)")
+            if seconds > -12_000_000_000 {
+                #expect(DeviceCalendar.parseISO(formatter(date)) == date, "after 1582 it reads as Foundation's formatter does: t=\(seconds)")
+            }
         }
+    }
+
+    /// Every time written reads back as itself, to the first and last second of the four-digit
+    /// years: `0001-01-01T00:00:00Z` is not `0000-12-30` (issue 22, Foundation's Julian calendar
+    /// before 1582).
+    @Test(arguments: [
+        "0001-01-01T00:00:00Z", "0000-03-01T00:00:00Z", "1582-10-04T23:59:59Z", "1582-10-15T00:00:00Z", "1600-02-29T12:00:00Z",
+        "1969-12-31T23:59:59.999Z", "2026-01-05T09:00:00Z", "9999-12-31T23:59:59Z",
+    ])
+    func writtenTimesReadBackAsThemselves(text: String) throws {
+        #expect(DeviceCalendar.isoString(try #require(DeviceCalendar.parseISO(text))) == text)
+    }
+
+    @Test func offsetsAndFractionsAreRead() {
+        #expect(DeviceCalendar.parseISO("2026-01-05T10:00:00+01:00") == DeviceCalendar.parseISO("2026-01-05T09:00:00Z"))
+        #expect(DeviceCalendar.parseISO("2026-01-05T03:30:00-0530") == DeviceCalendar.parseISO("2026-01-05T09:00:00Z"))
+        #expect(DeviceCalendar.parseISO("2026-01-05T09:00:00.5Z")?.timeIntervalSince1970 == 1_767_603_600.5)
+        #expect(DeviceCalendar.parseISO("2026-01-05T09:00:00.123456789Z") != nil)
+    }
+
+    @Test(arguments: [
+        "", "2026-01-05", "2026-01-05T09:00:00", "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-13-01T00:00:00Z",
+        "2026-01-05T24:00:00Z", "2026-01-05T09:60:00Z", "2026-01-05T09:00:60Z", "2026-01-05T09:00:00.Z", "2026-01-05T09:00:00.1234567890Z",
+        "2026-01-05T09:00:00Z ", "2026-01-05T09:00:00+25:00", "2026-01-05T09:00:00+01", "+2026-01-05T09:00:00Z", "2026-1-05T09:00:00Z",
+        "２０２６-01-05T09:00:00Z",
+    ])
+    func malformedTimesAreNil(text: String) {
+        #expect(DeviceCalendar.parseISO(text) == nil)
     }
 }
 
