@@ -13,9 +13,11 @@ package struct JSONReader {
     static let maxDepth = 512
 
     /// Why the text is not JSON, and the byte offset where that became clear.
-    struct Malformed: Error, Equatable {
+    struct Malformed: Error, Equatable, CustomStringConvertible {
         let offset: Int
         let reason: String
+
+        var description: String { "\(reason) at byte offset \(offset)" }
     }
 
     package static func parse(_ data: Data) throws -> JSONValue {

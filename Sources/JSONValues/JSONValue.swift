@@ -172,8 +172,15 @@ public enum JSONWire {
         return try encoder.encode(value)
     }
 
+    /// Decodes `data`, which must be strict JSON (RFC 8259, as ``JSONReader`` reads requests):
+    /// Foundation's `JSONDecoder` alone also takes what is not JSON, such as a trailing comma
+    /// (`{"steps":[{"advance":30},]}`, issue 22), and a scenario file or an argument must not
+    /// mean one thing here and be refused elsewhere.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try JSONDecoder().decode(type, from: data)
+        let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
+        let value = try JSONReader.parse(Data(data))
+        if let same = value as? T { return same }
+        return try JSONDecoder().decode(type, from: data)
     }
 
     /// Converts any `Encodable` value to a ``JSONValue`` tree: the value that decoding its
@@ -187,7 +194,7 @@ public enum JSONWire {
     /// The reference conversion: encoded by `JSONEncoder`, decoded back by `JSONDecoder`.
     static func valueWithFoundation<T: Encodable>(_ value: T) throws -> JSONValue {
         if let json = value as? JSONValue { return json }
-        return try decode(JSONValue.self, from: encodeWithFoundation(value))
+        return try JSONDecoder().decode(JSONValue.self, from: encodeWithFoundation(value))
     }
 
     /// Decodes a typed value from a ``JSONValue`` tree.

@@ -127,6 +127,20 @@ import Testing
         try withScenarioFile("[1]") { path in
             #expect(usageError(ScenarioRun.self, [path]) == "scenario file \(path): must hold a JSON object, not array")
         }
+        try withScenarioFile(#"{"steps":[{"advance":30},]}"#) { path in
+            #expect(
+                usageError(ScenarioRun.self, [path]) == "scenario file \(path): not valid JSON: unexpected character at byte offset 25",
+                "a trailing comma is not JSON (issue 22)")
+        }
+        try withScenarioFile("\u{FEFF}{\"steps\":[]}") { path in
+            #expect(usageError(ScenarioRun.self, [path]) == nil, "a byte order mark before the JSON is skipped, as RFC 8259 allows")
+        }
+    }
+
+    @Test func anArgumentIsJSONOnlyWhenItIsStrictJSON() throws {
+        #expect(ArgumentValues.jsonOrString("[1,]") == .string("[1,]"))
+        #expect(ArgumentValues.jsonOrString("[1]") == [1])
+        #expect(throws: UsageError.self) { try ArgumentValues.json("{\"a\":1,}", for: "--config") }
     }
 
     /// A failure as `scenario.explore` reports it, from a swarm exploration.

@@ -7,13 +7,13 @@ enum ArgumentValues {
     /// A value given as JSON when it parses as JSON (`true`, `3`, `'["a"]'`, `'"x"'`), else the
     /// word itself as a string. So `enabled=true` is a boolean and `ssid=Home` a string.
     static func jsonOrString(_ text: String) -> JSONValue {
-        (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
+        (try? JSONValue(parsing: Data(text.utf8))) ?? .string(text)
     }
 
     /// A value that must be JSON; `name` is the option or argument it came from.
     static func json(_ text: String, for name: String) throws -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            return try JSONValue(parsing: Data(text.utf8))
         } catch {
             throw UsageError("\(name) is not valid JSON: \(text)")
         }

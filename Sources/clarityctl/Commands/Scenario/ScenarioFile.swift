@@ -42,14 +42,8 @@ struct ScenarioFile {
         Set((scenario["config"]?["quirks"]?.objectValue ?? [:]).filter { $0.value == true }.keys)
     }
 
-    /// Why `data` is not JSON, in the parser's words where it has some (`Invalid value around
-    /// character 15.`).
+    /// Why `data` is not JSON, in the strict parser's words (`a value was expected at byte 27`).
     private static func reason(_ data: Data, _ error: any Error) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
-        } catch {
-            if let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { return text }
-        }
         if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
         return "\(error)"
     }
