@@ -27,6 +27,7 @@ final class Daemon: Sendable {
     private let loops: EventLoops
     private let shutdown: Shutdown
     private let notifier: ServiceNotifier
+    private let reload: ConfigReload
 
     /// Runs the daemon with the arguments after the program name, its devices running the apps
     /// of `catalog`; never returns.
@@ -112,6 +113,7 @@ final class Daemon: Sendable {
             throw .runtime("the devices failed to start: \(error)")
         }
         notifier = ServiceNotifier(environment: environment, log: log)
+        reload = ConfigReload(running: config, options: options, environment: environment, devices: devices, notifier: notifier, log: log)
         do {
             loops = try EventLoops(log: log)
         } catch {
@@ -161,6 +163,7 @@ final class Daemon: Sendable {
     /// parks the main thread.
     private func serve(lifeline: Bool) -> Never {
         let signals = TerminationSignals(shutdown: shutdown)
+        reload.watch(on: DispatchQueue(label: "clarityd.reload"))
         if lifeline { Lifeline.watch { [shutdown] in shutdown.run(reason: "lifeline: standard input closed") } }
         loops.start()
         listener.start()

@@ -39,13 +39,18 @@ enum LogLevel: String, Codable, Sendable, CaseIterable, Comparable {
 /// window, when the subject is ``forget(_:)``-ed (its connection closed), or at the latest with
 /// the next throttled message about anything once the window has passed.
 final class Logger: Sendable {
-    let level: LogLevel
+    /// The least severe level written; a config reload (SIGHUP) may change it.
+    var level: LogLevel {
+        get { currentLevel.withLock { $0 } }
+        set { currentLevel.withLock { $0 = newValue } }
+    }
+    private let currentLevel: Protected<LogLevel>
 
     private static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private let throttle = Protected(LogThrottle())
 
     init(level: LogLevel = .info) {
-        self.level = level
+        currentLevel = Protected(level)
     }
 
     func debug(_ message: String) { log(.debug, message) }

@@ -170,6 +170,36 @@ import Testing
         #expect(daemon.log.contains("stale"))
     }
 
+    /// SIGHUP reloads clarityd.json while a client stays connected: the log level and the
+    /// defaults of new devices change, existing devices keep theirs; a file that does not load
+    /// changes nothing; SIGTERM then still saves and exits 0 (issue 22: SIGHUP used to end the
+    /// daemon and leave its socket refusing connections).
+    @Test func sighupReloadsTheConfigWithoutDroppingAClient() throws {
+        let daemon = try DaemonProcess(config: ["logLevel": "info", "raceDetector": false])
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        _ = try client.call(id: 1, "device.create", ["device": "before"])
+        let configFile = daemon.directory.appendingPathComponent("clarityd.json")
+
+        try JSONWire.encode(["logLevel": "debug", "raceDetector": true] as JSONValue).write(to: configFile)
+        daemon.kill(SIGHUP)
+        #expect(daemon.eventually { daemon.log.contains("SIGHUP: config reloaded") })
+        #expect(try client.call(id: 2, "daemon.ping")?["result"]?["pong"] == true, "the client was not dropped")
+        _ = try client.call(id: 3, "device.create", ["device": "after"])
+        #expect(try client.call(id: 4, "device.config", ["device": "after"])?["result"]?["raceDetector"] == true, "new devices start from the new file")
+        #expect(try client.call(id: 5, "device.config", ["device": "before"])?["result"]?["raceDetector"] == false, "existing devices keep theirs")
+
+        try Data("{\"logLevel\": \"loud\"}".utf8).write(to: configFile)
+        daemon.kill(SIGHUP)
+        #expect(daemon.eventually { daemon.log.contains("was not reloaded") })
+        #expect(daemon.log.contains("field \"logLevel\""), "the log names the bad field")
+        _ = try client.call(id: 6, "device.create", ["device": "later"])
+        #expect(try client.call(id: 7, "device.config", ["device": "later"])?["result"]?["raceDetector"] == true, "a bad file changes nothing")
+
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     @Test func aHalfWrittenClientDoesNotBlockOthers() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

@@ -24,7 +24,9 @@ final class DeviceService: Sendable {
     private let registry = Protected(Registry())
     private let store: DeviceStateStore
     private let lanes: DeviceLanes
-    private let defaults: DeviceConfig
+    /// The config a new device starts from (clarityd.json's `devices`); SIGHUP replaces it
+    /// (``reload(defaults:)``): devices that exist keep theirs.
+    private let defaults: Protected<DeviceConfig>
     private let defaultApp: String
     private let clockMode: ClockMode
     private let policy: CompactionPolicy
@@ -62,7 +64,7 @@ final class DeviceService: Sendable {
         self.lanes = lanes
         self.clockMode = clockMode
         self.defaultApp = defaultApp
-        self.defaults = defaults
+        self.defaults = Protected(defaults)
         self.store = store
         self.policy = policy
         self.log = log
@@ -194,6 +196,12 @@ final class DeviceService: Sendable {
 
     // MARK: - The registry's methods
 
+    /// New devices start from `defaults` from now on (a config reload); devices that exist keep
+    /// the config they were made with.
+    func reload(defaults: DeviceConfig) {
+        self.defaults.withLock { $0 = defaults }
+    }
+
     /// `device.create`: resolves the request against the daemon's defaults, makes the device,
     /// and starts its journal with what was resolved.
     func create(_ params: CreateParams) throws -> DeviceSummary {
@@ -282,7 +290,7 @@ final class DeviceService: Sendable {
         guard TimeZone(identifier: timezone) != nil else {
             throw RPCError.invalidParams(field: "timezone", reason: "unknown time zone \(timezone)")
         }
-        var config = defaults
+        var config = defaults.withLock { $0 }
         if let overrides = params.config {
             do {
                 config = try config.applying(overrides)
