@@ -135,6 +135,10 @@ public final class TestDevice {
         try intent(action.name, try JSONWire.value(AnyEncodable(action.input)), app: app, effects: effects)
     }
 
+    /// The device's `FamilyActivityPicker`, to build the tokens a user's pick makes (the
+    /// `FamilyActivitySelection` a test expects in the App Group) without reaching into the host.
+    public var familyActivityPicker: FamilyActivityPicker { device.familyActivityPicker }
+
     /// Moves the virtual clock forward, running everything that falls due, and checks the effects.
     public func advance(seconds: Double, effects: [Effect] = []) throws {
         let outcome = try device.advance(seconds: seconds)

@@ -103,6 +103,18 @@ import Testing
             ])
     }
 
+    /// The same pick stores the same bytes in every run (a `Set` alone encodes in the process's
+    /// hash order): traces, replays and snapshots of a selection are reproducible.
+    @Test func aSelectionEncodesTheSameBytesInEveryRun() throws {
+        let selection = FamilyActivityPicker(catalog: .builtIn).selection(
+            applications: ["c.app", "a.app", "b.app"], categories: ["social", "games"], webDomains: ["b.com", "A.com"])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(
+            String(decoding: try encoder.encode(selection), as: UTF8.self)
+                == #"{"applicationTokens":["YXBwOmEuYXBw","YXBwOmIuYXBw","YXBwOmMuYXBw"],"categoryTokens":["Y2F0ZWdvcnk6Z2FtZXM=","Y2F0ZWdvcnk6c29jaWFs"],"webDomainTokens":["d2ViOmEuY29t","d2ViOmIuY29t"]}"#)
+    }
+
     @Test func aCategoryPolicyWithTokensIsTheSamePolicyByName() throws {
         let picker = FamilyActivityPicker(catalog: .builtIn)
         let selection = picker.selection(applications: ["com.burbn.instagram"], categories: ["social"])

@@ -37,6 +37,10 @@ extension SimulatedDevice {
         }
     }
 
+    /// The device's `FamilyActivityPicker`: the opaque tokens a user's pick of these apps,
+    /// categories and websites makes, for a test to build the values it expects an app to store.
+    public var familyActivityPicker: FamilyActivityPicker { platform.familyActivityPicker }
+
     /// `shield.config`: asks the ShieldConfiguration extension now (traced like any callback).
     public func shieldConfig(app bundle: String) throws(DeviceError) -> ShieldConfigReport {
         let springBoard = springBoard

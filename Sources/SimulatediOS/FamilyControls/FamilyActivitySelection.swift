@@ -83,6 +83,16 @@ public struct FamilyActivitySelection: Hashable, Sendable, Codable {
         categoryTokens = try c.decode(Set<ActivityCategoryToken>.self, forKey: .categoryTokens)
         webDomainTokens = try c.decodeIfPresent(Set<WebDomainToken>.self, forKey: .webDomainTokens) ?? []
     }
+
+    /// Tokens in a fixed order: a `Set` encodes in the process's hash order, which changes from
+    /// one run to the next, and the same pick must store the same bytes (the trace's
+    /// `store.write`, a replay, a snapshot) in every run.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(applicationTokens.sorted { $0.bundleIdentifier < $1.bundleIdentifier }, forKey: .applicationTokens)
+        try c.encode(categoryTokens.sorted { $0.category < $1.category }, forKey: .categoryTokens)
+        try c.encode(webDomainTokens.sorted { $0.domain < $1.domain }, forKey: .webDomainTokens)
+    }
 }
 
 /// `FamilyActivityPicker`, the system's picker the user chooses apps in. The simulated user

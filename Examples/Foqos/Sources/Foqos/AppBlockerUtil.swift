@@ -2,7 +2,9 @@
 // Copyright (c) 2024 Ali Waseem. MIT License: the full notice is in LICENSE-Foqos beside Package.swift.
 // Ported onto clarityd's simulated iOS; every changed line is listed in docs/porting-foqos.md.
 // Original: Foqos/Utils/AppBlockerUtil.swift (activateSoftUnblockRestrictions, for the soft-unblock
-// strategies, is not ported).
+// strategies, is not ported). Each shield setting is its own write, as on iOS; the web content
+// filter, the web-domain categories and the application settings are not in the SDK
+// (docs/porting-foqos.md, Gaps).
 
 import SimulatediOS
 
@@ -10,7 +12,9 @@ struct AppBlockerUtil {
   let store: ManagedSettingsStore
 
   init(platform: Platform) {
-    store = platform.managedSettingsStore(named: "foqosAppRestrictions")
+    store = platform.managedSettingsStore(
+      named: ManagedSettingsStore.Name("foqosAppRestrictions")
+    )
   }
 
   func activateRestrictions(for profile: SharedData.ProfileSnapshot) async throws {
@@ -25,35 +29,45 @@ struct AppBlockerUtil {
 
   private func applyRestrictions(
     for profile: SharedData.ProfileSnapshot,
-    applicationTokens: Set<String>,
-    categoryTokens: Set<String>,
-    categoryApplicationExceptions: Set<String>
+    applicationTokens: Set<ApplicationToken>,
+    categoryTokens: Set<ActivityCategoryToken>,
+    categoryApplicationExceptions: Set<ApplicationToken>
   ) async throws {
+    let selection = profile.selectedActivity
     let allowOnlyApps = profile.enableAllowMode
+    let enableSafariBlocking = profile.enableSafariBlocking
+
+    let webTokens = selection.webDomainTokens
 
     if allowOnlyApps {
-      try await store.setShield(
-        applications: try await store.shield().applications, categories: .all(except: applicationTokens))
+      try await store.setShieldApplicationCategories(tokens: .all(except: applicationTokens))
     } else {
-      try await store.setShield(
-        applications: applicationTokens,
-        categories:
+      try await store.setShieldApplications(tokens: applicationTokens.isEmpty ? nil : applicationTokens)
+      try await store.setShieldApplicationCategories(tokens:
         categoryTokens.isEmpty
         ? .none
         : .specific(
           categoryTokens,
           except: categoryApplicationExceptions
         ))
+
+      if enableSafariBlocking {
+        try await store.setShieldWebDomains(tokens: webTokens)
+      }
     }
   }
 
   func deactivateRestrictions() async throws {
-    try await store.setShield(applications: [], categories: .none)
+    try await store.setShieldApplications(tokens: nil)
+    try await store.setShieldApplicationCategories(nil)
+    try await store.setShieldWebDomains(tokens: nil)
 
     try await store.clearAllSettings()
   }
 
   func deactivateRestrictionsForBreak(for profile: SharedData.ProfileSnapshot) async throws {
-    try await store.setShield(applications: [], categories: .none)
+    try await store.setShieldApplications(tokens: nil)
+    try await store.setShieldApplicationCategories(nil)
+    try await store.setShieldWebDomains(tokens: nil)
   }
 }

@@ -34,7 +34,7 @@ class DeviceActivityCenterUtil {
     do {
       // Remove any existing schedule and create a new one
       try await stopActivities(for: [deviceActivityName], with: center, on: platform)
-      try await center.startMonitoring(deviceActivityName.rawValue, during: deviceActivitySchedule)
+      try await center.startMonitoring(deviceActivityName, during: deviceActivitySchedule)
     } catch let error as MonitoringError {
       log.error("Failed to start monitoring: \(error.message)")
     }
@@ -67,7 +67,7 @@ class DeviceActivityCenterUtil {
     do {
       // Remove any existing schedule and create a new one
       try await stopActivities(for: [deviceActivityName], with: center, on: platform)
-      try await center.startMonitoring(deviceActivityName.rawValue, during: deviceActivitySchedule)
+      try await center.startMonitoring(deviceActivityName, during: deviceActivitySchedule)
     } catch let error as MonitoringError {
       log.error("Failed to start break timer activity: \(error.message)")
     }
@@ -97,7 +97,7 @@ class DeviceActivityCenterUtil {
     do {
       // Remove any existing activity and create a new one
       try await stopActivities(for: [deviceActivityName], with: center, on: platform)
-      try await center.startMonitoring(deviceActivityName.rawValue, during: deviceActivitySchedule)
+      try await center.startMonitoring(deviceActivityName, during: deviceActivitySchedule)
     } catch let error as MonitoringError {
       log.error("Failed to start strategy timer activity: \(error.message)")
     }
@@ -162,13 +162,13 @@ class DeviceActivityCenterUtil {
       return
     }
 
-    try await center.stopMonitoring(activities.map(\.rawValue))
+    try await center.stopMonitoring(activities)
   }
 
   private static func getTimeIntervalStartAndEnd(from durationInSeconds: TimeInterval, on platform: Platform) -> (
-    intervalStart: DateComponentsSpec, intervalEnd: DateComponentsSpec
+    intervalStart: DateComponents, intervalEnd: DateComponents
   ) {
-    let intervalStart = DateComponentsSpec(hour: 0, minute: 0, second: 0)
+    let intervalStart = DateComponents(hour: 0, minute: 0, second: 0)
 
     let now = platform.currentDate
     let safeDuration = max(1, durationInSeconds)
@@ -176,8 +176,7 @@ class DeviceActivityCenterUtil {
       now.addingTimeInterval(safeDuration),
       platform.calendar.calendar.startOfDay(for: now).addingTimeInterval((24 * 60 * 60) - 1)
     )
-    let components = platform.calendar.calendar.dateComponents([.hour, .minute, .second], from: endDate)
-    let intervalEnd = DateComponentsSpec(hour: components.hour, minute: components.minute, second: components.second)
+    let intervalEnd = platform.calendar.calendar.dateComponents([.hour, .minute, .second], from: endDate)
     return (intervalStart: intervalStart, intervalEnd: intervalEnd)
   }
 }

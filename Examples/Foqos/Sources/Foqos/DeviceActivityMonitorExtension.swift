@@ -3,7 +3,6 @@
 // Ported onto clarityd's simulated iOS; every changed line is listed in docs/porting-foqos.md.
 // Original: FoqosDeviceMonitor/DeviceActivityMonitorExtension.swift.
 
-import ExtensionSandbox
 import SimulatediOS
 
 private let log = Logger(

@@ -1,6 +1,5 @@
 // Part of the Foqos port (docs/porting-foqos.md); not in the original.
 
-import ExtensionSandbox
 import SimulatediOS
 
 /// Foqos as a device runs it: the main app and its three extensions (FoqosDeviceMonitor,

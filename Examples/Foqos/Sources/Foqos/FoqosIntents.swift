@@ -9,7 +9,7 @@ extension FoqosIntent {
   static let all: [FoqosIntent] = [
     .named(
       "saveProfile", SaveProfileInput.self,
-      "profileId?, name, apps=[bundle ids], categories?, allowMode?, breakMinutes?, schedule?={days, startHour, startMinute, endHour, endMinute}"
+      "profileId?, name, apps=[bundle ids], categories?, webDomains?, allowMode?, breakMinutes?, schedule?={days, startHour, startMinute, endHour, endMinute}"
     ) { app, input in try await app.saveProfile(input) },
     .named("startTimer", StartTimerInput.self, "profileId?, minutes") { app, input in
       try await app.startTimer(profileId: input.profileId, minutes: input.minutes)

@@ -13,7 +13,6 @@
 // The SwiftData session (BlockedProfileSession) is the App Group's active session here, which
 // the original keeps in step with it (SharedData.createActiveSharedSession, setBreakStartTime…).
 
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -37,8 +36,9 @@ actor FoqosMainApp: WorldActor {
         days: $0.days.compactMap(Weekday.init(rawValue:)), startHour: $0.startHour, startMinute: $0.startMinute,
         endHour: $0.endHour, endMinute: $0.endMinute, updatedAt: now)  // schedule.updatedAt = Date()
     }
-    let selection = FamilyActivitySelection(
-      applicationTokens: Set(draft.apps), categoryTokens: Set(draft.categories ?? []))
+    // FamilyActivityPicker: the user's pick, as tokens
+    let selection = platform.familyActivityPicker.selection(
+      applications: draft.apps, categories: draft.categories ?? [], webDomains: draft.webDomains ?? [])
     let enableBreaks = draft.breakMinutes != nil
 
     var profile: SharedData.ProfileSnapshot

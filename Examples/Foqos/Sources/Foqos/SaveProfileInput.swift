@@ -2,9 +2,10 @@
 
 import SimulatediOS
 
-/// `saveProfile`'s arguments: what BlockedProfileView's form holds — a name, the apps and
-/// categories picked (bundle ids and category names: the SDK's tokens), allow mode, the break
-/// length (breaks on when given) and the schedule. `profileId` updates that profile instead.
+/// `saveProfile`'s arguments: what BlockedProfileView's form holds — a name, what the user picked
+/// in FamilyActivityPicker (apps by bundle id, categories by name, websites by domain: the
+/// platform's picker turns them into tokens), allow mode, the break length (breaks on when given)
+/// and the schedule. `profileId` updates that profile instead.
 struct SaveProfileInput: IntentInput {
   struct Schedule: Decodable, Sendable {
     var days: [Int]
@@ -18,6 +19,7 @@ struct SaveProfileInput: IntentInput {
   var name: String
   var apps: [String]
   var categories: [String]?
+  var webDomains: [String]?
   var allowMode: Bool?
   var breakMinutes: Int?
   var schedule: Schedule?
@@ -25,6 +27,9 @@ struct SaveProfileInput: IntentInput {
   func validate() throws(DeviceError) {
     guard !name.isEmpty else { throw .invalidArgument(field: "args.name", reason: "a profile needs a name") }
     guard apps.count <= 50 else { throw .invalidArgument(field: "args.apps", reason: "at most fifty bundle ids") }
+    guard (webDomains ?? []).count <= 50 else {
+      throw .invalidArgument(field: "args.webDomains", reason: "at most fifty domains")
+    }
     if let breakMinutes, !(1...60).contains(breakMinutes) {
       throw .invalidArgument(field: "args.breakMinutes", reason: "1 to 60 minutes")
     }

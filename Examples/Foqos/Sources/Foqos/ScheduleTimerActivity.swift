@@ -101,10 +101,10 @@ struct ScheduleTimerActivity: TimerActivity {
   }
 
   func getScheduleInterval(from schedule: BlockedProfileSchedule) -> (
-    intervalStart: DateComponentsSpec, intervalEnd: DateComponentsSpec
+    intervalStart: DateComponents, intervalEnd: DateComponents
   ) {
-    let intervalStart = DateComponentsSpec(hour: schedule.startHour, minute: schedule.startMinute)
-    let intervalEnd = DateComponentsSpec(hour: schedule.endHour, minute: schedule.endMinute)
+    let intervalStart = DateComponents(hour: schedule.startHour, minute: schedule.startMinute)
+    let intervalEnd = DateComponents(hour: schedule.endHour, minute: schedule.endMinute)
     return (intervalStart: intervalStart, intervalEnd: intervalEnd)
   }
 }

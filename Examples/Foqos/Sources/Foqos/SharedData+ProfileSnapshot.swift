@@ -4,6 +4,7 @@
 // Original: SharedData.ProfileSnapshot in Foqos/Models/Shared.swift.
 
 import Foundation
+import SimulatediOS
 
 extension SharedData {
   // MARK: – Serializable snapshot of a profile (no sessions)

@@ -35,7 +35,7 @@ struct SharedData {
   }
   func setProfileSnapshots(_ newValue: [String: ProfileSnapshot]) async throws {
       if let data = try? SharedData.encoder().encode(newValue) {
-        try await suite.set(.data(data), forKey: Key.profileSnapshots.rawValue)
+        try await suite.set(data, forKey: Key.profileSnapshots.rawValue)
       } else {
         try await suite.removeObject(forKey: Key.profileSnapshots.rawValue)
       }
@@ -64,7 +64,7 @@ struct SharedData {
   }
   func setCompletedSessionsInSchedular(_ newValue: [SessionSnapshot]) async throws {
       if let data = try? SharedData.encoder().encode(newValue) {
-        try await suite.set(.data(data), forKey: Key.completedScheduleSessions.rawValue)
+        try await suite.set(data, forKey: Key.completedScheduleSessions.rawValue)
       } else {
         try await suite.removeObject(forKey: Key.completedScheduleSessions.rawValue)
       }
@@ -77,7 +77,7 @@ struct SharedData {
   }
   func setActiveSharedSession(_ newValue: SessionSnapshot?) async throws {
       if let data = try? SharedData.encoder().encode(newValue) {
-        try await suite.set(.data(data), forKey: Key.activeScheduleSession.rawValue)
+        try await suite.set(data, forKey: Key.activeScheduleSession.rawValue)
       } else {
         try await suite.removeObject(forKey: Key.activeScheduleSession.rawValue)
       }

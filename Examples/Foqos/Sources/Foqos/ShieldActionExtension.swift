@@ -2,10 +2,10 @@
 // Copyright (c) 2024 Ali Waseem. MIT License: the full notice is in LICENSE-Foqos beside Package.swift.
 // Ported onto clarityd's simulated iOS; every changed line is listed in docs/porting-foqos.md.
 // Original: FoqosShieldAction/ShieldActionExtension.swift. Its one decision besides closing is the
-// soft-unblock grant (primary button, while a soft-unblock session is active), which is not ported
-// (docs/porting-foqos.md, Gaps): without it every path of the original ends in .close.
+// soft-unblock grant (primary button on an app's or a category's shield, while a soft-unblock
+// session is active), which is not ported (docs/porting-foqos.md): without it every path of the
+// original ends in .close.
 
-import ExtensionSandbox
 import SimulatediOS
 
 actor ShieldActionExtension: WorldActor, ShieldActionDelegate {
@@ -17,7 +17,22 @@ actor ShieldActionExtension: WorldActor, ShieldActionDelegate {
 
   func handle(
     action: ShieldButton,
-    for application: String
+    for application: ApplicationToken
+  ) async throws -> ShieldActionResponse {
+    return .close
+  }
+
+  func handle(
+    action: ShieldButton,
+    for webDomain: WebDomainToken
+  ) async throws -> ShieldActionResponse {
+    return .close
+  }
+
+  func handle(
+    action: ShieldButton,
+    for category: ActivityCategoryToken,
+    application: String
   ) async throws -> ShieldActionResponse {
     return .close
   }

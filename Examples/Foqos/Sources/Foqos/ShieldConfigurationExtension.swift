@@ -1,10 +1,10 @@
 // Ported from Foqos, https://github.com/awaseem/foqos (commit f02cf4e4).
 // Copyright (c) 2024 Ali Waseem. MIT License: the full notice is in LICENSE-Foqos beside Package.swift.
 // Ported onto clarityd's simulated iOS; every changed line is listed in docs/porting-foqos.md.
-// Original: FoqosShieldConfig/ShieldConfigurationExtension.swift (the soft-unblock shields, the
-// web-domain shields and the emoji icon are not ported: docs/porting-foqos.md, Gaps).
+// Original: FoqosShieldConfig/ShieldConfigurationExtension.swift (the soft-unblock shields, and
+// the shield of a website through its category, which the SDK lacks, are not ported: see
+// docs/porting-foqos.md). Colours, blur style and icon are names here, not UIKit values.
 
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -20,28 +20,51 @@ actor ShieldConfigurationExtension: WorldActor, ShieldConfigurationDataSource {
     self.platform = platform
   }
 
-  func configuration(shielding application: String) async throws -> ShieldConfiguration {
+  func configuration(shielding application: Application) async throws -> ShieldConfiguration {
     return createCustomShieldConfiguration(
-      for: .app, title: platform.catalog.displayName(of: application))
+      for: .app, title: application.localizedDisplayName ?? "App")
   }
 
-  func configuration(shielding application: String, in category: String) async throws
+  func configuration(shielding application: Application, in category: ActivityCategory) async throws
     -> ShieldConfiguration
   {
     return createCustomShieldConfiguration(
-      for: .app, title: platform.catalog.displayName(of: application))
+      for: .app, title: application.localizedDisplayName ?? "App")
+  }
+
+  func configuration(shielding webDomain: WebDomain) async throws -> ShieldConfiguration {
+    return createCustomShieldConfiguration(for: .website, title: webDomain.domain ?? "Website")
   }
 
   private func createCustomShieldConfiguration(for type: BlockedContentType, title: String)
     -> ShieldConfiguration
   {
+    // The user's theme color: ThemeManager's default, Grimace Purple (its picker is not ported)
+    let brandColor = "#894fa3"
+
     // Get random fun message
     let randomMessage = getFunBlockMessage(for: type, title: title)
 
+    // Emoji “icon” (by name: the SDK's ShieldConfiguration.icon is a name, not an image)
+    let emojiIcon = randomMessage.emoji
+
     return ShieldConfiguration(
-      title: randomMessage.title,
-      subtitle: randomMessage.subtitle,
-      primaryButtonLabel: randomMessage.buttonText,
+      backgroundBlurStyle: "dark",
+      backgroundColor: brandColor,
+      icon: emojiIcon,
+      title: ShieldConfiguration.Label(
+        text: randomMessage.title,
+        color: "white"
+      ),
+      subtitle: ShieldConfiguration.Label(
+        text: randomMessage.subtitle,
+        color: "#ffffffe0"
+      ),
+      primaryButtonLabel: ShieldConfiguration.Label(
+        text: randomMessage.buttonText,
+        color: "black"
+      ),
+      primaryButtonBackgroundColor: "white",
       secondaryButtonLabel: nil
     )
   }

@@ -1,9 +1,9 @@
 import DeviceTesting
 import Foundation
-import SimulatediOS
 import Testing
 
 @testable import Foqos
+import SimulatediOS
 
 /// Foqos's extensions on a simulated device, driven by the port's main app: each step lists every
 /// effect it causes (the harness fails a step that causes one more, or one less). The App Group
@@ -12,6 +12,8 @@ import Testing
     private let group = FoqosKeys.appGroup
     private let store = FoqosKeys.store
     private let instagram = "com.burbn.instagram"
+    private let youTube = "com.google.ios.youtube"
+    private let reddit = "reddit.com"
     /// The ids the device's seeded generator hands out for `UUID()` (`platform.uuid()`), in order:
     /// the profile's, then the session's.
     private let profileId = "68ECCB03-907E-77E4-A16E-00E92873A3B8"
@@ -19,24 +21,36 @@ import Testing
     private var strategyActivity: String { "StrategyTimerActivity:\(profileId)" }
     private var breakActivity: String { "BreakScheduleActivity:\(profileId)" }
 
-    /// The shield Foqos draws over Instagram on Monday 2026-01-05: one of its seventeen "fun block
-    /// messages", picked by an FNV-1a hash of the app's name xor the day (20260105).
-    private let lockedIn = ShieldConfiguration(
-        title: "Locked in", subtitle: "This is a temporary block for a long-term win.", primaryButtonLabel: "Return",
-        secondaryButtonLabel: nil)
+    /// A shield as Foqos draws it: one of its seventeen "fun block messages" (picked by an FNV-1a
+    /// hash of the app's name, or the website's domain, xor the day), white on the theme colour
+    /// under a dark blur, the message's emoji as its icon, one white button.
+    private func funBlock(_ emoji: String, _ title: String, _ subtitle: String, _ button: String) -> ShieldConfiguration {
+        ShieldConfiguration(
+            backgroundBlurStyle: "dark", backgroundColor: "#894fa3", icon: emoji,
+            title: .init(text: title, color: "white"), subtitle: .init(text: subtitle, color: "#ffffffe0"),
+            primaryButtonLabel: .init(text: button, color: "black"), primaryButtonBackgroundColor: "white")
+    }
+
+    /// The shield over Instagram on Monday 2026-01-05 (20260105).
+    private var lockedIn: ShieldConfiguration {
+        funBlock("🔒", "Locked in", "This is a temporary block for a long-term win.", "Return")
+    }
 
     private func date(_ iso: String) -> Date { DeviceCalendar.parseISO(iso)! }
 
     /// The bytes the port writes for `value` (the original's `JSONEncoder`, keys sorted).
     private func stored<T: Encodable>(_ value: T) throws -> StoredValue { .data(try SharedData.encoder().encode(value)) }
 
-    /// "Deep work": Instagram, the timer strategy, as the profile form saves it at 09:00.
+    /// "Deep work": Instagram (and these categories and websites), the timer strategy, as the
+    /// profile form saves it at 09:00.
     private func profile(
-        breakMinutes: Int? = nil, strategyMinutes: Int? = nil, schedule: BlockedProfileSchedule? = nil
+        on device: TestDevice, breakMinutes: Int? = nil, strategyMinutes: Int? = nil, schedule: BlockedProfileSchedule? = nil,
+        categories: Set<String> = [], webDomains: Set<String> = [], allowMode: Bool = false
     ) -> SharedData.ProfileSnapshot {
         SharedData.ProfileSnapshot(
             id: UUID(uuidString: profileId)!, name: "Deep work",
-            selectedActivity: FamilyActivitySelection(applicationTokens: [instagram]),
+            selectedActivity: device.familyActivityPicker.selection(
+                applications: [instagram], categories: categories.sorted(), webDomains: webDomains.sorted()),
             createdAt: date("2026-01-05T09:00:00Z"), updatedAt: date("2026-01-05T09:00:00Z"),
             blockingStrategyId: "ShortcutTimerBlockingStrategy",
             strategyData: strategyMinutes.flatMap {
@@ -44,7 +58,7 @@ import Testing
             },
             order: 0, enableLiveActivity: false, reminderTimeInSeconds: nil, customReminderMessage: "",
             enableBreaks: breakMinutes != nil, breakTimeInMinutes: breakMinutes ?? 15, allowMultipleBreaks: false,
-            enableStrictMode: false, enableBlockAppInstallation: false, enableAllowMode: false,
+            enableStrictMode: false, enableBlockAppInstallation: false, enableAllowMode: allowMode,
             enableAllowModeDomains: false, enableSafariBlocking: true, enableAdultContentBlocking: false,
             enableMacSync: false, domains: nil, schedule: schedule, disableBackgroundStops: false,
             enableEmergencyUnblock: true)
@@ -73,12 +87,12 @@ import Testing
             breakMinutes.map { ["name": "Deep work", "apps": [.string(instagram)], "breakMinutes": .int($0)] }
                 ?? ["name": "Deep work", "apps": [.string(instagram)]],
             effects: [
-                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: profile(breakMinutes: breakMinutes)]))
+                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: profile(on: device, breakMinutes: breakMinutes)]))
             ])
         #expect(saved["profileId"]?.stringValue == profileId)
         #expect(saved["activities"] == [], "a profile without a schedule monitors nothing")
 
-        let timed = try stored([profileId: profile(breakMinutes: breakMinutes, strategyMinutes: 30)])
+        let timed = try stored([profileId: profile(on: device, breakMinutes: breakMinutes, strategyMinutes: 30)])
         let started = try device.intent(
             "startTimer", ["minutes": 30],
             effects: [
@@ -200,7 +214,7 @@ import Testing
                 "schedule": ["days": [2], "startHour": 10, "startMinute": 0, "endHour": 11, "endMinute": 0],
             ],
             effects: [
-                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: profile(schedule: schedule)])),
+                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: profile(on: device, schedule: schedule)])),
                 .activityStart(activity: profileId),
             ])
         #expect(saved["activities"]?.arrayValue?.compactMap(\.stringValue) == [profileId])
@@ -264,5 +278,136 @@ import Testing
                 .monitorIntervalStart(activity: profileId),
                 .shieldApply(store: store, applications: [instagram], categories: .none),
             ])
+    }
+
+    /// "Deep work" with these categories, websites or allow mode, saved at 09:00 and a 30-minute
+    /// timer session started: the monitor's StrategyTimerActivity shields, one setting per write
+    /// (`shieldWrites`, in the original's order).
+    private func deviceInATimerSession(
+        categories: [String] = [], webDomains: [String] = [], allowMode: Bool = false, shieldWrites: [Effect]
+    ) throws -> TestDevice {
+        let device = try TestDevice(app: .foqos)
+        var args: [String: JSONValue] = ["name": "Deep work", "apps": [.string(instagram)]]
+        if !categories.isEmpty { args["categories"] = .array(categories.map(JSONValue.string)) }
+        if !webDomains.isEmpty { args["webDomains"] = .array(webDomains.map(JSONValue.string)) }
+        if allowMode { args["allowMode"] = true }
+        let saved = profile(on: device, categories: Set(categories), webDomains: Set(webDomains), allowMode: allowMode)
+        try device.intent(
+            "saveProfile", .object(args),
+            effects: [.storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: saved]))])
+        var timed = saved
+        timed.strategyData = StrategyTimerData.toData(from: StrategyTimerData(durationInMinutes: 30, hideStopButton: false))
+        try device.intent(
+            "startTimer", ["minutes": 30],
+            effects: [
+                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: timed])),
+                .storeWrite(suite: group, key: "activeScheduleSession", value: try stored(session())),
+                .activityStart(activity: strategyActivity),
+                .monitorIntervalStart(activity: strategyActivity),
+                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: timed])),
+            ] + shieldWrites)
+        return device
+    }
+
+    /// Stop at 09:00, before the shield is lifted: the end time into the shared session, then
+    /// the session flushed.
+    private func sessionEnded() throws -> [Effect] {
+        [
+            .storeWrite(suite: group, key: "activeScheduleSession", value: try stored(session(end: "2026-01-05T09:00:00Z"))),
+            .storeWrite(suite: group, key: "activeScheduleSession", value: noSession),
+        ]
+    }
+
+    /// A website picked with the apps is shielded with them (`web:<domain>` is the website open
+    /// in Safari, the wire's `web.open domain=reddit.com`): AppBlockerUtil writes
+    /// `shield.applications`, then `shield.webDomains`, each its own write as on iOS; the
+    /// ShieldConfiguration extension draws the website's shield (`configuration(shielding:
+    /// WebDomain)`) and the ShieldAction extension closes it (`handle(action:for: WebDomainToken)`).
+    /// Stop lifts one setting after the other.
+    @Test func aProfileWithWebsitesShieldsThemInSafari() throws {
+        let device = try deviceInATimerSession(
+            webDomains: [reddit],
+            shieldWrites: [
+                // store.shield.applications = applicationTokens
+                .shieldApply(store: store, applications: [instagram], categories: .none),
+                // store.shield.webDomains = webTokens
+                .shieldApply(store: store, applications: [instagram], categories: .none, webDomains: [reddit]),
+            ])
+        let website = "web:\(reddit)"
+        let beKind = funBlock("🫶", "Be kind to you", "No shame. Just a gentle nudge back to what matters.", "Got it")
+        try device.send(
+            .appOpen(app: website),
+            effects: [
+                .appState(locked: false, foregroundApp: website, shieldShown: false),
+                .shieldShown(app: website, configuration: beKind, source: .extension),
+                .appState(locked: false, foregroundApp: website, shieldShown: true),
+            ])
+        try device.send(
+            .shieldPress(app: website, button: .primary),
+            effects: [
+                .shieldAction(app: website, button: .primary, response: .close),
+                .appState(locked: false, foregroundApp: nil, shieldShown: false),
+            ])
+        try device.intent(
+            "stopSession",
+            effects: try sessionEnded() + [
+                // store.shield.applications = nil: the website stays shielded until …
+                .shieldApply(store: store, applications: [], categories: .none, webDomains: [reddit]),
+                // … store.shield.webDomains = nil
+                .shieldClear(store: store),
+                .activityStop(activity: strategyActivity),
+                .monitorIntervalEnd(activity: strategyActivity),
+            ])
+        try device.send(
+            .appOpen(app: website), effects: [.appState(locked: false, foregroundApp: website, shieldShown: false)])
+    }
+
+    /// A category picked with the apps is a setting of its own too: `shield.applicationCategories
+    /// = .specific(categoryTokens, except: [])` after `shield.applications`. YouTube
+    /// (entertainment) is shielded through its category (`configuration(shielding:in:)`), and a
+    /// press on that shield reaches `handle(action:for: ActivityCategoryToken)`, which closes it.
+    @Test func aProfileWithACategoryShieldsItsAppsThroughIt() throws {
+        let entertainment = CategoryPolicy.specific(["entertainment"], except: [])
+        let device = try deviceInATimerSession(
+            categories: ["entertainment"],
+            shieldWrites: [
+                .shieldApply(store: store, applications: [instagram], categories: .none),
+                .shieldApply(store: store, applications: [instagram], categories: entertainment),
+            ])
+        let protectedZone = funBlock("🛡️", "Protected zone", "We’re keeping your attention where you wanted it.", "Got it")
+        try device.send(
+            .appOpen(app: youTube),
+            effects: [
+                .appState(locked: false, foregroundApp: youTube, shieldShown: false),
+                .shieldShown(app: youTube, configuration: protectedZone, source: .extension),
+                .appState(locked: false, foregroundApp: youTube, shieldShown: true),
+            ])
+        try device.send(
+            .shieldPress(app: youTube, button: .primary),
+            effects: [
+                .shieldAction(app: youTube, button: .primary, response: .close),
+                .appState(locked: false, foregroundApp: nil, shieldShown: false),
+            ])
+        try device.intent(
+            "stopSession",
+            effects: try sessionEnded() + [
+                .shieldApply(store: store, applications: [], categories: entertainment),
+                .shieldClear(store: store),
+                .activityStop(activity: strategyActivity),
+                .monitorIntervalEnd(activity: strategyActivity),
+            ])
+    }
+
+    /// Allow mode writes one setting, `shield.applicationCategories = .all(except:
+    /// applicationTokens)`: every app but the profile's is shielded.
+    @Test func allowModeShieldsEveryAppButTheProfiles() throws {
+        let device = try deviceInATimerSession(
+            allowMode: true,
+            shieldWrites: [.shieldApply(store: store, applications: [], categories: .all(except: [instagram]))])
+        device.exhaustivity = .kinds(["shield.shown"])
+        try device.send(.appOpen(app: instagram), effects: [])
+        try device.send(
+            .appOpen(app: youTube),
+            effects: [.shieldShown(app: youTube, configuration: funBlock("🛡️", "Protected zone", "We’re keeping your attention where you wanted it.", "Got it"), source: .extension)])
     }
 }
