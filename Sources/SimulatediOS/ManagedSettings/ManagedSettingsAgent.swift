@@ -241,9 +241,9 @@ public struct ManagedSettingsStore: Sendable {
     }
 
     /// `store.shield.applicationCategories = .specific(selection.categoryTokens, except: …)` or
-    /// `.all(except: …)` with tokens: as ``setShieldApplicationCategories(_:)``.
-    public func setShieldApplicationCategories(tokens policy: ActivityCategoryPolicy) async throws {
-        try await setShieldApplicationCategories(policy.names)
+    /// `.all(except: …)` with tokens (nil: none): as ``setShieldApplicationCategories(_:)``.
+    public func setShieldApplicationCategories(tokens policy: ActivityCategoryPolicy?) async throws {
+        try await setShieldApplicationCategories(policy?.names)
     }
 
     /// `store.shield.webDomains = domains` alone (nil or empty: none): the websites Safari covers

@@ -45,7 +45,7 @@ struct AppBlockerUtil {
       try await store.setShieldApplications(tokens: applicationTokens.isEmpty ? nil : applicationTokens)
       try await store.setShieldApplicationCategories(tokens:
         categoryTokens.isEmpty
-        ? .none
+        ? nil
         : .specific(
           categoryTokens,
           except: categoryApplicationExceptions
@@ -59,7 +59,7 @@ struct AppBlockerUtil {
 
   func deactivateRestrictions() async throws {
     try await store.setShieldApplications(tokens: nil)
-    try await store.setShieldApplicationCategories(nil)
+    try await store.setShieldApplicationCategories(tokens: nil)
     try await store.setShieldWebDomains(tokens: nil)
 
     try await store.clearAllSettings()
@@ -67,7 +67,7 @@ struct AppBlockerUtil {
 
   func deactivateRestrictionsForBreak(for profile: SharedData.ProfileSnapshot) async throws {
     try await store.setShieldApplications(tokens: nil)
-    try await store.setShieldApplicationCategories(nil)
+    try await store.setShieldApplicationCategories(tokens: nil)
     try await store.setShieldWebDomains(tokens: nil)
   }
 }
