@@ -264,7 +264,7 @@ struct DeviceStateStore: Sendable {
     /// A journal's bytes, read: its header (nil when the first line is none), the whole lines
     /// after it that read, up to the first that does not (`stop`: its number from 1, and
     /// whether it ended with a newline; a line without one was torn by a crash mid-write).
-    private struct ParsedJournal {
+    struct ParsedJournal {
         var header: JournalHeader?
         var lines = JournalLines.none
         var stop: (line: Int, complete: Bool)?

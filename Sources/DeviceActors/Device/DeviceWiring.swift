@@ -95,11 +95,13 @@ struct DeviceWiring {
         } catch {
             throw SimulatedDevice.deviceError(error)
         }
-        // The fault `reboot` (faults are set only by a scenario's exploration or replay).
-        let tasks = world.tasks
-        world.scheduler.rebootForFault = { [weak springBoard] in
-            guard let springBoard else { return }
-            tasks.spawn { try? await springBoard.handle(.reboot) }
+        // The fault `reboot` (faults are set only by a scenario's exploration or replay). The
+        // scheduler holds this closure, so it holds the world weakly: `world.tasks` holds the
+        // scheduler, and a strong capture kept every device's scheduler alive after the device
+        // was let go of (found by the fuzz-request and fuzz-scenario targets' leak check).
+        world.scheduler.rebootForFault = { [weak springBoard, weak world] in
+            guard let springBoard, let world else { return }
+            world.tasks.spawn { try? await springBoard.handle(.reboot) }
         }
         self.world = world
         self.trace = trace

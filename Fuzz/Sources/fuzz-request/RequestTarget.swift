@@ -1,0 +1,12 @@
+import BuiltInApps
+@_spi(Fuzzing) import ClarityDaemon
+import SimulatediOS
+
+/// One request line (or batch) per input, run on a fresh Clarity device as a restart replays a
+/// journal: the line parsed, each device method's params decoded strictly and its work done.
+/// Whatever the bytes, nothing may trap; a refusal is an answer, not a finding.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    _ = FuzzEntryPoints.perform(requestLine: UnsafeRawBufferPointer(start: data, count: size), app: AppRegistration.builtIn[0])
+    return 0
+}

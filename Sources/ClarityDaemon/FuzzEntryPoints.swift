@@ -1,0 +1,78 @@
+import ControlProtocol
+import DeviceActors
+import Foundation
+import ScenarioFiles
+@_spi(Host) import SimulatediOS
+
+/// The parsers of what the daemon reads from the wire and from disk, callable without a daemon
+/// around them: what the coverage-guided fuzzers in `Fuzz/` drive (docs/fuzzing.md,
+/// "Coverage-guided"). Each takes arbitrary bytes, must never trap, and answers something a
+/// fuzzer can check (a count, a value that must round-trip).
+@_spi(Fuzzing) public enum FuzzEntryPoints {
+    /// Frames `chunks` as a connection receives them, at most `maxLineBytes` a line: the lines
+    /// handed out, and whether the stream ended over the limit.
+    public static func frameLines(_ chunks: [[UInt8]], maxLineBytes: Int) -> (lines: [[UInt8]], tooLarge: Bool) {
+        var buffer = LineBuffer(maxLineBytes: maxLineBytes)
+        var lines: [[UInt8]] = []
+        for chunk in chunks {
+            buffer.append(chunk)
+            while true {
+                switch buffer.next({ lines.append(Array($0)) }) {
+                case .line: continue
+                case .tooLarge: return (lines, true)
+                case .needMore: break
+                }
+                break
+            }
+        }
+        return (lines, false)
+    }
+
+    /// Parses JSON as the daemon reads requests and journals (RFC 8259, strict); nil when it is
+    /// not JSON.
+    public static func parseJSON(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
+        try? JSONValue(parsing: bytes)
+    }
+
+    /// Encodes a value as every answer and journal line is written.
+    public static func encodeJSON(_ value: JSONValue) throws -> [UInt8] {
+        try JSONWire.bytes(value)
+    }
+
+    /// Reads one request line as the dispatcher does, then runs each request of a device method
+    /// on a new device of `app` (virtual clock, 2026-01-05 09:00 UTC, seed 0) as a restart
+    /// replays its journal: the params decoded strictly, the method's work done on the device.
+    /// Returns how many requests the device took.
+    public static func perform(requestLine bytes: UnsafeRawBufferPointer, app: AppRegistration) -> Int {
+        guard
+            let device = try? SimulatedDevice(
+                name: "fuzz", app: app, start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: TimeZone(identifier: "UTC")!,
+                seed: 0, clock: .virtual, config: DeviceConfig())
+        else { preconditionFailure("a device of \(app.name) cannot be made with the default config") }
+        guard case .success(let message) = InboundMessage.parse(bytes, maxBatchRequests: 64) else { return 0 }
+        let requests: [RPCRequest] =
+            switch message {
+            case .single(let request): (try? request.get()).map { [$0] } ?? []
+            case .batch(let requests): requests.compactMap { try? $0.get() }
+            }
+        var taken = 0
+        for request in requests {
+            guard let method = Method(rawValue: request.method), let replay = DeviceRoutes.table[method]?.replay else { continue }
+            if (try? replay(device, request.params ?? [:])) != nil { taken += 1 }
+        }
+        return taken
+    }
+
+    /// Reads a scenario file as `scenario.run` and `clarityctl explore` do; nil when refused.
+    public static func scenario(_ bytes: UnsafeRawBufferPointer, apps: [AppRegistration]) -> Scenario? {
+        guard let value = try? JSONValue(parsing: bytes) else { return nil }
+        return try? ScenarioFile.scenario(from: value, catalog: AppCatalog(apps))
+    }
+
+    /// Reads a device's journal as a restart does: how many entries after its header read
+    /// (nil when the header does not).
+    public static func readJournal(_ data: Data) -> Int? {
+        let parsed = DeviceStateStore.ParsedJournal(data)
+        return parsed.header == nil ? nil : parsed.lines.count
+    }
+}

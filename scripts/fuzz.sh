@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (libFuzzer, with AddressSanitizer) of the daemon's parsers:
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]
+# SECONDS_PER_TARGET defaults to 60; TARGETs default to all five (Fuzz/Package.swift):
+# fuzz-line-framing, fuzz-json, fuzz-request, fuzz-scenario, fuzz-journal.
+# Each target starts from its seed corpus in Fuzz/Corpus/<target> (copied: the repository's
+# corpus is not changed) and keeps what it grows in .build/fuzz/<target>/corpus. A crash, a
+# leak, a timeout (10 s an input) or an out-of-memory input is written to
+# .build/fuzz/<target>/artifacts/ and fails the run, printing the command that reproduces it.
+# Prints one line per target: executions, coverage (edges, features), corpus and speed. The
+# targets run side by side, one per core (FUZZ_JOBS=N to change).
+# docs/fuzzing.md, "Coverage-guided".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+  export PATH=/opt/swift/usr/bin:$PATH
+fi
+seconds="${1:-60}"
+if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz.sh: SECONDS_PER_TARGET must be a positive whole number, got '$seconds'" >&2
+  exit 2
+fi
+shift || true
+all=(fuzz-line-framing fuzz-json fuzz-request fuzz-scenario fuzz-journal)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+for target in "${targets[@]}"; do
+  if [[ ! " ${all[*]} " == *" $target "* ]]; then
+    echo "fuzz.sh: unknown target '$target' (one of: ${all[*]})" >&2
+    exit 2
+  fi
+done
+
+echo "building the fuzz targets (release, -sanitize=fuzzer,address)…"
+swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address 2>&1 \
+  | grep -v "ld.gold: warning: Cannot export local symbol" | tail -n 1
+bin="$(swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address --show-bin-path)"
+
+# Targets run side by side, one per core (FUZZ_JOBS overrides): 60 s each on two cores is
+# two and a half minutes, not five.
+jobs="${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}"
+run_target() {
+  local target="$1" work=".build/fuzz/$1"
+  mkdir -p "$work/corpus" "$work/artifacts"
+  cp -n Fuzz/Corpus/"$target"/* "$work/corpus/" 2>/dev/null || true
+  local status=0
+  "$bin/$target" "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -artifact_prefix="$work/artifacts/" -print_final_stats=1 >"$work/last-run.log" 2>&1 || status=$?
+  echo "$status" >"$work/last-run.status"
+}
+running=0
+for target in "${targets[@]}"; do
+  run_target "$target" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+done
+wait
+
+failed=0
+printf '%-18s %10s %8s %8s %10s %8s  %s\n' target executions edges features corpus exec/s result
+for target in "${targets[@]}"; do
+  work=".build/fuzz/$target"
+  log="$work/last-run.log"
+  status="$(cat "$work/last-run.status")"
+  done_line="$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 || true)"
+  [ -z "$done_line" ] && done_line="$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -n 1 || true)"
+  executions="$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$done_line")"
+  edges="$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$done_line")"
+  features="$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$done_line")"
+  corpus="$(sed -nE 's/.* corp: ([0-9]+\/[0-9]+[a-zA-Z]*).*/\1/p' <<<"$done_line")"
+  speed="$(sed -nE 's/.* exec\/s: ([0-9]+).*/\1/p' <<<"$done_line")"
+  if [ "$status" -eq 0 ]; then
+    result=ok
+  else
+    failed=1
+    artifact="$(ls -t "$work/artifacts" 2>/dev/null | head -n 1)"
+    result="FAILED (status $status): $work/artifacts/$artifact — reproduce: $bin/$target $work/artifacts/$artifact; log: $log"
+  fi
+  printf '%-18s %10s %8s %8s %10s %8s  %s\n' "$target" "${executions:--}" "${edges:--}" "${features:--}" "${corpus:--}" \
+    "${speed:--}" "$result"
+done
+exit "$failed"
