@@ -6,6 +6,9 @@ import Foundation
 /// its ``ExitStatus``. Without a command it prints the usage overview.
 enum ClarityCtl {
     static func main(_ commandLine: [String], environment: [String: String]) -> ExitStatus {
+        if commandLine.first == "__complete" {
+            return CompletionScript.complete(Array(commandLine.dropFirst()), environment: environment)
+        }
         var commandName: String?
         // Until the options are parsed (they may be what is wrong), `--json` anywhere before `--` counts.
         var json = commandLine.prefix { $0 != "--" }.contains("--json")

@@ -14,7 +14,7 @@ enum CommandRegistry {
             ScenarioExplore.self, ScenarioReplay.self, ScenarioRun.self, RecordStart.self, RecordStop.self,
             BackendList.self, BackendNow.self, BackendUsers.self, BackendEvents.self, BackendScores.self, BackendGroups.self,
             BackendLeaderboard.self, BackendSync.self,
-            RawCall.self, BenchRun.self, NewApp.self, HelpShow.self,
+            RawCall.self, BenchRun.self, NewApp.self, CompletionScript.self, HelpShow.self,
         ]
     }
 
