@@ -97,6 +97,7 @@ final class Daemon: Sendable {
         do {
             store = try DeviceStateStore(
                 stateDirectory: stateDirectory, syncs: config.durability == .fsync,
+                syncsWithin: config.durability == .everysec ? 1 : nil,
                 openJournals: DescriptorLimit.journals(for: descriptorLimit), log: log)
             // A daemon given its own apps without Clarity makes its `default` with the first of
             // them, unless clarityd.json names one.

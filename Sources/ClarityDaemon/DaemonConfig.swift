@@ -39,6 +39,10 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
         /// Written and synced (`fdatasync`, shared by concurrent requests): survives `kill -9`,
         /// an OS crash and a power cut.
         case fsync
+        /// Written to the OS before the reply, synced at most a second later (redis's `appendfsync
+        /// everysec`): survives `kill -9` and a crash of the daemon; an OS crash or power cut can
+        /// lose the last second.
+        case everysec
         /// Written to the OS: survives `kill -9` and a crash of the daemon; an OS crash or
         /// power cut can lose the last changes. Journals are synced at shutdown.
         case write

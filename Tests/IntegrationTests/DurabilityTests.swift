@@ -13,8 +13,11 @@ import Testing
 /// Acknowledged writes survive `kill -9`; a restart is invisible; a corrupt state file is moved
 /// aside, not wiped.
 @Suite struct DurabilityTests {
-    @Test func acknowledgedWritesSurviveKillNine() throws {
-        let daemon = try DaemonProcess()
+    /// In every durability mode: `everysec` and `write` answer before the sync, but after the
+    /// write(2) that a `kill -9` cannot undo.
+    @Test(arguments: ["fsync", "everysec", "write"])
+    func acknowledgedWritesSurviveKillNine(durability: String) throws {
+        let daemon = try DaemonProcess(config: ["durability": .string(durability)])
         defer { daemon.stop() }
         _ = try daemon.call("store.set", ["key": "homeNetworkSSIDs", "value": ["Home", "Cabin"]])
         _ = try daemon.call("intent", ["name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]])

@@ -16,11 +16,15 @@ import Foundation
 /// ``whenSynced(_:_:)``: a group commit, in which one `fdatasync` covers every line appended
 /// before it, so that concurrent clients of one device share the cost of a sync instead of
 /// queueing for one each. With `syncs` false (config `durability: "write"`) nothing waits; the
-/// file is synced at shutdown. Syncs run on `syncThreads`, the daemon's threads for them, never
+/// file is synced at shutdown. With `syncsWithin` (`durability: "everysec"`) nothing waits either,
+/// but the lines appended are synced at most that many seconds later: one sync covers every line
+/// of that second. Syncs run on `syncThreads`, the daemon's threads for them, never
 /// on Dispatch's pool (which an exploration can keep busy).
 final class DeviceJournal: @unchecked Sendable {
     let path: String
     let syncs: Bool
+    /// Seconds after an append by which it is synced, when replies do not wait (`everysec`).
+    let syncsWithin: Double?
     private let syncThreads: WorkerThreads
     private let descriptors: JournalDescriptors
     private let lock = NSLock()
@@ -29,6 +33,10 @@ final class DeviceJournal: @unchecked Sendable {
     /// Bytes known to be on disk, under `lock`.
     private var synced: Int64
     private var syncing = false
+    /// A sync is due within ``syncsWithin`` (`everysec`): one timer covers every line until it fires.
+    private var syncScheduled = false
+    /// Where the timers of every `everysec` journal wait before handing the sync to `syncThreads`.
+    private static let timers = DispatchQueue(label: "clarityd.journal.everysec")
     private var waiters: [(offset: Int64, done: @Sendable () -> Void)] = []
     private var closed = false
     private let log: Logger
@@ -36,9 +44,10 @@ final class DeviceJournal: @unchecked Sendable {
     /// The journal at `path`, a regular file (not a symlink), appended to from its current
     /// length, which is taken as synced (it was synced, or written by a daemon that is gone,
     /// before this one opened it).
-    init(path: String, syncs: Bool, syncThreads: WorkerThreads, descriptors: JournalDescriptors, log: Logger)
-        throws(JournalError)
-    {
+    init(
+        path: String, syncs: Bool, syncsWithin: Double? = nil, syncThreads: WorkerThreads, descriptors: JournalDescriptors,
+        log: Logger
+    ) throws(JournalError) {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .system(SystemCallError("stat", path)) }
         guard info.st_mode & S_IFMT == S_IFREG else {
@@ -47,6 +56,7 @@ final class DeviceJournal: @unchecked Sendable {
         }
         self.path = path
         self.syncs = syncs
+        self.syncsWithin = syncs ? nil : syncsWithin
         self.syncThreads = syncThreads
         self.descriptors = descriptors
         self.written = Int64(info.st_size)
@@ -99,7 +109,29 @@ final class DeviceJournal: @unchecked Sendable {
             }
         }
         written += Int64(line.count)
+        if let syncsWithin, !syncScheduled {
+            syncScheduled = true
+            Self.timers.asyncAfter(deadline: .now() + syncsWithin) { [weak self] in
+                guard let self else { return }
+                self.syncThreads.submit { self.timedSync() }
+            }
+        }
         return written
+    }
+
+    /// `everysec`: syncs everything written so far, unless the journal was finished meanwhile
+    /// (which synced it).
+    private func timedSync() {
+        let target: Int64? = lock.withLock {
+            syncScheduled = false
+            return closed || synced >= written ? nil : written
+        }
+        guard let target else { return }
+        switch syncFile() {
+        case .failed: log.error("journal \(path): \(SystemCallError("fdatasync", path)); the last second may not survive a power cut")
+        case .synced: lock.withLock { synced = max(synced, target) }
+        case .finished: break
+        }
     }
 
     /// Calls `done` once every byte up to `offset` is on disk (at once when this journal does not

@@ -28,6 +28,8 @@ struct DeviceStateStore: Sendable {
     let log: Logger
     /// Whether journals sync before replies (config `durability`).
     let syncs: Bool
+    /// `everysec`: journals are synced at most this many seconds after a line (replies don't wait).
+    let syncsWithin: Double?
     /// The threads journals sync on.
     let syncThreads = WorkerThreads(name: "clarityd.sync", count: DeviceStateStore.syncThreadCount)
     /// The journals' descriptors, lent while they are written or synced.
@@ -89,12 +91,14 @@ struct DeviceStateStore: Sendable {
     }
 
     /// The daemon secures `devices/` first (``PrivateDirectory``); this makes sure it exists.
-    init(stateDirectory: URL, syncs: Bool, openJournals: Int, log: Logger) throws {
+    init(stateDirectory: URL, syncs: Bool, syncsWithin: Double? = nil, openJournals: Int, log: Logger) throws {
         directory = stateDirectory.appendingPathComponent("devices", isDirectory: true)
         self.log = log
         self.syncs = syncs
+        self.syncsWithin = syncsWithin
         descriptors = JournalDescriptors(limit: openJournals)
-        backends = try BackendStore(stateDirectory: stateDirectory, syncs: syncs, log: log)
+        // The Phone's backends sync each operation under `everysec` too: they are written far less often.
+        backends = try BackendStore(stateDirectory: stateDirectory, syncs: syncs || syncsWithin != nil, log: log)
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
@@ -331,7 +335,8 @@ struct DeviceStateStore: Sendable {
     /// Opens the journal of a device loaded by ``loadAll()`` for appending.
     func openJournal(_ name: String) throws -> DeviceJournal {
         try DeviceJournal(
-            path: journalPath(name), syncs: syncs, syncThreads: syncThreads, descriptors: descriptors, log: log)
+            path: journalPath(name), syncs: syncs, syncsWithin: syncsWithin, syncThreads: syncThreads, descriptors: descriptors,
+            log: log)
     }
 
     /// Compaction: writes `snapshot` (its encoded bytes) as generation `generation`, replaces
