@@ -171,6 +171,7 @@ final class Daemon: Sendable {
         log.info("clarityd \(ClarityProtocol.version) listening on \(socketPath)")
         log.info("state directory \(stateDirectory.path), pid \(getpid())")
         notifier.notify("READY=1")
-        withExtendedLifetime((self, signals)) { dispatchMain() }
+        let watchdog = notifier.startWatchdog { [loops] in loops.allTurning(within: .seconds(1)) }
+        withExtendedLifetime((self, signals, watchdog)) { dispatchMain() }
     }
 }

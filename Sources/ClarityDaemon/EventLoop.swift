@@ -162,6 +162,15 @@ final class EventLoops: Sendable {
         for loop in loops { loop.start() }
     }
 
+    /// Whether every loop runs an action posted to it within `limit`: the systemd watchdog's
+    /// proof that the daemon still turns (a loop stuck in a call would withhold the ping).
+    func allTurning(within limit: DispatchTimeInterval) -> Bool {
+        let answered = DispatchSemaphore(value: 0)
+        for loop in loops { loop.post { answered.signal() } }
+        let deadline = DispatchTime.now() + limit
+        return loops.allSatisfy { _ in answered.wait(timeout: deadline) == .success }
+    }
+
     func loop(for connectionID: Int) -> EventLoop {
         loops[connectionID % loops.count]
     }

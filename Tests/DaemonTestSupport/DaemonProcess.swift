@@ -30,6 +30,8 @@ public final class DaemonProcess {
     public let socketPath: String
     public let stateDirectory: String
     public let arguments: [String]
+    /// Added to the test process's environment (`NOTIFY_SOCKET`, `WATCHDOG_USEC`).
+    public let environment: [String: String]
     /// Run under `ulimit -f` with this many KiB (file writes beyond it fail with EFBIG), when set.
     public let fileSizeLimitKiB: Int?
     /// Run under `ulimit -n` with this many descriptors (soft and hard), when set; may change
@@ -48,8 +50,10 @@ public final class DaemonProcess {
     /// `--config` pointing at that JSON written to the temporary directory; with
     /// `fileSizeLimitKiB`, under that file-size limit (to see writes fail as on a full disk).
     public init(
-        arguments: [String] = [], config: JSONValue? = nil, fileSizeLimitKiB: Int? = nil, descriptorLimit: Int? = nil
+        arguments: [String] = [], config: JSONValue? = nil, fileSizeLimitKiB: Int? = nil, descriptorLimit: Int? = nil,
+        environment: [String: String] = [:]
     ) throws {
+        self.environment = environment
         self.fileSizeLimitKiB = fileSizeLimitKiB
         self.descriptorLimit = descriptorLimit
         var template = Array("/tmp/cd-XXXXXX".utf8CString)
@@ -91,6 +95,9 @@ public final class DaemonProcess {
             process.arguments = arguments
         }
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         let log = try FileHandle(forWritingTo: logURL(creating: true))
         defer { try? log.close() }
         log.seekToEndOfFile()

@@ -1,0 +1,131 @@
+import ControlProtocol
+import DaemonTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// clarityd as systemd's `Type=notify` service sees it: the datagrams on `$NOTIFY_SOCKET` (this
+/// test plays systemd's side of it, so it runs wherever a Unix socket does), the unit file as
+/// `systemd-analyze verify` reads it, and the launchd plist as a property list. A real
+/// `systemctl --user` run needs a user manager, which a container seldom has: skipped then,
+/// saying so.
+@Suite struct ServiceManagerTests {
+    /// systemd's end of `$NOTIFY_SOCKET`: a datagram socket the daemon's messages arrive on.
+    final class NotifySocket {
+        let path: String
+        private let descriptor: Int32
+
+        init() throws {
+            path = "/tmp/notify-\(UUID().uuidString.prefix(8)).sock"
+            #if os(Linux)
+                descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            #else
+                descriptor = socket(AF_UNIX, SOCK_DGRAM, 0)
+            #endif
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard descriptor >= 0, bound == 0 else { throw POSIXError(.EADDRINUSE) }
+            var timeout = timeval(tv_sec: 20, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        deinit {
+            close(descriptor)
+            unlink(path)
+        }
+
+        /// The next message; nil after 20 s without one.
+        func next() -> String? {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
+        }
+
+        /// Messages until one contains `text` (which is returned); nil when none comes.
+        func until(_ text: String) -> String? {
+            while let message = next() {
+                if message.contains(text) { return message }
+            }
+            return nil
+        }
+    }
+
+    @Test func notifyReadyReloadingWatchdogAndStopping() throws {
+        let notify = try NotifySocket()
+        let daemon = try DaemonProcess(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        defer { daemon.stop() }
+        #expect(notify.until("READY=1") != nil, "READY=1 once it listens")
+        #expect(notify.until("WATCHDOG=1") != nil, "WATCHDOG=1 every half of WATCHDOG_USEC")
+        daemon.kill(SIGHUP)
+        let reloading = notify.until("RELOADING=1")
+        #expect(reloading?.contains("MONOTONIC_USEC=") == true, "systemd's notify-reload wants the time it began")
+        #expect(notify.until("READY=1") != nil, "READY=1 again once reloaded")
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
+        daemon.kill(SIGTERM)
+        #expect(notify.until("STOPPING=1") != nil)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    @Test func aWatchdogMeantForAnotherProcessIsNotPinged() throws {
+        let notify = try NotifySocket()
+        let daemon = try DaemonProcess(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"])
+        defer { daemon.stop() }
+        #expect(notify.until("READY=1") != nil)
+        daemon.kill(SIGTERM)
+        var messages: [String] = []
+        while let message = notify.next() {
+            messages.append(message)
+            if message.contains("STOPPING=1") { break }
+        }
+        #expect(!messages.contains { $0.contains("WATCHDOG=1") })
+    }
+
+    @Test func theLaunchdPlistIsAPropertyListThatRunsClarityd() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent("config/com.clarity.clarityd.plist"))
+        let plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any]
+        #expect(plist?["Label"] as? String == "com.clarity.clarityd")
+        let program = plist?["ProgramArguments"] as? [String]
+        #expect(program?.first?.hasSuffix("clarityd") == true)
+    }
+
+    @Test func theSystemdUnitVerifies() throws {
+        let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        guard FileManager.default.isExecutableFile(atPath: analyze.path) else {
+            print("ServiceManagerTests: systemd-analyze is not installed here; the unit file was not verified")
+            return
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let unit = try String(contentsOf: root.appendingPathComponent("config/clarityd.service"), encoding: .utf8)
+        let directory = URL(fileURLWithPath: "/tmp/unit-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The unit names ~/.local/bin/clarityd; verify it against the binary this test built.
+        let local = unit.replacingOccurrences(of: "%h/.local/bin/clarityd", with: BuildProducts.executable("clarityd").path)
+        let file = directory.appendingPathComponent("clarityd.service")
+        try local.write(to: file, atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("output")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = analyze
+        process.arguments = ["verify", "--man=no", file.path]
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: output)
+        let child = ChildProcess(process)
+        try child.run()
+        let status = child.wait(timeout: 60)
+        let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(status == 0, "systemd-analyze verify: \(said)")
+    }
+}
