@@ -56,6 +56,10 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// The backend the device's app talks to (APPS.md §4.6): the daemon's `default` unless named;
     /// a name is letters, digits, `.`, `_` and `-` (it names the backend's file). Fixed at creation.
     public var backend = "default"
+    /// The most bytes the device's trace keeps (estimated; the oldest entries go first): nil for
+    /// ``DeviceTrace/byteCapacity`` (24 MiB). A daemon hosting many devices bounds its memory
+    /// with it (100 devices × 1 MiB). Taken when the device is made or restored.
+    public var traceBytes: Int?
 
     public init() {}
 
@@ -77,6 +81,8 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     static let quirkDelaySeconds = 1...86_400
     /// The range of a memory budget or the baseline: up to 1 TiB, so the ledger's sums cannot overflow.
     static let bytes = 0...(1 << 40)
+    /// The range of ``traceBytes``: 64 KiB to 1 GiB.
+    static let traceBytesRange = (64 << 10)...(1 << 30)
 
     /// This config with the fields set in `overrides` replaced; field names in errors are
     /// relative to the config object (`quirks.batchedThrusholds`).
@@ -108,6 +114,12 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         config.healthAuthorization = overrides.healthAuthorization ?? config.healthAuthorization
         config.healthBackgroundDeliverySeconds = overrides.healthBackgroundDeliverySeconds ?? config.healthBackgroundDeliverySeconds
         config.platform = overrides.platform ?? config.platform
+        if let traceBytes = overrides.traceBytes {
+            guard Self.traceBytesRange.contains(traceBytes) else {
+                throw DeviceError.invalidArgument(field: "traceBytes", reason: "65536 to 1073741824 bytes (64 KiB to 1 GiB)")
+            }
+            config.traceBytes = traceBytes
+        }
         if let backend = overrides.backend {
             guard Self.isBackendName(backend) else {
                 throw DeviceError.invalidArgument(
@@ -163,6 +175,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var app: [String: StoredValue]?
         public var platform: DevicePlatform?
         public var backend: String?
+        public var traceBytes: Int?
 
         public init() {}
     }

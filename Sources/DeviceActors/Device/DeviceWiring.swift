@@ -22,7 +22,8 @@ struct DeviceWiring {
     ) throws(DeviceError) {
         let world = World(seed: seed, strategy: strategy)
         world.scheduler.recordsChoices = recordsSchedule
-        let trace = DeviceTrace(clock: world.clock, lastSequence: traceSequence)
+        let trace = DeviceTrace(
+            clock: world.clock, byteCapacity: config.traceBytes ?? DeviceTrace.byteCapacity, lastSequence: traceSequence)
         if recordsSchedule { world.scheduler.position = { [recorder = trace.recorder] in recorder.lastSequence } }
         world.scheduler.logSink = { [weak trace] level, category, message in
             trace?.record(.log(level: LogLevel(rawValue: level) ?? .notice, category: category, message: message))
