@@ -23,13 +23,16 @@ done
 [ "${1:-}" = "--" ] && shift
 [ ${#sanitizers[@]} -eq 0 ] && sanitizers=(thread address)
 
-export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/sanitizers/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
-export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-
 status=0
 for sanitizer in "${sanitizers[@]}"; do
   scratch=".build/sanitize-$sanitizer"
+  # Every process's report goes to a file of its own (report.<pid>), so a report from a daemon a
+  # test started survives the test removing the daemon's directory.
+  reports="$PWD/$scratch/reports"
+  rm -rf "$reports" && mkdir -p "$reports"
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$reports/report:suppressions=$PWD/scripts/sanitizers/tsan.supp"
+  export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$reports/report"
+  export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan.supp"
   echo "== $sanitizer: building (debug, --sanitize=$sanitizer, $scratch)"
   swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" 2>&1 \
     | grep -v "ld.gold: warning: Cannot export local symbol" | tail -n 1
@@ -40,8 +43,12 @@ for sanitizer in "${sanitizers[@]}"; do
   else
     status=1
     echo "== $sanitizer: FAILED in $(( $(date +%s) - start )) s; the reports (log: $scratch/test.log):"
-    grep -E "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|SUMMARY: |✘ Test .* failed" "$scratch/test.log" \
-      | sort | uniq -c | sort -rn | head -n 40
+    grep -E "✘ Test .* failed" "$scratch/test.log" | head -n 20
+  fi
+  if compgen -G "$reports/report.*" >/dev/null; then
+    status=1
+    echo "== $sanitizer: reports ($(ls "$reports" | wc -l) process(es)), in $reports:"
+    cat "$reports"/report.* | grep -E "^SUMMARY: " | sort | uniq -c | sort -rn | head -n 40
   fi
 done
 exit "$status"
