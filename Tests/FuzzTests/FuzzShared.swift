@@ -1,7 +1,6 @@
 import ControlProtocol
 import DaemonTestSupport
 import Foundation
-import Synchronization
 
 /// How a run is set up: from the environment, with defaults for the short run of `swift test`.
 struct FuzzSettings: Sendable {
@@ -99,7 +98,7 @@ final class FuzzShared: Sendable {
     }
 
     let settings: FuzzSettings
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init(settings: FuzzSettings) {
         self.settings = settings
@@ -207,4 +206,22 @@ func settledLog(of daemon: DaemonProcess) -> String {
         log = now
     }
     return log
+}
+
+/// A value behind an `NSLock` (pthread's mutex, which ThreadSanitizer follows: the
+/// `Synchronization` module's `Mutex` locks with futexes it cannot see, so every access it guards
+/// was reported as a race by scripts/sanitizers.sh).
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
 }
