@@ -33,6 +33,9 @@ for sanitizer in "${sanitizers[@]}"; do
   export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$reports/report:suppressions=$PWD/scripts/sanitizers/tsan.supp"
   export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$reports/report"
   export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan.supp"
+  # The daemons the tests start answer several times slower under a sanitizer: tests wait longer
+  # before calling that a hang (Tests/DaemonTestSupport/TestTimeouts.swift).
+  export CLARITYD_TEST_TIMEOUT_SCALE="${CLARITYD_TEST_TIMEOUT_SCALE:-6}"
   echo "== $sanitizer: building (debug, --sanitize=$sanitizer, $scratch)"
   swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" 2>&1 \
     | grep -v "ld.gold: warning: Cannot export local symbol" | tail -n 1

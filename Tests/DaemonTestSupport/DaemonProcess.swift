@@ -107,7 +107,7 @@ public final class DaemonProcess {
         try child.run()
         self.child = child
         connection = nil
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: timeout * TestTimeouts.scale)
         repeat {
             if (try? RawConnection(path: socketPath, receiveTimeout: 1)) != nil { return }
             if let status = child.wait(timeout: 0.02) {
@@ -184,7 +184,7 @@ public final class DaemonProcess {
     public func waitForExit(timeout: Double = 10) -> Int32 {
         guard let child else { return 0 }
         connection = nil
-        if let status = child.wait(timeout: timeout) { return status }
+        if let status = child.wait(timeout: timeout * TestTimeouts.scale) { return status }
         _ = sendSignal(child.processIdentifier, SIGKILL)
         return child.wait(timeout: 30) ?? -1
     }

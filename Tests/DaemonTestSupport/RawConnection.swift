@@ -42,6 +42,7 @@ public final class RawConnection {
             setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
         #endif
         guard descriptor >= 0 else { throw Failure(operation: "socket", errno: errno) }
+        let receiveTimeout = receiveTimeout * TestTimeouts.scale
         var timeout = timeval(
             tv_sec: Int(receiveTimeout), tv_usec: .init((receiveTimeout - receiveTimeout.rounded(.down)) * 1e6))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
