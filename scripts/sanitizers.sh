@@ -36,6 +36,7 @@ for sanitizer in "${sanitizers[@]}"; do
   # The daemons the tests start answer several times slower under a sanitizer: tests wait longer
   # before calling that a hang (Tests/DaemonTestSupport/TestTimeouts.swift).
   export CLARITYD_TEST_TIMEOUT_SCALE="${CLARITYD_TEST_TIMEOUT_SCALE:-6}"
+  export CLARITYD_SANITIZER="$sanitizer"
   echo "== $sanitizer: building (debug, --sanitize=$sanitizer, $scratch)"
   swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" 2>&1 \
     | grep -v "ld.gold: warning: Cannot export local symbol" | tail -n 1

@@ -181,7 +181,11 @@ import Testing
     /// A change the state directory refuses (here a file-size limit: EFBIG, as a full disk gives
     /// ENOSPC) is answered -32006 and undone: what the daemon answered and what a restart brings
     /// back agree.
-    @Test func aChangeThatCannotBeSavedIsUndoneAndSaysSo() throws {
+    @Test(
+        .disabled(
+            if: TestTimeouts.sanitizer == "thread",
+            "ThreadSanitizer's own runtime faults (SIGBUS at start) in a process under ulimit -f 12"))
+    func aChangeThatCannotBeSavedIsUndoneAndSaysSo() throws {
         let daemon = try DaemonProcess(fileSizeLimitKiB: 12)
         defer { daemon.stop() }
         var refused = 0
