@@ -41,19 +41,9 @@ final class ConfigReload: @unchecked Sendable {
         self.log = log
     }
 
-    /// Starts handling SIGHUP (registered as ``TerminationSignals`` registers its signals:
-    /// ignored first on Darwin, Dispatch's own handler on Linux); returns once it is in place.
+    /// Starts handling SIGHUP (``TerminationSignals/handle(_:on:_:)``); returns once it is in place.
     func watch(on queue: DispatchQueue) {
-        #if canImport(Darwin)
-            signal(SIGHUP, SIG_IGN)
-        #endif
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-        let registered = DispatchSemaphore(value: 0)
-        source.setRegistrationHandler { registered.signal() }
-        source.setEventHandler { [weak self] in self?.reload() }
-        source.activate()
-        registered.wait()
-        self.source = source
+        source = TerminationSignals.handle(SIGHUP, on: queue) { [weak self] in self?.reload() }
     }
 
     /// Reads the config again and applies what it can.

@@ -24,18 +24,26 @@ final class TerminationSignals: @unchecked Sendable {
 
     init(shutdown: Shutdown) {
         let queue = DispatchQueue(label: "clarityd.signals")
-        let registered = DispatchGroup()
         sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
-            #if canImport(Darwin)
-                signal(number, SIG_IGN)
-            #endif
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.setEventHandler { shutdown.run(reason: name) }
-            source.activate()
-            return source
+            Self.handle(number, on: queue) { shutdown.run(reason: name) }
         }
+    }
+
+    /// A dispatch source running `handler` on `queue` for signal `number`, registered as the type
+    /// comment says (ignored first on Darwin; Dispatch's own handler on Linux); returns once the
+    /// source is in place. Keep it: the signal is handled while it lives.
+    static func handle(_ number: Int32, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void)
+        -> DispatchSourceSignal
+    {
+        #if canImport(Darwin)
+            signal(number, SIG_IGN)
+        #endif
+        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+        let registered = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { registered.signal() }
+        source.setEventHandler(handler: handler)
+        source.activate()
         registered.wait()
+        return source
     }
 }
