@@ -38,9 +38,11 @@ public final class TraceRecorder<Payload: Sendable>: @unchecked Sendable {
     private var droppedBytes = 0
     public private(set) var lastSequence = 0
 
-    /// The bytes an entry takes besides what its payload holds: its place in the trace, the
-    /// time, the actor and sandbox names.
-    public static var entryOverhead: Int { 64 }
+    /// The bytes an entry takes besides what its payload holds out of line: the entry itself in
+    /// the trace's storage (its number, time, actor and sandbox names and the payload's inline
+    /// part: for a device's `Effect`, the size of its largest case) and its estimate's slot.
+    /// Counting less let a soak's 100 devices with a 256 KiB trace each hold ten times that.
+    public static var entryOverhead: Int { MemoryLayout<TraceEntry<Payload>>.stride + MemoryLayout<Int>.stride }
 
     /// A recorder whose first entry will be `lastSequence + 1` (a device restored from a
     /// snapshot goes on numbering where it stopped). `cost` estimates a payload's bytes beyond
@@ -58,6 +60,9 @@ public final class TraceRecorder<Payload: Sendable>: @unchecked Sendable {
     /// Entries kept now.
     public var count: Int { entries.count - head }
 
+    /// The entries the trace's storage has room for: what it holds in memory, kept or not.
+    var storageCapacity: Int { entries.capacity }
+
     @discardableResult
     public func record(time: VirtualInstant, actor: String, sandbox: String?, payload: Payload) -> TraceEntry<Payload> {
         lastSequence += 1
@@ -72,12 +77,26 @@ public final class TraceRecorder<Payload: Sendable>: @unchecked Sendable {
             head += 1
         }
         if head > capacity / 2 || droppedBytes > byteCapacity / 4 {
-            entries.removeFirst(head)
-            costs.removeFirst(head)
-            head = 0
-            droppedBytes = 0
+            letGoOfDropped()
         }
         return entry
+    }
+
+    /// Lets go of the dropped entries before `head`, into storage with room for a quarter more
+    /// than those kept: about as many as are dropped before the next time, so that a full trace's
+    /// storage stays within 1.25 times its bytes instead of doubling when an append outgrows it.
+    private func letGoOfDropped() {
+        let room = count + count / 4 + 1
+        var keptEntries: [TraceEntry<Payload>] = []
+        keptEntries.reserveCapacity(room)
+        keptEntries.append(contentsOf: entries[head...])
+        var keptCosts: [Int] = []
+        keptCosts.reserveCapacity(room)
+        keptCosts.append(contentsOf: costs[head...])
+        entries = keptEntries
+        costs = keptCosts
+        head = 0
+        droppedBytes = 0
     }
 
     /// Fills an empty recorder with `entries` saved from another (a device restored from a
@@ -96,9 +115,7 @@ public final class TraceRecorder<Payload: Sendable>: @unchecked Sendable {
             keptBytes -= costs[head]
             head += 1
         }
-        entries.removeFirst(head)
-        costs.removeFirst(head)
-        head = 0
+        letGoOfDropped()
     }
 
     /// Entries with a sequence number greater than `sequence`, oldest first.

@@ -44,4 +44,13 @@ import Testing
         #expect(trace.entries(after: 10).first?.sequence == 4951)
         #expect(trace.entries(after: 5000).isEmpty)
     }
+
+    @Test func aFullTracesStorageStaysWithinAQuarterMoreThanItKeeps() {
+        let trace = recorder(capacity: 100_000, bytes: 1_000 * (8 + overhead))
+        for round in 1...20 {
+            record(trace, Array(repeating: 8, count: 1_000))
+            #expect(trace.count == 1_000)
+            if round > 1 { #expect(trace.storageCapacity <= 1_251, "round \(round)") }
+        }
+    }
 }

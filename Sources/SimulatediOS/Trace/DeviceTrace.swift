@@ -12,8 +12,9 @@ public final class DeviceTrace: @unchecked Sendable {
     /// World tasks waiting for the next effect (``nextEffect(after:orUntil:)``).
     private var waiters: [EffectWaiter] = []
 
-    /// The most bytes a device's trace holds (estimated): 24 MiB, room for the 100 000 effects
-    /// of a busy device (about 100 bytes each), so that only large values make it keep fewer.
+    /// The most bytes a device's trace holds (estimated): 24 MiB, room for about 90 000 effects
+    /// (each takes 272 bytes in the trace on x86_64, ``TraceRecorder/entryOverhead``, plus what
+    /// it holds), fewer when they hold large values.
     public static let byteCapacity = 24 * 1024 * 1024
 
     @_spi(Host) public init(
