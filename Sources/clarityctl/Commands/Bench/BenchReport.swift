@@ -4,6 +4,8 @@ import Foundation
 /// The measurements of one bench phase (one method) and how they are printed.
 struct BenchReport: Sendable {
     let label: String
+    /// The devices a device phase spread over (1 for `daemon.ping`).
+    let devices: Int
     let clients: Int
     let pipeline: Int
     /// Per-response latencies in nanoseconds, sorted.
@@ -28,14 +30,16 @@ struct BenchReport: Sendable {
         let figures = String(
             format: "%.1f requests/s, p50 %.3f ms, p99 %.3f ms, max %.3f ms", requestsPerSecond,
             latencyMilliseconds(at: 0.5), latencyMilliseconds(at: 0.99), latencyMilliseconds(at: 1))
-        let summary = "\(label): \(requests) requests, \(clients) clients, pipeline \(pipeline): \(figures)"
+        let spread = devices > 1 ? ", \(devices) devices" : ""
+        let summary = "\(label): \(requests) requests, \(clients) clients\(spread), pipeline \(pipeline): \(figures)"
         guard errors > 0 else { return [summary] }
         return [summary, "  \(errors) error responses, e.g.:"] + errorSamples.map { "    " + $0 }
     }
 
     var json: JSONValue {
         [
-            "method": .string(label), "requests": .int(requests), "clients": .int(clients), "pipeline": .int(pipeline),
+            "method": .string(label), "requests": .int(requests), "devices": .int(devices), "clients": .int(clients),
+            "pipeline": .int(pipeline),
             "seconds": .double(Self.rounded(seconds, places: 6)),
             "requestsPerSecond": .double(Self.rounded(requestsPerSecond, places: 1)),
             "p50Ms": .double(Self.rounded(latencyMilliseconds(at: 0.5), places: 3)),

@@ -7,10 +7,13 @@ import Foundation
 /// requests, `-P` in flight per client. Every response must be a success; errors are counted,
 /// shown, and make the exit status 1. The device phases (`event` alternates `lock` and `unlock`,
 /// `advance` moves the clock one second, `store` sets a key) run on the `--device` given, else
-/// on a device `bench-<pid>` created for the run and removed after it.
+/// on a device `bench-<pid>` created for the run and removed after it; with `--devices N`, on N
+/// devices `bench-<pid>-<i>` created for the run, client `c` sending to device `c mod N` — how
+/// events on many devices show whether the daemon uses every core (docs/performance.md).
 struct BenchRun: ClarityCommand {
     static let help = CommandHelp(
-        words: ["bench"], synopsis: "[-c CLIENTS] [-n REQUESTS] [-P PIPELINE] [-t ping,event,advance,store]",
+        words: ["bench"],
+        synopsis: "[-c CLIENTS] [-n REQUESTS] [-P PIPELINE] [-t ping,event,advance,store] [--devices N]",
         abstract: "measure throughput and latency",
         details: [
             "  -c CLIENTS    concurrent connections, one thread each (default 50)",
@@ -18,6 +21,8 @@ struct BenchRun: ClarityCommand {
             "  -P PIPELINE   requests sent before reading their responses, per client (default 1)",
             "  -t METHODS    comma-separated: ping (daemon.ping), event (lock/unlock), advance (clock.advance 1 s),",
             "                store (store.set) (default ping,event)",
+            "  --devices N   device phases on N devices created for the run, client c on device c mod N",
+            "                (default 1; not with --device)",
             "Device phases use --device when given, else a device bench-<pid> created for the run.",
         ])
 
@@ -27,6 +32,8 @@ struct BenchRun: ClarityCommand {
     let requests: Int
     let pipeline: Int
     let methods: [String]
+    /// How many devices the device phases spread over (`--devices`).
+    let devices: Int
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
         requests =
@@ -43,6 +50,11 @@ struct BenchRun: ClarityCommand {
             throw UsageError("-t needs at least one of \(Self.methodNames.joined(separator: ", "))")
         }
         self.methods = methods
+        devices =
+            try arguments.value(of: "--devices").map { try ArgumentValues.integer($0, for: "--devices", minimum: 1) } ?? 1
+        guard devices == 1 || !options.deviceWasGiven else {
+            throw UsageError("--devices creates its own devices: give it or --device, not both")
+        }
     }
 
     func run(in session: Session) throws {
@@ -50,10 +62,10 @@ struct BenchRun: ClarityCommand {
         for method in methods {
             let report: BenchReport
             if method == "ping" {
-                report = try measure(try .ping(pipeline: pipeline), options: session.options)
+                report = try measure([try .ping(pipeline: pipeline)], options: session.options)
             } else {
-                report = try withEventDevice(session) { device in
-                    try measure(try workload(method, device: device), options: session.options)
+                report = try withEventDevices(session) { devices in
+                    try measure(try devices.map { try workload(method, device: $0) }, options: session.options)
                 }
             }
             if !session.options.json { print(report.lines.joined(separator: "\n")) }
@@ -73,14 +85,23 @@ struct BenchRun: ClarityCommand {
         }
     }
 
-    /// Runs `body` on the `--device` given, else on a device created for it (running the daemon's
-    /// `defaultApp`) and removed afterwards.
-    private func withEventDevice(_ session: Session, _ body: (String) throws -> BenchReport) throws -> BenchReport {
-        if session.options.deviceWasGiven { return try body(session.options.device) }
-        let device = "bench-\(ProcessInfo.processInfo.processIdentifier)"
-        _ = try session.call(Method.deviceCreate.rawValue, params: Self.deviceCreateParams(device: device))
-        defer { _ = try? session.call(Method.deviceRemove.rawValue, params: ["device": .string(device)]) }
-        return try body(device)
+    /// Runs `body` on the `--device` given, else on `--devices` devices created for it (running
+    /// the daemon's `defaultApp`) and removed afterwards.
+    private func withEventDevices(_ session: Session, _ body: ([String]) throws -> BenchReport) throws -> BenchReport {
+        if session.options.deviceWasGiven { return try body([session.options.device]) }
+        let prefix = "bench-\(ProcessInfo.processInfo.processIdentifier)"
+        let names = devices == 1 ? [prefix] : (0..<devices).map { "\(prefix)-\($0)" }
+        var created: [String] = []
+        defer {
+            for device in created {
+                _ = try? session.call(Method.deviceRemove.rawValue, params: ["device": .string(device)])
+            }
+        }
+        for device in names {
+            _ = try session.call(Method.deviceCreate.rawValue, params: Self.deviceCreateParams(device: device))
+            created.append(device)
+        }
+        return try body(names)
     }
 
     /// The params of the device bench creates: its name only, so the daemon picks the app.
@@ -89,8 +110,9 @@ struct BenchRun: ClarityCommand {
     }
 
     /// One phase: every client connects, then all start together; the clock runs from the start
-    /// until the last client finishes. Each client waits for the daemon at most `--timeout`.
-    private func measure(_ workload: BenchWorkload, options: GlobalOptions) throws -> BenchReport {
+    /// until the last client finishes. Client `c` sends `workloads[c mod count]`. Each client
+    /// waits for the daemon at most `--timeout`.
+    private func measure(_ workloads: [BenchWorkload], options: GlobalOptions) throws -> BenchReport {
         let tally = BenchTally()
         let connected = DispatchGroup()
         let finished = DispatchGroup()
@@ -98,6 +120,7 @@ struct BenchRun: ClarityCommand {
         let pipeline = self.pipeline
         for client in 0..<clients {
             let share = requests / clients + (client < requests % clients ? 1 : 0)
+            let workload = workloads[client % workloads.count]
             connected.enter()
             finished.enter()
             let thread = Thread {
@@ -128,7 +151,7 @@ struct BenchRun: ClarityCommand {
         let result = tally.result()
         if let failure = result.failure { throw failure }
         return BenchReport(
-            label: workload.label, clients: clients, pipeline: pipeline, latencies: result.outcome.latencies.sorted(),
+            label: workloads[0].label, devices: workloads.count, clients: clients, pipeline: pipeline, latencies: result.outcome.latencies.sorted(),
             seconds: seconds, errors: result.outcome.errors, errorSamples: result.outcome.errorSamples)
     }
 }
