@@ -140,7 +140,7 @@ def writes_beside(daemon, seconds=5):
 def writes_while_exploring():
     results = []
     for jobs in (None, 256):
-        daemon = Daemon()
+        daemon = Daemon(config={"durability": "fsync"})
         explorer = daemon.client()
         params = {"scenario": FIXED, "schedules": 10_000_000}
         params.update({"timeLimit": 12} if jobs is None else {"jobs": jobs})

@@ -35,6 +35,7 @@ final class Daemon: Sendable {
         signal(SIGPIPE, SIG_IGN)
         // A file grown past RLIMIT_FSIZE must fail the write (EFBIG, answered -32006), not kill us.
         signal(SIGXFSZ, SIG_IGN)
+        SystemCall.tuneAllocator()
         var file: ConfigFile
         var options = CommandLineOptions()
         do {

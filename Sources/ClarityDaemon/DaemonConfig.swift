@@ -19,7 +19,7 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
     var maxRequestBytes = ClarityProtocol.defaultMaxRequestBytes
     var logLevel = LogLevel.info
     /// Whether an answer waits for its journal line to be synced to disk.
-    var durability = Durability.fsync
+    var durability = Durability.everysec
     /// Journal lines after which a device is snapshotted and its journal started afresh; 0
     /// (the default) never compacts, so that a restart replays every input and comes back exact.
     var compactJournalAfter = 0

@@ -35,12 +35,12 @@ import Testing
         ]
     ]
 
-    /// With the default `durability: fsync`, `store.set` was answered once in 5 s while an
+    /// With `durability: fsync` (the default then), `store.set` was answered once in 5 s while an
     /// exploration kept the cores (the journal's sync waited for Dispatch's pool, which the
     /// exploration held); with `jobs` 256, after 145 s. Now the exploration runs on the
     /// daemon's scenario threads, at a low priority, and every write is answered while it runs.
     @Test func durableWritesAreAnsweredWhileAnExplorationWithManyJobsRuns() throws {
-        let daemon = try DaemonProcess()
+        let daemon = try DaemonProcess(config: ["durability": "fsync"])
         defer { daemon.stop() }
         let exploring = try daemon.connect(receiveTimeout: 300)
         try exploring.request(id: 1, "scenario.explore", Self.endless(jobs: 256))
