@@ -173,6 +173,7 @@ final class Daemon: Sendable {
         log.info("state directory \(stateDirectory.path), pid \(getpid())")
         notifier.notify("READY=1")
         let watchdog = notifier.startWatchdog { [loops] in loops.allTurning(within: .seconds(1)) }
-        withExtendedLifetime((self, signals, watchdog)) { dispatchMain() }
+        let trimming = SystemCall.returnFreedMemory(every: .seconds(10))
+        withExtendedLifetime((self, signals, watchdog, trimming)) { dispatchMain() }
     }
 }
