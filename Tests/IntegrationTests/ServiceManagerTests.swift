@@ -128,4 +128,78 @@ import Testing
         let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         #expect(status == 0, "systemd-analyze verify: \(said)")
     }
+
+    /// Runs `tool` with `arguments` to completion: its exit status (nil after 60 s) and what it
+    /// printed, standard output and error together.
+    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32?, output: String) {
+        let output = URL(fileURLWithPath: "/tmp/tool-\(UUID().uuidString.prefix(8))")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: output)
+        let child = ChildProcess(process)
+        try child.run()
+        let status = child.wait(timeout: 60)
+        return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+
+    /// The shipped unit, run by a real systemd user manager: `start` waits for READY=1, a client
+    /// connected before `reload` (SIGHUP) is still answered after it, and `stop` saves (a value
+    /// set before it reads back from a daemon started on the same state) and exits 0. Where no user
+    /// manager runs (`systemctl --user is-system-running` answers neither `running` nor
+    /// `degraded`, as in most containers), it says so and checks nothing.
+    @Test func theUnitUnderARealSystemdUserManager() throws {
+        let systemctl = ["/usr/bin/systemctl", "/bin/systemctl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let systemctl else {
+            print("ServiceManagerTests: systemctl is not installed here; the real service run was skipped")
+            return
+        }
+        let state = try run(systemctl, ["--user", "is-system-running"])
+        let answer = state.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard answer == "running" || answer == "degraded" else {
+            print("ServiceManagerTests: no systemd user manager here (systemctl --user is-system-running: \(answer)); the real service run was skipped")
+            return
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let name = "clarityd-test-\(UUID().uuidString.prefix(8).lowercased())"
+        let work = URL(fileURLWithPath: "/tmp/\(name)")
+        let socket = work.appendingPathComponent("d.sock").path
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let units = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/systemd/user")
+        try FileManager.default.createDirectory(at: units, withIntermediateDirectories: true)
+        let unitFile = units.appendingPathComponent("\(name).service")
+        let unit = try String(contentsOf: root.appendingPathComponent("config/clarityd.service"), encoding: .utf8)
+            .replacingOccurrences(
+                of: "%h/.local/bin/clarityd --socket %t/clarityd.sock",
+                with: "\(BuildProducts.executable("clarityd").path) --socket \(socket) --state-dir \(work.path)/state")
+        try unit.write(to: unitFile, atomically: true, encoding: .utf8)
+        defer {
+            _ = try? run(systemctl, ["--user", "stop", name])
+            try? FileManager.default.removeItem(at: unitFile)
+            _ = try? run(systemctl, ["--user", "daemon-reload"])
+            try? FileManager.default.removeItem(at: work)
+        }
+        #expect(try run(systemctl, ["--user", "daemon-reload"]).status == 0)
+        let start = try run(systemctl, ["--user", "start", name])
+        #expect(start.status == 0, "systemctl --user start: \(start.output)")
+        #expect(try run(systemctl, ["--user", "is-active", name]).output.hasPrefix("active"))
+
+        let client = try RawConnection(path: socket, receiveTimeout: 20)
+        #expect(try client.call(id: 1, "store.set", ["key": "kept", "value": 7])?["result"] != nil)
+        let reload = try run(systemctl, ["--user", "reload", name])
+        #expect(reload.status == 0, "systemctl --user reload: \(reload.output)")
+        #expect(try client.call(id: 2, "daemon.ping")?["result"]?["pong"] == true, "the client connected before the reload is answered")
+
+        let stop = try run(systemctl, ["--user", "stop", name])
+        #expect(stop.status == 0, "systemctl --user stop: \(stop.output)")
+        let status = try run(systemctl, ["--user", "show", "-p", "ExecMainStatus", "--value", name])
+        #expect(status.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "clarityd's exit status under stop")
+        let again = try DaemonProcess(arguments: ["--state-dir", work.appendingPathComponent("state").path])
+        defer { again.stop() }
+        #expect(try again.call("store.get", ["key": "kept"])["value"] == 7, "what was set before stop is saved")
+    }
 }
+
