@@ -18,8 +18,9 @@ public enum ClarityDaemon {
     /// environment, its devices and scenarios running `apps`; never returns. An app registered
     /// twice by name runs as the later registration.
     public static func run(apps: [AppRegistration]) -> Never {
-        Daemon.run(
+        let serving = Daemon.start(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
             catalog: AppCatalog(apps))
+        serving.park()
     }
 }

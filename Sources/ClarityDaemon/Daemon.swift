@@ -29,9 +29,14 @@ final class Daemon: Sendable {
     private let notifier: ServiceNotifier
     private let reload: ConfigReload
 
-    /// Runs the daemon with the arguments after the program name, its devices running the apps
-    /// of `catalog`; never returns.
-    static func run(arguments: [String], environment: [String: String], catalog: AppCatalog) -> Never {
+    /// Starts the daemon with the arguments after the program name, its devices running the apps
+    /// of `catalog`: when this returns it is listening, and the caller parks the main thread
+    /// (``Serving/park()``). A bad command line or config exits the process.
+    ///
+    /// Starting returns, rather than never returning itself, so that every value made while
+    /// starting is released: a function that never returns drops its releases, and
+    /// LeakSanitizer reported each such string at exit (docs/reliability.md).
+    static func start(arguments: [String], environment: [String: String], catalog: AppCatalog) -> Serving {
         signal(SIGPIPE, SIG_IGN)
         // A file grown past RLIMIT_FSIZE must fail the write (EFBIG, answered -32006), not kill us.
         signal(SIGXFSZ, SIG_IGN)
@@ -63,7 +68,7 @@ final class Daemon: Sendable {
             log.error(error.message)
             exit(error.exitStatus)
         }
-        daemon.serve(lifeline: options.lifeline)
+        return daemon.serve(lifeline: options.lifeline)
     }
 
     private init(
@@ -161,9 +166,8 @@ final class Daemon: Sendable {
         return resolved
     }
 
-    /// Starts accepting and handling signals (and the lifeline), tells the service manager, and
-    /// parks the main thread.
-    private func serve(lifeline: Bool) -> Never {
+    /// Starts accepting and handling signals (and the lifeline) and tells the service manager.
+    private func serve(lifeline: Bool) -> Serving {
         let signals = TerminationSignals(shutdown: shutdown)
         reload.watch(on: DispatchQueue(label: "clarityd.reload"))
         if lifeline { Lifeline.watch { [shutdown] in shutdown.run(reason: "lifeline: standard input closed") } }
@@ -174,6 +178,19 @@ final class Daemon: Sendable {
         notifier.notify("READY=1")
         let watchdog = notifier.startWatchdog { [loops] in loops.allTurning(within: .seconds(1)) }
         let trimming = SystemCall.returnFreedMemory(every: .seconds(10))
-        withExtendedLifetime((self, signals, watchdog, trimming)) { dispatchMain() }
+        return Serving(daemon: self, signals: signals, watchdog: watchdog, trimming: trimming)
+    }
+
+    /// A started daemon and the sources that keep it serving, held by the parked main thread.
+    struct Serving {
+        let daemon: Daemon
+        let signals: TerminationSignals
+        let watchdog: DispatchSourceTimer?
+        let trimming: DispatchSourceTimer
+
+        /// Parks the main thread for the daemon's life; the process ends in ``Shutdown``.
+        func park() -> Never {
+            withExtendedLifetime(self) { dispatchMain() }
+        }
     }
 }
