@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite under ThreadSanitizer and AddressSanitizer (LeakSanitizer included):
+# The whole test suite under ThreadSanitizer and AddressSanitizer (LeakSanitizer off, see below):
 #   scripts/sanitizers.sh [thread|address ...] [-- swift test arguments]
 # Defaults to both, one after the other, each in a build directory of its own
 # (.build/sanitize-thread, .build/sanitize-address), so the plain debug build is untouched.
@@ -31,7 +31,13 @@ for sanitizer in "${sanitizers[@]}"; do
   reports="$PWD/$scratch/reports"
   rm -rf "$reports" && mkdir -p "$reports"
   export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$reports/report:suppressions=$PWD/scripts/sanitizers/tsan.supp"
-  export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$reports/report"
+  # LeakSanitizer is off: on Linux it cannot see pointers Swift stores with tag bits in their
+  # spare bits (multi-payload enums such as StoredValue, Data's representation, refcount side
+  # tables), so it reports live values as leaked (llvm/llvm-project#56751,
+  # swiftlang/swift-corelibs-xctest#342); the first run here reported 168 processes, every one
+  # such. Memory errors still halt. Leaks are looked for with heaptrack and DeviceLifetimeTests
+  # instead (docs/reliability.md, Sanitizers). CLARITYD_DETECT_LEAKS=1 turns it back on.
+  export ASAN_OPTIONS="halt_on_error=1:detect_leaks=${CLARITYD_DETECT_LEAKS:-0}:log_path=$reports/report"
   export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan.supp"
   # The daemons the tests start answer several times slower under a sanitizer: tests wait longer
   # before calling that a hang (Tests/DaemonTestSupport/TestTimeouts.swift).

@@ -181,16 +181,22 @@ final class Daemon: Sendable {
         return Serving(daemon: self, signals: signals, watchdog: watchdog, trimming: trimming)
     }
 
-    /// A started daemon and the sources that keep it serving, held by the parked main thread.
-    struct Serving {
+    /// A started daemon and the sources that keep it serving.
+    struct Serving: @unchecked Sendable {
         let daemon: Daemon
         let signals: TerminationSignals
         let watchdog: DispatchSourceTimer?
         let trimming: DispatchSourceTimer
 
+        /// The daemon serving in this process, for its whole life: held where LeakSanitizer
+        /// looks (a global), since the process ends in ``Shutdown`` on another thread while
+        /// the main thread is parked, and what only the parked frame held was reported as leaked.
+        private static let current = Protected<Serving?>(nil)
+
         /// Parks the main thread for the daemon's life; the process ends in ``Shutdown``.
         func park() -> Never {
-            withExtendedLifetime(self) { dispatchMain() }
+            Self.current.withLock { $0 = self }
+            dispatchMain()
         }
     }
 }
