@@ -51,9 +51,12 @@ import Testing
         awaitLog(text) { daemon.log }
     }
 
-    /// Waits until `log()` holds `text`; false if it doesn't within 60 s.
+    /// Polls of the daemon's log, 20 ms apart: 60 s, longer under a sanitizer (``TestTimeouts``).
+    private static let logPolls = Int(3000 * TestTimeouts.scale)
+
+    /// Waits until `log()` holds `text`; false if it doesn't within ``logPolls``.
     private func awaitLog(_ text: String, in log: () -> String) -> Bool {
-        for _ in 0..<3000 {
+        for _ in 0..<Self.logPolls {
             if log().contains(text) { return true }
             usleep(20_000)
         }
@@ -120,7 +123,7 @@ import Testing
         // Until each holds answers unsent (as many as 4 MiB, or fewer once they hold over 64 MiB
         // together): 16 of them hold over 64 MiB, since none reads.
         var waiting = 0
-        for _ in 0..<3000 {
+        for _ in 0..<Self.logPolls {
             waiting = daemon.log.components(separatedBy: "bytes of answers wait unsent").count - 1
             if waiting >= greedy.count { break }
             usleep(20_000)
@@ -226,7 +229,7 @@ import Testing
         // The connection is closed: what was held back is summed up.
         var printed = 0
         var suppressed = 0
-        for _ in 0..<3000 {
+        for _ in 0..<Self.logPolls {
             let lines = daemon.log.split(separator: "\n")
             printed = lines.filter { $0.contains(" WARNING connection ") && $0.contains("jsonrpc must be") }.count
             suppressed = lines.compactMap { line -> Int? in
