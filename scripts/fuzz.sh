@@ -32,9 +32,14 @@ for target in "${targets[@]}"; do
 done
 
 echo "building the fuzz targets (release, -sanitize=fuzzer,address)…"
-swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address 2>&1 \
-  | grep -v "ld.gold: warning: Cannot export local symbol" | tail -n 1
-bin="$(swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address --show-bin-path)"
+# swiftc keeps only the last -sanitize= it is given, and SwiftPM passed `--sanitize=fuzzer
+# --sanitize=address` in an order that changed from build to build: some builds had no coverage
+# (libFuzzer ran blind, "ok"), the others no AddressSanitizer. `--sanitize=fuzzer` makes SwiftPM
+# build the targets as libFuzzer wants (no main of their own); the -sanitize naming both comes
+# last, so it is the one swiftc keeps. Each run below is checked for both.
+build=(swift build --package-path Fuzz -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
+"${build[@]}" 2>&1 | grep -v "ld.gold: warning: Cannot export local symbol" | tail -n 1
+bin="$("${build[@]}" --show-bin-path)"
 
 # Targets run side by side, one per core (FUZZ_JOBS overrides): 60 s each on two cores is
 # two and a half minutes, not five.
@@ -72,7 +77,13 @@ for target in "${targets[@]}"; do
   features="$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$done_line")"
   corpus="$(sed -nE 's/.* corp: ([0-9]+\/[0-9]+[a-zA-Z]*).*/\1/p' <<<"$done_line")"
   speed="$(sed -nE 's/.* exec\/s: ([0-9]+).*/\1/p' <<<"$done_line")"
-  if [ "$status" -eq 0 ]; then
+  if ! grep -q "inline 8-bit counters" "$log"; then
+    failed=1
+    result="FAILED: $target is not instrumented for coverage (libFuzzer ran blind); log: $log"
+  elif ! nm "$bin/$target" 2>/dev/null | grep -q "__asan_report_store"; then
+    failed=1
+    result="FAILED: $target was built without AddressSanitizer"
+  elif [ "$status" -eq 0 ]; then
     result=ok
   else
     failed=1
