@@ -80,7 +80,7 @@ for target in "${targets[@]}"; do
   if ! grep -q "inline 8-bit counters" "$log"; then
     failed=1
     result="FAILED: $target is not instrumented for coverage (libFuzzer ran blind); log: $log"
-  elif ! nm "$bin/$target" 2>/dev/null | grep -q "__asan_report_store"; then
+  elif ! grep -q "__asan_report_store" < <(nm "$bin/$target" 2>/dev/null); then
     failed=1
     result="FAILED: $target was built without AddressSanitizer"
   elif [ "$status" -eq 0 ]; then
