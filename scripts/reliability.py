@@ -10,44 +10,13 @@ Python 3 standard library only. Linux (reads /proc for CPU time and memory).
 """
 import json, os, signal, socket, subprocess, sys, tempfile, time
 
+from clarityd_client import Client
+
 BIN = os.path.abspath(sys.argv[1])
 ONLY = set(sys.argv[2:])
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXED = json.load(open(os.path.join(ROOT, "config/scenarios/clarity-stale-verification-fixed.json")))
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-class Client:
-    def __init__(self, path, timeout=None):
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.connect(path)
-        self.sock.settimeout(timeout)
-        self.file = self.sock.makefile("rb")
-        self.next = 0
-
-    def send(self, method, params=None):
-        self.next += 1
-        message = {"jsonrpc": "2.0", "id": self.next, "method": method}
-        if params is not None:
-            message["params"] = params
-        self.sock.sendall((json.dumps(message) + "\n").encode())
-
-    def answer(self):
-        while True:
-            line = self.file.readline()
-            if not line:
-                raise EOFError("closed")
-            message = json.loads(line)
-            if "id" in message:
-                return message
-
-    def call(self, method, params=None):
-        self.send(method, params)
-        return self.answer()
-
-    def close(self):
-        self.file.close()
-        self.sock.close()
 
 
 class Daemon:

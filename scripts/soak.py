@@ -18,6 +18,8 @@ Python 3 standard library only; Linux (/proc).
 """
 import json, os, random, signal, socket, subprocess, sys, tempfile, threading, time
 
+from clarityd_client import Client
+
 BIN = os.path.abspath(sys.argv[1])
 MINUTES = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,42 +27,6 @@ SCENARIO = json.load(open(os.path.join(ROOT, "config/scenarios/clarity-stale-ver
 DEVICES = 100
 USERS = 4
 MINUTE = 60.0
-
-
-class Client:
-    def __init__(self, path, timeout=30):
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.settimeout(timeout)
-        self.sock.connect(path)
-        self.file = self.sock.makefile("rb")
-        self.next = 0
-
-    def send(self, method, params=None):
-        self.next += 1
-        message = {"jsonrpc": "2.0", "id": self.next, "method": method}
-        if params is not None:
-            message["params"] = params
-        self.sock.sendall((json.dumps(message) + "\n").encode())
-
-    def answer(self):
-        while True:
-            line = self.file.readline()
-            if not line:
-                raise EOFError("closed")
-            message = json.loads(line)
-            if "id" in message:
-                return message
-
-    def call(self, method, params=None):
-        self.send(method, params)
-        return self.answer()
-
-    def close(self):
-        try:
-            self.file.close()
-            self.sock.close()
-        except OSError:
-            pass
 
 
 class Daemon:
@@ -84,7 +50,7 @@ class Daemon:
             if self.process.poll() is not None:
                 raise RuntimeError("clarityd exited with %s; log %s" % (self.process.returncode, self.dir + "/log"))
             try:
-                Client(self.socket).close()
+                Client(self.socket, timeout=30).close()
                 return time.time() - started
             except OSError:
                 time.sleep(0.01)
@@ -136,7 +102,7 @@ class Soak:
                 self.errors[code] = self.errors.get(code, 0) + 1
 
     def setup(self):
-        client = Client(self.daemon.socket)
+        client = Client(self.daemon.socket, timeout=30)
         catalog = client.call("daemon.catalog")["result"]
         apps = [app for app in catalog["apps"] if app.get("available")]
         for index in range(DEVICES):
@@ -158,7 +124,7 @@ class Soak:
                 time.sleep(0.05)
                 continue
             try:
-                client = Client(self.daemon.socket)
+                client = Client(self.daemon.socket, timeout=30)
             except OSError:
                 time.sleep(0.05)
                 continue
