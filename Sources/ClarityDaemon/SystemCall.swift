@@ -84,8 +84,7 @@ enum SystemCall {
     static func returnFreedMemory() {
         #if canImport(Glibc)
             typealias Trim = @convention(c) (Int) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+            _ = glibc("malloc_trim", as: Trim.self)?(0)
         #endif
     }
 
@@ -110,13 +109,19 @@ enum SystemCall {
     static func tuneAllocator() {
         #if canImport(Glibc)
             typealias Option = @convention(c) (Int32, Int32) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-            let mallopt = unsafeBitCast(symbol, to: Option.self)
+            guard let mallopt = glibc("mallopt", as: Option.self) else { return }
             let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3
             _ = mallopt(mmapThreshold, 128 << 10)
             _ = mallopt(trimThreshold, 1 << 20)
         #endif
     }
+
+    #if canImport(Glibc)
+        /// glibc's function `name`, looked up at run time (nil in a libc without it), as `type`.
+        private static func glibc<Function>(_ name: String, as type: Function.Type) -> Function? {
+            dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
+        }
+    #endif
 
     /// True when the last call failed only because it would have blocked.
     static var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
