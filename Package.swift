@@ -57,7 +57,9 @@ let package = Package(
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
         .testTarget(
             name: "DeviceActorsTests",
-            dependencies: ["DeviceActors", "DeviceTesting", "SimulatediOS", "Clarity", "ControlProtocol", "ExtensionSandbox"]),
+            dependencies: [
+                "DeviceActors", "DeviceTesting", "SimulatediOS", "Clarity", "ControlProtocol", "ExtensionSandbox", "BuiltInApps",
+            ]),
         /// Clarity's behaviour, in process, through the harness apps' authors use.
         .testTarget(name: "ClarityTests", dependencies: ["DeviceTesting", "SimulatediOS", "Clarity", "ExtensionSandbox"]),
         /// ScrollKitty's behaviour, through the same harness.

@@ -146,10 +146,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         try run { await network.startTicking() }
     }
 
-    /// A device let go of frees its world: its timers (which hold the actors that hold the
-    /// world) are dropped.
+    /// A device let go of frees its world: its timers and its apps' manifest receivers (which
+    /// hold the actors and apps that hold the world) are dropped.
     deinit {
         world.clock.cancelAll()
+        for installed in apps { installed.platform.receivers.removeAll() }
     }
 
     /// Runs each main app's launch (cleanup, timers), as iOS does at app start, in install order.

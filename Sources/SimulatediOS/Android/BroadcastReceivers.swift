@@ -25,6 +25,14 @@ public enum BroadcastAction: String, Sendable, Codable, CaseIterable {
         lock.withLock { receivers.append((actions, onReceive)) }
     }
 
+    /// Forgets every receiver: the device is let go of, and with it the system that kept them.
+    /// A receiver holds the app that declared it, which holds the platform that holds this:
+    /// kept, they held the device's whole world (a compaction every few hundred requests left
+    /// one behind each time, issue 22).
+    @_spi(Host) public func removeAll() {
+        lock.withLock { receivers.removeAll() }
+    }
+
     /// The receivers for `action`, in the order they were declared.
     @_spi(Host) public func receivers(for action: BroadcastAction) -> [Receiver] {
         lock.withLock { receivers.filter { $0.actions.contains(action) }.map(\.onReceive) }
