@@ -68,6 +68,11 @@ public final class TraceRecorder<Payload: Sendable>: @unchecked Sendable {
         lastSequence += 1
         let entry = TraceEntry(sequence: lastSequence, time: time, actor: actor, sandbox: sandbox, payload: payload)
         let bytes = Self.entryOverhead + actor.utf8.count + (sandbox?.utf8.count ?? 0) + cost(payload)
+        // Storage full while dropped entries still sit in it: let go of them rather than let the
+        // append double it. With entries of uneven sizes the dropped ones may hold less than a
+        // quarter of the bytes when the room runs out, and the storage grew to 2.5 times what
+        // it keeps (issue 22's soak).
+        if head > 0, entries.count == entries.capacity { letGoOfDropped() }
         entries.append(entry)
         costs.append(bytes)
         keptBytes += bytes

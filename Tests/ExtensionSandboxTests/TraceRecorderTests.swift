@@ -53,4 +53,21 @@ import Testing
             if round > 1 { #expect(trace.storageCapacity <= 1_251, "round \(round)") }
         }
     }
+
+    /// Entries of uneven sizes: the dropped ones lag behind a quarter of the bytes now and then,
+    /// and the storage, full before they are let go of, used to double (2.5 times what it keeps):
+    /// a soak's 100 devices crept toward that over many minutes (issue 22). Now the storage is
+    /// sized a quarter over what is kept each time the dropped are let go of; as sizes vary, the
+    /// count kept moves a little below that, but the storage never doubles.
+    @Test func unevenEntriesDoNotDoubleAFullTracesStorage() {
+        let trace = recorder(capacity: 100_000, bytes: 64 * 1024)
+        var generator = SeededRandom(seed: 22)
+        var worst = 0.0
+        for index in 1...50_000 {
+            trace.record(time: .epoch, actor: "", sandbox: nil, payload: Int(generator.next() % 400))
+            if index > 5_000 { worst = max(worst, Double(trace.storageCapacity) / Double(trace.count)) }
+        }
+        #expect(worst <= 1.4, "storage reached \(worst) times the entries kept")
+    }
 }
+
