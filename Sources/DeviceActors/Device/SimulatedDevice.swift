@@ -146,11 +146,13 @@ public final class SimulatedDevice: @unchecked Sendable {
         try run { await network.startTicking() }
     }
 
-    /// A device let go of frees its world: its timers and its apps' manifest receivers (which
-    /// hold the actors and apps that hold the world) are dropped.
+    /// A device let go of frees its world: its timers, its apps' manifest receivers and the
+    /// works WorkManager keeps (which hold the actors and apps that hold the world) are dropped.
     deinit {
         world.clock.cancelAll()
         for installed in apps { installed.platform.receivers.removeAll() }
+        let work = platform.work
+        _ = try? run { await work.forgetAll() }
     }
 
     /// Runs each main app's launch (cleanup, timers), as iOS does at app start, in install order.

@@ -73,6 +73,15 @@ public struct OneTimeWorkRequest: Sendable {
         runInApp = runner
     }
 
+    /// The device is let go of: every work goes, untraced. A work waiting for the network holds
+    /// its `doWork`, which holds the app, which holds the platform that holds this agent: kept,
+    /// it held the device's whole world (The Phone's Android sync, offline, issue 22).
+    @_spi(Host) public func forgetAll() {
+        for work in works.values { work.running?.cancel() }
+        works = [:]
+        runInApp = nil
+    }
+
     func enqueueUnique(_ name: String, policy: ExistingWorkPolicy, request: OneTimeWorkRequest) async {
         if let existing = works[name] {
             switch policy {
