@@ -86,14 +86,15 @@ extension DeviceLifetimeTests {
                 _ = try made.apply(event)
             }
             // Every intent, with no arguments, as a soak's users send them: some run, most are refused.
-            for intent in app.description.intents {
-                _ = try? made.perform(intent: intent.name, arguments: JSONArguments())
+            let askEveryIntent = {
+                for intent in app.description.intents { _ = try? made.perform(intent: intent.name, arguments: JSONArguments()) }
             }
+            askEveryIntent()
             _ = try made.advance(seconds: 86_400)
             _ = try made.storeSet(suite: nil, key: "lived", value: .int(1))
             // Replaced in the middle of things: offline, unlocked, an app in front, a sync asked.
             for event: DeviceEvent in [.networkOffline, .unlock, .appOpen(app: instagram)] { _ = try made.apply(event) }
-            for intent in app.description.intents { _ = try? made.perform(intent: intent.name, arguments: JSONArguments()) }
+            askEveryIntent()
             _ = try made.advance(seconds: 30)
             let snapshot = try JSONDecoder().decode(DeviceSnapshot.self, from: JSONEncoder().encode(try made.snapshot()))
             let again = try SimulatedDevice(restoring: snapshot, catalog: AppCatalog.builtIn, servers: servers)

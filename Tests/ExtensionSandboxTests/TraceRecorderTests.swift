@@ -70,4 +70,3 @@ import Testing
         #expect(worst <= 1.4, "storage reached \(worst) times the entries kept")
     }
 }
-
