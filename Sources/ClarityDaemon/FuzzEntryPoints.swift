@@ -34,6 +34,24 @@ import ScenarioFiles
         try? JSONValue(parsing: bytes)
     }
 
+    /// Whether a request line, read as the dispatcher reads it (a single object's members kept
+    /// without building the object), means what its whole value means: refused as not JSON
+    /// exactly when ``parseJSON(_:)`` refuses it, and a single request validated the same.
+    public static func requestLineAgreesWithItsValue(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let whole = parseJSON(bytes)
+        switch InboundMessage.parse(bytes) {
+        case .failure(let error) where error.code == RPCError.Code.parseError: return whole == nil
+        case .failure, .success(.batch): return whole != nil
+        case .success(.single(let item)):
+            guard let whole else { return false }
+            switch (item, RPCRequest.validate(whole)) {
+            case (.success(let read), .success(let built)): return read == built
+            case (.failure(let read), .failure(let built)): return read.id == built.id && read.error == built.error
+            default: return false
+            }
+        }
+    }
+
     /// Encodes a value as every answer and journal line is written.
     public static func encodeJSON(_ value: JSONValue) throws -> [UInt8] {
         try JSONWire.bytes(value)

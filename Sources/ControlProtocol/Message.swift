@@ -55,14 +55,40 @@ public struct RPCRequest: Sendable, Hashable {
         return .object(members)
     }
 
+    /// The members of a request object that mean something (JSON-RPC 2.0 §4); any other is ignored.
+    enum Member: Int, CaseIterable {
+        case id, jsonrpc, method, params
+
+        var name: StaticString {
+            switch self {
+            case .id: "id"
+            case .jsonrpc: "jsonrpc"
+            case .method: "method"
+            case .params: "params"
+            }
+        }
+
+        /// The names, in the order of the cases (``JSONReader/parse(_:keepingMembers:)``).
+        static let names = allCases.map(\.name)
+    }
+
     /// Validates one request object (JSON-RPC 2.0 §4). On failure, returns the error and the id
     /// to answer it with (null when the id itself could not be read).
     public static func validate(_ value: JSONValue) -> Result<RPCRequest, InvalidRequest> {
         guard case .object(let members) = value else {
             return .failure(InvalidRequest(id: .null, error: .invalidRequest("a request must be an object")))
         }
+        return validate(
+            id: members[Member.id.name.description], jsonrpc: members[Member.jsonrpc.name.description],
+            method: members[Member.method.name.description], params: members[Member.params.name.description])
+    }
+
+    /// Validates a request object's members (nil where absent).
+    static func validate(id idMember: JSONValue?, jsonrpc: JSONValue?, method methodMember: JSONValue?, params: JSONValue?)
+        -> Result<RPCRequest, InvalidRequest>
+    {
         var id: RPCID?
-        switch members["id"] {
+        switch idMember {
         case nil: id = nil
         case .string(let value)?: id = .string(value)
         case .int(let value)?: id = .number(value)
@@ -71,13 +97,12 @@ public struct RPCRequest: Sendable, Hashable {
             return .failure(InvalidRequest(id: .null, error: .invalidRequest("id must be a string, an integer or null")))
         }
         let answerID = id ?? .null
-        guard members["jsonrpc"] == .string("2.0") else {
+        guard case .string("2.0")? = jsonrpc else {
             return .failure(InvalidRequest(id: answerID, error: .invalidRequest("jsonrpc must be \"2.0\"")))
         }
-        guard case .string(let method)? = members["method"] else {
+        guard case .string(let method)? = methodMember else {
             return .failure(InvalidRequest(id: answerID, error: .invalidRequest("method must be a string")))
         }
-        let params = members["params"]
         switch params {
         case nil, .object?, .array?: break
         default:
@@ -153,20 +178,35 @@ public enum InboundMessage: Sendable {
     public static func parse(_ line: UnsafeRawBufferPointer, maxBatchRequests: Int = .max) -> Result<
         InboundMessage, RPCError
     > {
-        let value: JSONValue
+        var id: JSONValue?
+        var jsonrpc: JSONValue?
+        var method: JSONValue?
+        var params: JSONValue?
+        let value: JSONValue?
         do {
-            value = try JSONReader.parse(line)
+            value = try JSONReader.parse(line, keepingMembers: RPCRequest.Member.names) { slot, member in
+                switch RPCRequest.Member(rawValue: slot)! {
+                case .id: id = member
+                case .jsonrpc: jsonrpc = member
+                case .method: method = member
+                case .params: params = member
+                }
+            }
         } catch {
             return .failure(.parseError("the line is not valid JSON"))
         }
-        if case .array(let items) = value {
+        switch value {
+        case nil:
+            return .success(.single(RPCRequest.validate(id: id, jsonrpc: jsonrpc, method: method, params: params)))
+        case .array(let items)?:
             if items.isEmpty { return .failure(.invalidRequest("empty batch")) }
             if items.count > maxBatchRequests {
                 return .failure(.batchTooLong(limit: maxBatchRequests, count: items.count))
             }
             return .success(.batch(items.map(RPCRequest.validate)))
+        case let scalar?:
+            return .success(.single(RPCRequest.validate(scalar)))
         }
-        return .success(.single(RPCRequest.validate(value)))
     }
 }
 

@@ -32,6 +32,28 @@ package struct JSONReader {
         return value
     }
 
+    /// Parses one JSON value, as ``parse(_:)`` does, but an object at the top is not built: each
+    /// member called one of `names` is handed to `keep` with the index of its name (only the
+    /// first of a duplicated name, the one ``parse(_:)`` keeps), and the others are read, so
+    /// malformed text is still refused, and dropped. Returns nil for an object, else the value.
+    /// The daemon reads each request line so: its four members without a hashed dictionary.
+    package static func parse(
+        _ raw: UnsafeRawBufferPointer, keepingMembers names: [StaticString], _ keep: (Int, JSONValue) -> Void
+    ) throws -> JSONValue? {
+        precondition(names.count <= 64, "at most 64 members are kept")
+        var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self))
+        reader.skipWhitespace()
+        var value: JSONValue?
+        if reader.current == UInt8(ascii: "{") {
+            try reader.readMembers(names, keep)
+        } else {
+            value = try reader.readValue(depth: 0)
+        }
+        reader.skipWhitespace()
+        guard reader.index == reader.bytes.count else { throw reader.malformed("unexpected text after the value") }
+        return value
+    }
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
@@ -110,6 +132,56 @@ package struct JSONReader {
 
     @inline(__always)
     private static func keep(_ value: inout JSONValue) {}
+
+    /// Reads the object starting here (at depth 1), handing the first of each member called one
+    /// of `names` to `keep`.
+    private mutating func readMembers(_ names: [StaticString], _ keep: (Int, JSONValue) -> Void) throws {
+        index += 1
+        var kept: UInt64 = 0
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw malformed("expected a member name") }
+            let slot = try readMemberName(among: names)
+            try expect(UInt8(ascii: ":"), "expected ':' after a member name")
+            let value = try readValue(depth: 1)
+            if let slot, kept & (1 << slot) == 0 {
+                kept |= 1 << slot
+                keep(slot, value)
+            }
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ",")?: index += 1
+            case UInt8(ascii: "}")?:
+                index += 1
+                return
+            default: throw malformed("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    /// Reads a member name starting at its opening quote; returns which of `names` it is. A name
+    /// of plain ASCII (no escape, no control character) is compared in place, without a `String`.
+    private mutating func readMemberName(among names: [StaticString]) throws -> Int? {
+        var end = index + 1
+        while end < bytes.count, (0x20..<0x80).contains(bytes[end]), bytes[end] != UInt8(ascii: "\""),
+            bytes[end] != UInt8(ascii: "\\")
+        {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let start = bytes.baseAddress! + index + 1
+            let length = end - index - 1
+            index = end + 1
+            return names.firstIndex { $0.utf8CodeUnitCount == length && memcmp($0.utf8Start, start, length) == 0 }
+        }
+        let name = try readString()
+        return names.firstIndex { $0.description == name }
+    }
 
     private mutating func readArray(depth: Int) throws -> JSONValue {
         guard depth <= Self.maxDepth else { throw malformed("nested too deeply") }
@@ -237,6 +309,13 @@ package struct JSONReader {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
             guard skipRequiredDigits() else { throw malformed("expected digits in the exponent") }
+        }
+        // Up to 18 digits always fit `Int`: read them in place (request ids, counts), without a `String`.
+        let negative = bytes[start] == UInt8(ascii: "-")
+        if isInteger, index - start - (negative ? 1 : 0) <= 18 {
+            var magnitude = 0
+            for byte in bytes[(negative ? start + 1 : start)..<index] { magnitude = magnitude * 10 + Int(byte - UInt8(ascii: "0")) }
+            return .int(negative ? -magnitude : magnitude)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let integer = Int(text) { return .int(integer) }

@@ -8,7 +8,10 @@ import Testing
         InboundMessage.parse(Data(text.utf8))
     }
 
-    @Test(arguments: ["{", "not json", #"{"jsonrpc":"2.0",}"#, "[1,", ""])
+    @Test(arguments: [
+        "{", "not json", #"{"jsonrpc":"2.0",}"#, "[1,", "", #"{"jsonrpc":"2.0","extra":[1,}"#, "{\"id\u{01}\":1}",
+        #"{"id":1} {"id":2}"#, #"{"id" 1}"#, #"{id:1}"#,
+    ])
     func invalidJSONIsAParseError(_ text: String) {
         guard case .failure(let error) = parse(text) else {
             Issue.record("\(text) parsed")
@@ -31,6 +34,38 @@ import Testing
             return
         }
         #expect(try item.get() == RPCRequest(id: .number(1), method: "daemon.ping"))
+    }
+
+    /// A single request's line is read without building its object
+    /// (`JSONReader.parse(_:keepingMembers:)`): it must validate exactly as the whole object does.
+    @Test(arguments: [
+        #"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#,
+        #"{"method":"a","method":"b","jsonrpc":"2.0","id":"x"}"#,
+        #"{"id":1,"id":2,"jsonrpc":"2.0","method":"m"}"#,
+        #"{"\u006dethod":"m","jsonrpc":"2.0","id":null}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"m","extra":{"deep":[1,2,{"x":null}],"method":"n"}}"#,
+        #" { "id" : 2 , "jsonrpc" : "2.0" , "method" : "m" , "params" : {"device":"d"} } "#,
+        #"{"id":1,"jsonrpc":"2.0","method":"m","params":5}"#,
+        #"{"id":[1],"jsonrpc":"2.0","method":"m"}"#,
+        #"{"jsonrpc":"1.0","id":3,"method":"m"}"#,
+        #"{"méthod":"m","jsonrpc":"2.0","id":4}"#,
+        #"{"id":5,"jsonrpc":"2.0","method\"":"m"}"#,
+        #"{"id":6,"jsonrpc":"2.0","method":"m","params":null}"#,
+        "{}",
+    ])
+    func aRequestLineValidatesAsItsWholeObjectWould(_ text: String) throws {
+        guard case .single(let item) = try parse(text).get() else {
+            Issue.record("not a single request")
+            return
+        }
+        let whole = try JSONValue(parsing: Data(text.utf8))
+        switch (item, RPCRequest.validate(whole)) {
+        case (.success(let read), .success(let built)): #expect(read == built)
+        case (.failure(let read), .failure(let built)):
+            #expect(read.id == built.id)
+            #expect(read.error == built.error)
+        case (let read, let built): Issue.record("read as \(read), built as \(built)")
+        }
     }
 
     @Test func aBatchValidatesEachMemberOnItsOwn() throws {
@@ -63,6 +98,18 @@ import Testing
         for response in [result, error, RPCResponse(id: .string("s"), result: .null)] {
             #expect(try JSONWire.decode(RPCResponse.self, from: JSONWire.encode(response)) == response)
         }
+    }
+
+    /// A result written once (`JSONText`, `daemon.ping`'s) gives the bytes the response would.
+    @Test(arguments: [RPCID.number(7), .number(-12_345_678_901), .string("a\"b\\c\u{1}é"), .null])
+    func aWrittenResultIsTheResponsesOwnBytes(_ id: RPCID) throws {
+        let result: JSONValue = ["pong": true, "version": "0.1.0", "nested": ["z": [1, 2.5, "x"], "a": .null]]
+        var written: [UInt8] = []
+        JSONWire.append(id: id, result: try JSONText(result), to: &written)
+        var whole: [UInt8] = []
+        try JSONWire.append(RPCResponse(id: id, result: result), to: &whole)
+        #expect(String(decoding: written, as: UTF8.self) == String(decoding: whole, as: UTF8.self))
+        #expect(try JSONWire.decode(RPCResponse.self, from: Data(written)) == RPCResponse(id: id, result: result))
     }
 
     @Test func errorConstructorsUseTheProtocolCodes() {
