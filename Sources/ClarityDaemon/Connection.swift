@@ -72,6 +72,10 @@ final class Connection: @unchecked Sendable {
     /// The client closed its end while a request was on a lane (`POLLHUP`): its long work was
     /// cancelled, and the connection is no longer polled until that request comes back.
     private var hungUp = false
+    /// The cancellation of every request answered at once on the loop: such a request never
+    /// waits, so nothing listens to it, and one per line would cost a lock per request. Cancelled
+    /// when the connection closes, as a lane request's is when its client hangs up.
+    private let inlineCancellation = RequestCancellation()
     /// Where the connection's requests that run on no device's lane go (batches, `device.list`,
     /// scenarios waiting for a thread): a serial queue of its own. Dispatch gives a serial queue
     /// a thread whatever else is running, where the global pool stops at one per core.
@@ -235,10 +239,19 @@ final class Connection: @unchecked Sendable {
 
     /// Answers the complete lines received, in order, until one has to wait for a lane or
     /// answers wait unsent: over ``outputHighWater`` of them, or any while all clients' unsent
-    /// answers are over ``ConnectionRegistry/maxUnsentOutputBytes``.
+    /// answers are over ``ConnectionRegistry/maxUnsentOutputBytes``. That shared cap is read
+    /// once a call (it takes a lock): the lines of one read are answered against one reading
+    /// of it, so it is overshot by at most the answers given at once to one read's lines.
     private func answerLines() {
+        var overShared: Bool?
+        func sharedCapExceeded() -> Bool {
+            if let overShared { return overShared }
+            let exceeded = outputBudget.isExceeded
+            overShared = exceeded
+            return exceeded
+        }
         while !awaitingLane && !closeWhenDelivered && !isClosed {
-            if unsentBytes > Self.outputHighWater || (unsentBytes > 0 && outputBudget.isExceeded) {
+            if unsentBytes > Self.outputHighWater || (unsentBytes > 0 && sharedCapExceeded()) {
                 if !outputBacklogged {
                     let cause =
                         unsentBytes > Self.outputHighWater
@@ -306,13 +319,13 @@ final class Connection: @unchecked Sendable {
 
     private func answer(_ line: UnsafeRawBufferPointer) {
         let message = dispatcher.parse(line)
-        let cancellation = RequestCancellation()
         let placement = dispatcher.placement(of: message)
         if placement == .inline {
-            let caller = Caller(connection: id, subscriptions: subscriptions, waits: nil, cancellation: cancellation)
+            let caller = Caller(connection: id, subscriptions: subscriptions, waits: nil, cancellation: inlineCancellation)
             afterDelivery.append(contentsOf: dispatcher.respond(to: message, caller: caller, into: &output))
             return
         }
+        let cancellation = RequestCancellation()
         awaitingLane = true
         pending = cancellation
         if hungUp { cancellation.cancel(.cancelled) }
@@ -394,6 +407,7 @@ final class Connection: @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         runAfterDelivery()
+        inlineCancellation.cancel(.cancelled)
         subscriptions.closeAll()
         close(descriptor)
         lines = LineBuffer(maxLineBytes: lines.maxLineBytes)

@@ -22,7 +22,8 @@ final class DaemonMethods: Sendable {
     private let descriptorLimit: Int
     private let shutdown: Shutdown
 
-    private static let pong: JSONValue = ["pong": true, "version": .string(ClarityProtocol.version)]
+    /// Written once: the same for every ping (a Bool and a String, which always encode).
+    private static let pong = try! JSONText(["pong": true, "version": .string(ClarityProtocol.version)])
 
     init(
         socketPath: String, stateDirectory: URL, devices: DeviceService, connections: ConnectionRegistry,
@@ -39,7 +40,7 @@ final class DaemonMethods: Sendable {
     }
 
     /// `daemon.ping`: `{"pong":true,"version":…}`.
-    func ping(_ params: JSONValue?) throws -> JSONValue {
+    func ping(_ params: JSONValue?) throws -> JSONText {
         _ = try decodeParams(NoParams.self, params)
         return Self.pong
     }

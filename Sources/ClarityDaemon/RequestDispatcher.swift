@@ -53,23 +53,45 @@ struct RequestDispatcher: Sendable {
         case anywhere
     }
 
+    /// What one request is answered with: a response, or a result written once already.
+    private enum Answer {
+        case response(RPCResponse)
+        case written(id: RPCID, result: JSONText)
+
+        var id: RPCID {
+            switch self {
+            case .response(let response): response.id
+            case .written(let id, _): id
+            }
+        }
+    }
+
     typealias Parsed = Result<InboundMessage, RPCError>
     private typealias Validated = Result<RPCRequest, RPCRequest.InvalidRequest>
 
-    private static let newline = UInt8(ascii: "\n")
-
-    func parse(_ line: UnsafeRawBufferPointer) -> Parsed {
-        InboundMessage.parse(line, maxBatchRequests: Self.maxBatchRequests)
+    /// One line parsed and, when it is a single request, its route, looked up once for both
+    /// where it runs and what answers it.
+    struct ParsedLine: Sendable {
+        let message: Parsed
+        let route: Router.Route?
     }
 
-    /// Where `message` may be answered without keeping other connections waiting: where its
+    private static let newline = UInt8(ascii: "\n")
+
+    func parse(_ line: UnsafeRawBufferPointer) -> ParsedLine {
+        let message = InboundMessage.parse(line, maxBatchRequests: Self.maxBatchRequests)
+        guard case .success(.single(.success(let request))) = message else { return ParsedLine(message: message, route: nil) }
+        return ParsedLine(message: message, route: router.route(for: request.method))
+    }
+
+    /// Where `line` may be answered without keeping other connections waiting: where its
     /// method runs (``Router/RunsOn``); a batch on a thread of its own unless all its members
     /// run on the event loop.
-    func placement(of message: Parsed) -> Placement {
-        switch message {
+    func placement(of line: ParsedLine) -> Placement {
+        switch line.message {
         case .failure, .success(.single(.failure)): return .inline
         case .success(.single(.success(let request))):
-            switch router.runsOn(request.method) {
+            switch line.route?.runsOn ?? .eventLoop {
             case .eventLoop: return .inline
             case .deviceLane: return .device(request.params?["device"]?.stringValue ?? "default")
             case .ownThread: return .anywhere
@@ -83,18 +105,18 @@ struct RequestDispatcher: Sendable {
         }
     }
 
-    /// Appends the answer to `message`, if one is owed, to `output`; returns the actions to run
+    /// Appends the answer to `line`, if one is owed, to `output`; returns the actions to run
     /// once it is delivered. Journal lines the answer must wait for are added to the caller's `waits`.
-    func respond(to message: Parsed, caller: Caller, into output: inout [UInt8]) -> [@Sendable () -> Void] {
+    func respond(to line: ParsedLine, caller: Caller, into output: inout [UInt8]) -> [@Sendable () -> Void] {
         let connection = caller.connection
         var afterDelivery: [@Sendable () -> Void] = []
-        switch message {
+        switch line.message {
         case .failure(let error):
             let kind = error.code == RPCError.Code.parseError ? "parse error" : "invalid request"
             log.log(.warning, about: "connection \(connection)", kind: kind, error.message)
-            appendLine(RPCResponse(id: .null, error: error), to: &output)
+            appendLine(.response(RPCResponse(id: .null, error: error)), to: &output)
         case .success(.single(let item)):
-            if let response = answer(item, caller: caller, afterDelivery: &afterDelivery) {
+            if let response = answer(item, route: line.route, caller: caller, afterDelivery: &afterDelivery) {
                 appendLine(response, to: &output)
             }
         case .success(.batch(let items)):
@@ -119,7 +141,7 @@ struct RequestDispatcher: Sendable {
                 notRun += 1
                 guard let id = request.id else { continue }
                 if answered > 0 { output.append(UInt8(ascii: ",")) }
-                append(RPCResponse(id: id, error: .batchResponseTooLarge(limit: Self.maxBatchResponseBytes)), to: &output)
+                append(.response(RPCResponse(id: id, error: .batchResponseTooLarge(limit: Self.maxBatchResponseBytes))), to: &output)
                 answered += 1
                 continue
             }
@@ -144,18 +166,21 @@ struct RequestDispatcher: Sendable {
     /// (a line over the limit, unfinished lines past ``ConnectionRegistry/maxPendingInputBytes``).
     func errorLine(_ error: RPCError) -> [UInt8] {
         var line: [UInt8] = []
-        appendLine(RPCResponse(id: .null, error: error), to: &line)
+        appendLine(.response(RPCResponse(id: .null, error: error)), to: &line)
         return line
     }
 
-    /// The response owed for one batch member or single request; nil for a notification.
-    private func answer(_ item: Validated, caller: Caller, afterDelivery: inout [@Sendable () -> Void]) -> RPCResponse? {
+    /// The response owed for one batch member or single request (run by `route` when it was
+    /// looked up already); nil for a notification.
+    private func answer(
+        _ item: Validated, route: Router.Route? = nil, caller: Caller, afterDelivery: inout [@Sendable () -> Void]
+    ) -> Answer? {
         let connection = caller.connection
         let request: RPCRequest
         switch item {
         case .failure(let invalid):
             log.log(.warning, about: "connection \(connection)", kind: "invalid request", invalid.error.message)
-            return RPCResponse(id: invalid.id, error: invalid.error)
+            return .response(RPCResponse(id: invalid.id, error: invalid.error))
         case .success(let valid):
             request = valid
         }
@@ -163,9 +188,14 @@ struct RequestDispatcher: Sendable {
         var caller = caller
         caller.requestID = request.id
         do {
-            let reply = try router.route(request.method, params: request.params, caller: caller)
+            let reply = try router.route(request.method, params: request.params, caller: caller, by: route)
             if let action = reply.afterDelivery { afterDelivery.append(action) }
-            outcome = .result(reply.result)
+            switch reply.result {
+            case .value(let value): outcome = .result(value)
+            case .written(let text):
+                guard let id = request.id else { return nil }
+                return .written(id: id, result: text)
+            }
         } catch let error as RPCError {
             outcome = .error(error)
         } catch {
@@ -173,27 +203,32 @@ struct RequestDispatcher: Sendable {
             outcome = .error(.internalError("\(request.method) failed: \(error)"))
         }
         guard let id = request.id else { return nil }
-        return RPCResponse(id: id, outcome: outcome)
+        return .response(RPCResponse(id: id, outcome: outcome))
     }
 
-    private func appendLine(_ response: RPCResponse, to output: inout [UInt8]) {
-        append(response, to: &output)
+    private func appendLine(_ answer: Answer, to output: inout [UInt8]) {
+        append(answer, to: &output)
         output.append(Self.newline)
     }
 
-    /// One response as JSON. A result that cannot be encoded (a NaN, say) is a bug in its
+    /// One answer as JSON. A result that cannot be encoded (a NaN, say) is a bug in its
     /// handler: it is logged and answered -32603 instead. One over ``maxAnswerBytes``, or over
     /// ``budgetedAnswerBytes`` while the daemon holds too many unread answers, is withheld:
     /// answered -32004 instead.
-    private func append(_ response: RPCResponse, to output: inout [UInt8]) {
+    private func append(_ answer: Answer, to output: inout [UInt8]) {
         let start = output.count
-        do {
-            try JSONWire.append(response, to: &output)
-        } catch {
-            output.removeSubrange(start...)
-            log.error("cannot encode the response to id \(response.id): \(error)")
-            let fallback = RPCResponse(id: response.id, error: .internalError("the result could not be encoded"))
-            try? JSONWire.append(fallback, to: &output)
+        switch answer {
+        case .written(let id, let result):
+            JSONWire.append(id: id, result: result, to: &output)
+        case .response(let response):
+            do {
+                try JSONWire.append(response, to: &output)
+            } catch {
+                output.removeSubrange(start...)
+                log.error("cannot encode the response to id \(response.id): \(error)")
+                let fallback = RPCResponse(id: response.id, error: .internalError("the result could not be encoded"))
+                try? JSONWire.append(fallback, to: &output)
+            }
         }
         let bytes = output.count - start
         guard bytes > Self.budgetedAnswerBytes else { return }
@@ -208,6 +243,6 @@ struct RequestDispatcher: Sendable {
         }
         output.removeSubrange(start...)
         log.log(.warning, about: "answers", kind: "answer withheld", withheld.message)
-        try? JSONWire.append(RPCResponse(id: response.id, error: withheld), to: &output)
+        try? JSONWire.append(RPCResponse(id: answer.id, error: withheld), to: &output)
     }
 }

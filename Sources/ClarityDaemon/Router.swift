@@ -3,8 +3,23 @@ import ControlProtocol
 /// A method's answer, and what to do once that answer has reached the client
 /// (`daemon.shutdown` exits only after its `{"ok":true}` is on the wire).
 struct MethodReply: Sendable {
-    var result: JSONValue
+    /// The answer's result: a value, or one written once already (a constant answer).
+    enum Result: Sendable {
+        case value(JSONValue)
+        case written(JSONText)
+    }
+
+    var result: Result
     var afterDelivery: (@Sendable () -> Void)?
+
+    init(result: JSONValue, afterDelivery: (@Sendable () -> Void)? = nil) {
+        self.result = .value(result)
+        self.afterDelivery = afterDelivery
+    }
+
+    init(written: JSONText) {
+        result = .written(written)
+    }
 }
 
 /// Who sent a request: its connection (its number for the log, its subscriptions), the journal
@@ -38,7 +53,8 @@ struct Router: Sendable {
         case ownThread
     }
 
-    private struct Route: Sendable {
+    /// Where one method runs and what answers it.
+    struct Route: Sendable {
         let runsOn: RunsOn
         let handler: Handler
     }
@@ -67,13 +83,24 @@ struct Router: Sendable {
         on(method, runsOn) { params, _ in MethodReply(result: try handler(params)) }
     }
 
+    /// Routes `method` to a handler whose answer is written once (``JSONText``).
+    mutating func on(_ method: Method, _ runsOn: RunsOn, _ handler: @escaping @Sendable (JSONValue?) throws -> JSONText) {
+        on(method, runsOn) { params, _ in MethodReply(written: try handler(params)) }
+    }
+
+    /// The route of `method`; nil for a method without one.
+    func route(for method: String) -> Route? {
+        routes[method]
+    }
+
     /// Where `method` runs; an unknown method is answered at once (-32601).
     func runsOn(_ method: String) -> RunsOn {
         routes[method]?.runsOn ?? .eventLoop
     }
 
-    func route(_ method: String, params: JSONValue?, caller: Caller) throws -> MethodReply {
-        guard let route = routes[method] else { throw RPCError.methodNotFound(method) }
+    /// Runs `method` by its route (`route`, when the caller looked it up already).
+    func route(_ method: String, params: JSONValue?, caller: Caller, by route: Route? = nil) throws -> MethodReply {
+        guard let route = route ?? routes[method] else { throw RPCError.methodNotFound(method) }
         return try route.handler(params, caller)
     }
 }

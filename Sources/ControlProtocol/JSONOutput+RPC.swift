@@ -8,9 +8,7 @@ extension JSONOutput {
         case .result(let result):
             append("{\"id\":")
             write(response.id)
-            bytes.append(UInt8(ascii: ","))
-            writeKey("jsonrpc")
-            write(response.jsonrpc)
+            writeVersion(response.jsonrpc)
             append(",\"result\":")
             try write(result, depth: 1)
             bytes.append(UInt8(ascii: "}"))
@@ -19,10 +17,29 @@ extension JSONOutput {
             try write(error)
             append(",\"id\":")
             write(response.id)
+            writeVersion(response.jsonrpc)
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A response whose result is written already: the bytes ``write(_:)-(RPCResponse)`` gives
+    /// for `RPCResponse(id: id, result: result.value)`.
+    public mutating func writeResponse(id: RPCID, result: JSONText) {
+        append("{\"id\":")
+        write(id)
+        append(",\"jsonrpc\":\"2.0\",\"result\":")
+        bytes.append(contentsOf: result.bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"jsonrpc":` and the version: the one every response carries, `"2.0"`, as bytes known in advance.
+    private mutating func writeVersion(_ version: String) {
+        if version == "2.0" {
+            append(",\"jsonrpc\":\"2.0\"")
+        } else {
             bytes.append(UInt8(ascii: ","))
             writeKey("jsonrpc")
-            write(response.jsonrpc)
-            bytes.append(UInt8(ascii: "}"))
+            write(version)
         }
     }
 
@@ -62,5 +79,13 @@ extension JSONWire {
             output.bytes.removeSubrange(start...)
             output.bytes.append(contentsOf: try encodeWithFoundation(response))
         }
+    }
+
+    /// Appends a response whose result is written already (``JSONText``).
+    public static func append(id: RPCID, result: JSONText, to bytes: inout [UInt8]) {
+        var output = JSONOutput(appendingTo: bytes)
+        bytes = []
+        output.writeResponse(id: id, result: result)
+        bytes = output.bytes
     }
 }
