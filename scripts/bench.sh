@@ -13,8 +13,10 @@
 #                       (apt-get on Debian/Ubuntu, brew on macOS)
 #
 # Workloads: daemon.ping, event (lock/unlock), clock.advance (1 s) and store.set, the last three on
-# a device created for the run, at -c 1, -c 50 and -c 50 -P 16; redis PING (PING_MBULK) at the
-# same settings. The ratio column compares each clarityd row with redis PING at the same -c/-P.
+# a device created for the run, at -c 1, -c 50 and -c 50 -P 16; redis PING at the same settings,
+# sent by the same clients (`clarityctl bench --redis`, so one load generator drives both). The
+# ratio column compares each clarityd row with that redis PING; redis-benchmark's own PING_MBULK
+# is shown beside it for reference.
 # Then two more tables (docs/performance.md, issue 22): events under each durability (fsync,
 # everysec, write; one daemon each), and events at -c 50 spread over 1, 2, 8 and 50 devices. Each
 # row also shows the CPU the daemon used while it ran (cores: CPU seconds ÷ wall seconds), which
@@ -73,6 +75,8 @@ fi
 for tool in clarityd clarityctl; do
     [[ -x "$bin/$tool" ]] || { echo "bench.sh: $bin/$tool not found" >&2; exit 1; }
 done
+# The daemons run from the run's own directory: a --bin given relative must still name the tools.
+bin="$(cd "$bin" && pwd)"
 
 work="$(mktemp -d /tmp/clarity-bench.XXXXXX)"
 pids=()
@@ -152,10 +156,12 @@ cpu_seconds() { # pid
 # bench SOCKET PID WORKLOAD CLIENTS PIPELINE REQUESTS [DEVICES]: runs clarityctl bench; sets
 # rps, p50, p99 and cores (the daemon's CPU seconds per wall second while it ran), or returns 1.
 bench() {
-    local socket=$1 pid=$2 workload=$3 clients=$4 pipeline=$5 n=$6 devices=${7:-1} out before after
-    echo "  clarityd $workload -c $clients -P $pipeline -n $n --devices $devices" >&2
+    local socket=$1 pid=$2 workload=$3 clients=$4 pipeline=$5 n=$6 devices=${7:-1} redis=${8:-} out before after
+    local target=(--socket "$socket") server=clarityd
+    [[ -n "$redis" ]] && target=(--redis "$socket") server="redis (clarityctl bench --redis)"
+    echo "  $server $workload -c $clients -P $pipeline -n $n --devices $devices" >&2
     before=$(cpu_seconds "$pid")
-    if ! out=$("$bin/clarityctl" --socket "$socket" --json bench -t "$workload" \
+    if ! out=$("$bin/clarityctl" --json bench "${target[@]}" -t "$workload" \
         -c "$clients" -P "$pipeline" -n "$n" --devices "$devices" 2>&1); then
         echo "bench.sh: clarityctl bench failed: $out" >&2
         return 1
@@ -171,25 +177,35 @@ bench() {
 rows=()
 measure() { # label workload clients pipeline key
     local label=$1 workload=$2 clients=$3 pipeline=$4 key=$5 n=${requests[$5]}
-    local r_rps="" r_p50="" r_p99="" ratio="-"
+    local r_rps="" r_p50="" r_p99="" r_cores="-" b_rps="" ratio="-"
     if ! bench "$work/main.sock" "$main_pid" "$workload" "$clients" "$pipeline" "$n"; then
         rows+=("$(printf '%-13s %4s %3s | %s' "$label" "$clients" "$pipeline" "failed (see above)")")
         return
     fi
+    local d_rps=$rps d_p50=$p50 d_p99=$p99 d_cores=$cores
     if $have_redis; then
-        local csv
+        local rn=${requests[ping_${key#*_}]} same csv
+        # redis PING through the same clients (clarityctl bench --redis): the ratio's denominator.
+        same="$work/same-c$clients-P$pipeline"
+        if [[ ! -s "$same" ]]; then
+            if bench "$work/redis.sock" "$redis_pid" ping "$clients" "$pipeline" "$rn" 1 --redis; then
+                echo "$rps $p50 $p99 $cores" >"$same"
+            fi
+        fi
+        [[ -s "$same" ]] && read -r r_rps r_p50 r_p99 r_cores <"$same"
+        # redis PING through redis's own client, for reference.
         csv="$work/redis-c$clients-P$pipeline.csv"
         if [[ ! -s "$csv" ]]; then
-            local rn=${requests[ping_${key#*_}]}
-            echo "  redis PING -c $clients -P $pipeline -n $rn" >&2
+            echo "  redis-benchmark PING -c $clients -P $pipeline -n $rn" >&2
             redis-benchmark -s "$work/redis.sock" -t ping_mbulk -c "$clients" -P "$pipeline" -n "$rn" --csv \
                 | grep PING_MBULK | tr -d '"' >"$csv"
         fi
-        IFS=, read -r _ r_rps _ _ r_p50 _ r_p99 _ <"$csv"
-        ratio=$(awk -v a="$rps" -v b="$r_rps" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+        IFS=, read -r _ b_rps _ <"$csv"
+        ratio=$(awk -v a="$d_rps" -v b="${r_rps:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
     fi
-    rows+=("$(printf '%-13s %4s %3s | %11.0f %8.3f %8.3f %5s | %11.0f %8s %8s | %6s' "$label" "$clients" "$pipeline" \
-        "$rps" "$p50" "$p99" "$cores" "${r_rps:-0}" "${r_p50:--}" "${r_p99:--}" "$ratio")")
+    rows+=("$(printf '%-13s %4s %3s | %11.0f %8.3f %8.3f %5s | %11.0f %8s %8s %5s | %6s | %11.0f' "$label" "$clients" \
+        "$pipeline" "$d_rps" "$d_p50" "$d_p99" "$d_cores" "${r_rps:-0}" "${r_p50:--}" "${r_p99:--}" "$r_cores" "$ratio" \
+        "${b_rps:-0}")")
 }
 
 start_daemon main
@@ -244,11 +260,12 @@ echo
 echo "$(uname -sm), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') CPUs," \
     "load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*load averages*: //');" \
     "clarityd threads after the run: $threads; durability ${durability:-fsync}"
-printf '%-13s %4s %3s | %11s %8s %8s %5s | %11s %8s %8s | %6s\n' workload -c -P "clarityd/s" "p50 ms" "p99 ms" \
-    cores "redis/s" "p50 ms" "p99 ms" ratio
-printf '%s\n' "---------------------------------------------------------------------------------------------------"
+printf '%-13s %4s %3s | %11s %8s %8s %5s | %11s %8s %8s %5s | %6s | %11s\n' workload -c -P "clarityd/s" "p50 ms" \
+    "p99 ms" cores "redis/s" "p50 ms" "p99 ms" cores ratio "r-bench/s"
+printf '%s\n' "--------------------------------------------------------------------------------------------------------------------------"
 printf '%s\n' "${rows[@]}"
-$have_redis && echo "(redis: PING_MBULK at the same -c/-P; ratio = clarityd requests/s ÷ redis requests/s)"
+$have_redis && echo "(redis: PING at the same -c/-P sent by the same clients, clarityctl bench --redis; ratio = clarityd" \
+    "requests/s ÷ those; r-bench/s = redis's own redis-benchmark PING_MBULK at the same -c/-P, for reference)"
 echo
 echo "events at -c 50 over N devices (durability ${durability:-fsync})"
 printf '%8s | %11s %8s %8s %5s\n' devices "events/s" "p50 ms" "p99 ms" cores

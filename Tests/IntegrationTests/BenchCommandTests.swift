@@ -26,6 +26,28 @@ import Testing
         #expect(text.stdout.hasPrefix("event: 10 requests, 2 clients, 2 devices, pipeline 1: "), "\(text.stdout)")
     }
 
+    /// `--redis`: the same clients send redis's `PING` to another server, which bench reports as
+    /// it reports the daemon; an error reply (`-ERR`) counts as an error, as a JSON-RPC error does.
+    @Test func redisPingGoesThroughTheSameClients() throws {
+        let redis = try PingServer(reply: "+PONG")
+        let run = Clarityctl.run(["--socket", "/nonexistent/d.sock", "--json", "bench", "--redis", redis.path, "-c", "4", "-P", "16", "-n", "1000"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let result = try JSONWire.decode(JSONValue.self, from: Data(run.stdout.utf8))["results"]?.arrayValue?.first
+        #expect(result?["method"] == "redis PING")
+        #expect(result?["requests"] == 1000)
+        #expect(result?["pipeline"] == 16)
+        #expect(result?["errors"] == 0)
+
+        let refusing = try PingServer(reply: "-ERR unknown command")
+        let failed = Clarityctl.run(["--socket", "/nonexistent/d.sock", "bench", "--redis", refusing.path, "-c", "2", "-n", "10"])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("10 error responses, e.g.:\n    -ERR unknown command"), "\(failed.stdout)")
+
+        let notPing = Clarityctl.run(["--socket", "/nonexistent/d.sock", "bench", "--redis", redis.path, "-t", "event"])
+        #expect(notPing.status == 2)
+        #expect(notPing.stderr.contains("--redis measures redis's PING only: give it with -t ping"), "\(notPing.stderr)")
+    }
+
     @Test func devicesAndDeviceTogetherAreAUsageError() {
         let run = Clarityctl.run(["--socket", "/nonexistent/d.sock", "--device", "mine", "bench", "--devices", "3"])
         #expect(run.status == 2)

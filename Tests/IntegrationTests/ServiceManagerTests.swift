@@ -22,20 +22,7 @@ import Testing
 
         init() throws {
             path = "/tmp/notify-\(UUID().uuidString.prefix(8)).sock"
-            #if os(Linux)
-                descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            #else
-                descriptor = socket(AF_UNIX, SOCK_DGRAM, 0)
-            #endif
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard descriptor >= 0, bound == 0 else { throw POSIXError(.EADDRINUSE) }
+            descriptor = try boundUnixSocket(path: path, datagram: true)
             var timeout = timeval(tv_sec: 20, tv_usec: 0)
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         }

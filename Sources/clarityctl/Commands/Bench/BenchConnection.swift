@@ -10,7 +10,7 @@ import Dispatch
 /// requests, reads that many response lines, and repeats; each response's latency is the time
 /// from the batch's send to the read that completed it.
 ///
-/// Responses are parsed minimally (``isSuccess(_:)``); the read buffer is reused for the whole run.
+/// Responses are parsed minimally (``BenchWorkload/Reply``); the read buffer is reused for the whole run.
 final class BenchConnection {
     /// What one client measured.
     struct Outcome: Sendable {
@@ -53,7 +53,7 @@ final class BenchConnection {
             for _ in 0..<count {
                 let line = try nextLine()
                 outcome.latencies.append(lastReadTime - sendTime)
-                if !Self.isSuccess(line) {
+                if !workload.reply.isSuccess(line) {
                     outcome.errors += 1
                     if outcome.errorSamples.count < Self.keptErrorSamples {
                         outcome.errorSamples.append(String(decoding: line, as: UTF8.self))
@@ -63,19 +63,6 @@ final class BenchConnection {
             sent += count
         }
         return outcome
-    }
-
-    private static let resultKey = Array("\"result\"".utf8)
-    private static let errorKey = Array("\"error\"".utf8)
-
-    /// Whether a response line carries `result` rather than `error`: whichever of the two keys
-    /// comes first decides, since `id` and `jsonrpc` hold no such strings.
-    static func isSuccess(_ line: UnsafeRawBufferPointer) -> Bool {
-        for index in line.indices where line[index] == UInt8(ascii: "\"") {
-            if line.has(resultKey, at: index) { return true }
-            if line.has(errorKey, at: index) { return false }
-        }
-        return false
     }
 
     /// The next response line (without `\n`), valid until the next call.
@@ -111,13 +98,5 @@ final class BenchConnection {
         if count == 0 { throw ClientError.closedByDaemon }
         lastReadTime = DispatchTime.now().uptimeNanoseconds
         end += count
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    fileprivate func has(_ bytes: [UInt8], at index: Int) -> Bool {
-        guard index + bytes.count <= count else { return false }
-        for offset in bytes.indices where self[index + offset] != bytes[offset] { return false }
-        return true
     }
 }

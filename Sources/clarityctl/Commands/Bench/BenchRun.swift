@@ -13,7 +13,7 @@ import Foundation
 struct BenchRun: ClarityCommand {
     static let help = CommandHelp(
         words: ["bench"],
-        synopsis: "[-c CLIENTS] [-n REQUESTS] [-P PIPELINE] [-t ping,event,advance,store] [--devices N]",
+        synopsis: "[-c CLIENTS] [-n REQUESTS] [-P PIPELINE] [-t ping,event,advance,store] [--devices N] [--redis SOCKET]",
         abstract: "measure throughput and latency",
         details: [
             "  -c CLIENTS    concurrent connections, one thread each (default 50)",
@@ -23,6 +23,8 @@ struct BenchRun: ClarityCommand {
             "                store (store.set) (default ping,event)",
             "  --devices N   device phases on N devices created for the run, client c on device c mod N",
             "                (default 1; not with --device)",
+            "  --redis SOCKET  the same clients send redis's PING to the redis-server on SOCKET instead",
+            "                (-t ping, the default with it): clarityd and redis compared through one load generator",
             "Device phases use --device when given, else a device bench-<pid> created for the run.",
         ])
 
@@ -34,6 +36,8 @@ struct BenchRun: ClarityCommand {
     let methods: [String]
     /// How many devices the device phases spread over (`--devices`).
     let devices: Int
+    /// A redis-server's socket to send `PING` to instead of the daemon (`--redis`).
+    let redisSocket: String?
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
         requests =
@@ -41,8 +45,10 @@ struct BenchRun: ClarityCommand {
         clients = min(
             requests, try arguments.value(of: "-c").map { try ArgumentValues.integer($0, for: "-c", minimum: 1) } ?? 50)
         pipeline = try arguments.value(of: "-P").map { try ArgumentValues.integer($0, for: "-P", minimum: 1) } ?? 1
+        redisSocket = try arguments.value(of: "--redis")
         var methods: [String] = []
-        for name in (try arguments.value(of: "-t") ?? "ping,event").split(separator: ",").map(String.init) {
+        let names = try arguments.value(of: "-t") ?? (redisSocket == nil ? "ping,event" : "ping")
+        for name in names.split(separator: ",").map(String.init) {
             let method = try ArgumentValues.choice(name, for: "-t", among: Self.methodNames)
             if !methods.contains(method) { methods.append(method) }
         }
@@ -55,13 +61,18 @@ struct BenchRun: ClarityCommand {
         guard devices == 1 || !options.deviceWasGiven else {
             throw UsageError("--devices creates its own devices: give it or --device, not both")
         }
+        guard redisSocket == nil || methods == ["ping"] else {
+            throw UsageError("--redis measures redis's PING only: give it with -t ping")
+        }
     }
 
     func run(in session: Session) throws {
         var reports: [BenchReport] = []
         for method in methods {
             let report: BenchReport
-            if method == "ping" {
+            if let redisSocket {
+                report = try measure([.redisPing(pipeline: pipeline)], socketPath: redisSocket, options: session.options)
+            } else if method == "ping" {
                 report = try measure([try .ping(pipeline: pipeline)], options: session.options)
             } else {
                 report = try withEventDevices(session) { devices in
@@ -109,10 +120,13 @@ struct BenchRun: ClarityCommand {
         ["device": .string(device)]
     }
 
-    /// One phase: every client connects, then all start together; the clock runs from the start
-    /// until the last client finishes. Client `c` sends `workloads[c mod count]`. Each client
-    /// waits for the daemon at most `--timeout`.
-    private func measure(_ workloads: [BenchWorkload], options: GlobalOptions) throws -> BenchReport {
+    /// One phase: every client connects (to the daemon, or to `socketPath` when given), then all
+    /// start together; the clock runs from the start until the last client finishes. Client `c`
+    /// sends `workloads[c mod count]`. Each client waits for an answer at most `--timeout`.
+    private func measure(_ workloads: [BenchWorkload], socketPath: String? = nil, options: GlobalOptions) throws
+        -> BenchReport
+    {
+        let socketPath = socketPath ?? options.socketPath
         let tally = BenchTally()
         let connected = DispatchGroup()
         let finished = DispatchGroup()
@@ -127,7 +141,7 @@ struct BenchRun: ClarityCommand {
                 defer { finished.leave() }
                 let connection: BenchConnection
                 do {
-                    connection = try BenchConnection(socketPath: options.socketPath, idleTimeout: options.timeout)
+                    connection = try BenchConnection(socketPath: socketPath, idleTimeout: options.timeout)
                 } catch {
                     tally.record(failure: error)
                     connected.leave()

@@ -12,13 +12,45 @@ struct BenchWorkload: Sendable {
         let lineEnds: [Int]
     }
 
+    /// What a successful response line looks like.
+    enum Reply: Sendable {
+        /// A JSON-RPC response carrying `result` rather than `error`.
+        case jsonRPC
+        /// A redis simple-string reply (`+PONG`), not an error (`-ERR …`).
+        case redisStatus
+
+        private static let resultKey = Array("\"result\"".utf8)
+        private static let errorKey = Array("\"error\"".utf8)
+
+        /// Whether `line` (without its `\n`) is a success. For JSON-RPC, whichever of `result` and
+        /// `error` comes first decides, since `id` and `jsonrpc` hold no such strings.
+        func isSuccess(_ line: UnsafeRawBufferPointer) -> Bool {
+            switch self {
+            case .redisStatus:
+                return line.first == UInt8(ascii: "+")
+            case .jsonRPC:
+                for index in line.indices where line[index] == UInt8(ascii: "\"") {
+                    if line.has(Self.resultKey, at: index) { return true }
+                    if line.has(Self.errorKey, at: index) { return false }
+                }
+                return false
+            }
+        }
+    }
+
     /// The name the report uses: the method, or `event` for the lock/unlock cycle.
     let label: String
+    let reply: Reply
     private let batches: [Batch]
 
     init(label: String, cycle: [JSONValue], pipeline: Int) throws {
-        let lines = try cycle.map { request in try JSONWire.encode(request) + [UInt8(ascii: "\n")] }
+        let lines = try cycle.map { request in Array(try JSONWire.encode(request)) + [UInt8(ascii: "\n")] }
+        self.init(label: label, lines: lines, reply: .jsonRPC, pipeline: pipeline)
+    }
+
+    private init(label: String, lines: [[UInt8]], reply: Reply, pipeline: Int) {
         self.label = label
+        self.reply = reply
         self.batches = lines.indices.map { phase in
             var bytes: [UInt8] = []
             var lineEnds: [Int] = []
@@ -39,6 +71,13 @@ struct BenchWorkload: Sendable {
     static func ping(pipeline: Int) throws -> BenchWorkload {
         try BenchWorkload(
             label: Method.daemonPing.rawValue, cycle: [request(.daemonPing, params: nil)], pipeline: pipeline)
+    }
+
+    /// redis's `PING` (an inline command, answered `+PONG`), over and over: the same clients
+    /// measuring a redis-server, so that the two are compared through one load generator
+    /// (`--redis`, docs/performance.md).
+    static func redisPing(pipeline: Int) -> BenchWorkload {
+        BenchWorkload(label: "redis PING", lines: [Array("PING\r\n".utf8)], reply: .redisStatus, pipeline: pipeline)
     }
 
     /// `event` of type `lock`, then `unlock`, on `device`.
@@ -65,5 +104,13 @@ struct BenchWorkload: Sendable {
 
     private static func request(_ method: Method, params: JSONValue?) -> JSONValue {
         RPCRequest(id: .number(1), method: method.rawValue, params: params).json
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    fileprivate func has(_ bytes: [UInt8], at index: Int) -> Bool {
+        guard index + bytes.count <= count else { return false }
+        for offset in bytes.indices where self[index + offset] != bytes[offset] { return false }
+        return true
     }
 }
