@@ -53,6 +53,41 @@ import Testing
         #expect(backend.read { (try? $0.events(of: "alice"))?.count } == 10)
     }
 
+    /// A request refused before it changes anything (a signed-out phone's sync, an unknown
+    /// route, a body that does not decode) adds no line; one that changed the backend does, and
+    /// a restart gives the same backend back.
+    @Test func aRequestRefusedAtTheDoorIsNotJournalled() throws {
+        defer { try? FileManager.default.removeItem(at: stateDirectory) }
+        let first = try store(compactAfter: 100)
+        try drive(first, locks: 2)
+        let journal = first.directory.appendingPathComponent("default.0.journal")
+        let lines = { try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count }
+        let before = try lines()
+        #expect(before == 2, "the two syncs after the sign-up's snapshot")
+        let backend = first.servers.backend(named: "default", now: Self.start)
+        let stranger = DeviceConnection(backend: backend, device: "bob", timezone: "UTC", platform: .android)
+        let at = Self.start + 3 * 60_000
+        let body = Data(#"{"events":[],"lastSync":0,"clientTime":\#(at)}"#.utf8)
+        let refusals = [
+            NetworkRequest(url: "https://api.thephone.app/events/sync", httpMethod: "POST", httpBody: body),
+            NetworkRequest(url: "https://api.thephone.app/nowhere", httpMethod: "GET"),
+        ]
+        #expect(refusals.map { stranger.exchange($0, at: at)?.statusCode } == [401, 404])
+        let alice = DeviceConnection(backend: backend, device: "alice", timezone: "UTC", platform: .ios)
+        let garbled = NetworkRequest(url: "https://api.thephone.app/events/sync", httpMethod: "POST", httpBody: Data("{".utf8))
+        #expect(alice.exchange(garbled, at: at)?.statusCode == 400)
+        try first.saveChanged()
+        #expect(try lines() == before, "nothing refused at the door was written")
+
+        let joined = #"{"name":"Team","description":"","isPrivate":false}"#
+        let group = NetworkRequest(url: "https://api.thephone.app/groups", httpMethod: "POST", httpBody: Data(joined.utf8))
+        #expect(alice.exchange(group, at: at)?.statusCode == 201)
+        try first.saveChanged()
+        #expect(try lines() == before + 1)
+        let saved = try bytes(first.servers.backend(named: "default", now: 0))
+        #expect(try bytes(try #require(try store(compactAfter: 100).servers.existing("default"))) == saved)
+    }
+
     @Test func aTornLastLineIsLeftOut() throws {
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         let first = try store(compactAfter: 100)

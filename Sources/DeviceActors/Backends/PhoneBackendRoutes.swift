@@ -15,74 +15,86 @@ struct PhoneBackendRoutes {
     let timezone: String
     let platform: String
 
+    /// What serving a request gave: the response, and whether it was refused at the door — no
+    /// such route, a body that does not decode, or no user signed in on the device — which every
+    /// route checks before it changes anything, so the backend is as it was.
+    struct Served {
+        let response: HTTPResponse
+        let refusedAtTheDoor: Bool
+    }
+
     /// Serves `request` on `backend` at the backend's clock.
-    func serve(_ request: NetworkRequest, on backend: inout PhoneBackend) -> HTTPResponse {
+    func serve(_ request: NetworkRequest, on backend: inout PhoneBackend) -> Served {
+        do {
+            return Served(response: try respond(to: request, on: &backend), refusedAtTheDoor: false)
+        } catch let error as PhoneBackendError {
+            return Served(response: failure(Self.status(of: error), error.rawValue), refusedAtTheDoor: false)
+        } catch let refusal as Refusal {
+            return Served(response: failure(refusal.status, refusal.reason), refusedAtTheDoor: true)
+        } catch {
+            return Served(response: failure(400, "badRequest"), refusedAtTheDoor: true)
+        }
+    }
+
+    private func respond(to request: NetworkRequest, on backend: inout PhoneBackend) throws -> HTTPResponse {
         let now = backend.clock
         var parts = request.path.split(separator: "/").map(String.init)
         // `/groups/:id/…`: the id apart, the route by its pattern.
         let id = parts.count == 3 && parts[0] == "groups" ? parts[1] : ""
         if !id.isEmpty { parts[1] = ":id" }
-        do {
-            switch request.httpMethod + " /" + parts.joined(separator: "/") {
-            case "POST /auth/register":
-                let body = try decode(Register.self, request)
-                let user = try backend.register(
-                    username: body.username ?? device, device: device, timezone: body.timezone ?? timezone,
-                    platform: body.platform ?? platform, now: now)
-                return answer(201, Account(user))
-            case "POST /auth/login":
-                let body = try decode(Login.self, request)
-                return answer(200, Account(try backend.login(username: body.username, device: device)))
-            case "POST /auth/logout":
-                backend.logout(device: device)
-                return answer(200, Empty())
-            case "POST /events/sync":
-                let body = try decode(SyncRequest.self, request)
-                return answer(200, try backend.syncEvents(username: try me(backend), request: body, now: now))
-            case "PUT /users/me/tracking-status":
-                let body = try decode(TrackingStatusUpdate.self, request)
-                try backend.updateTrackingStatus(username: try me(backend), status: body.status)
-                return answer(200, Empty())
-            case "GET /users/me/export":
-                return answer(200, try backend.exportUserData(username: try me(backend), now: now))
-            case "DELETE /users/me":
-                return answer(200, try backend.deleteUserData(username: try me(backend)))
-            case "POST /groups":
-                let body = try decode(NewGroup.self, request)
-                let created = try backend.createGroup(
-                    username: try me(backend), name: body.name, description: body.description, isPrivate: body.isPrivate ?? false,
-                    now: now)
-                return answer(201, created)
-            case "GET /groups":
-                let username = try me(backend)
-                return answer(200, try backend.groups(of: username).map { Membership($0, of: username, in: backend) })
-            case "POST /invites/redeem":
-                let username = try me(backend)
-                let group = try backend.joinGroup(username: username, code: try decode(Redeem.self, request).code, now: now)
-                return answer(200, Membership(group, of: username, in: backend))
-            case "POST /groups/:id/join":
-                let username = try me(backend)
-                return answer(200, Membership(try backend.joinGroup(username: username, groupId: id, now: now), of: username, in: backend))
-            case "DELETE /groups/:id/leave":
-                try backend.leaveGroup(username: try me(backend), groupId: id)
-                return answer(200, Empty())
-            case "GET /groups/:id/leaderboard":
-                return answer(200, try backend.groupLeaderboard(username: try me(backend), groupId: id, now: now))
-            case "PUT /temptations/settings":
-                let body = try decode(TemptationSettingsUpdate.self, request)
-                try backend.updateTemptationSettings(
-                    username: try me(backend), enabled: body.enabled, intensity: body.intensity, quietStart: body.quietStart,
-                    quietEnd: body.quietEnd, now: now)
-                return answer(200, Empty())
-            default:
-                return failure(404, "notFound")
-            }
-        } catch let error as PhoneBackendError {
-            return failure(Self.status(of: error), error.rawValue)
-        } catch let refusal as Refusal {
-            return failure(refusal.status, refusal.reason)
-        } catch {
-            return failure(400, "badRequest")
+        switch request.httpMethod + " /" + parts.joined(separator: "/") {
+        case "POST /auth/register":
+            let body = try decode(Register.self, request)
+            let user = try backend.register(
+                username: body.username ?? device, device: device, timezone: body.timezone ?? timezone,
+                platform: body.platform ?? platform, now: now)
+            return answer(201, Account(user))
+        case "POST /auth/login":
+            let body = try decode(Login.self, request)
+            return answer(200, Account(try backend.login(username: body.username, device: device)))
+        case "POST /auth/logout":
+            backend.logout(device: device)
+            return answer(200, Empty())
+        case "POST /events/sync":
+            let body = try decode(SyncRequest.self, request)
+            return answer(200, try backend.syncEvents(username: try me(backend), request: body, now: now))
+        case "PUT /users/me/tracking-status":
+            let body = try decode(TrackingStatusUpdate.self, request)
+            try backend.updateTrackingStatus(username: try me(backend), status: body.status)
+            return answer(200, Empty())
+        case "GET /users/me/export":
+            return answer(200, try backend.exportUserData(username: try me(backend), now: now))
+        case "DELETE /users/me":
+            return answer(200, try backend.deleteUserData(username: try me(backend)))
+        case "POST /groups":
+            let body = try decode(NewGroup.self, request)
+            let created = try backend.createGroup(
+                username: try me(backend), name: body.name, description: body.description, isPrivate: body.isPrivate ?? false,
+                now: now)
+            return answer(201, created)
+        case "GET /groups":
+            let username = try me(backend)
+            return answer(200, try backend.groups(of: username).map { Membership($0, of: username, in: backend) })
+        case "POST /invites/redeem":
+            let username = try me(backend)
+            let group = try backend.joinGroup(username: username, code: try decode(Redeem.self, request).code, now: now)
+            return answer(200, Membership(group, of: username, in: backend))
+        case "POST /groups/:id/join":
+            let username = try me(backend)
+            return answer(200, Membership(try backend.joinGroup(username: username, groupId: id, now: now), of: username, in: backend))
+        case "DELETE /groups/:id/leave":
+            try backend.leaveGroup(username: try me(backend), groupId: id)
+            return answer(200, Empty())
+        case "GET /groups/:id/leaderboard":
+            return answer(200, try backend.groupLeaderboard(username: try me(backend), groupId: id, now: now))
+        case "PUT /temptations/settings":
+            let body = try decode(TemptationSettingsUpdate.self, request)
+            try backend.updateTemptationSettings(
+                username: try me(backend), enabled: body.enabled, intensity: body.intensity, quietStart: body.quietStart,
+                quietEnd: body.quietEnd, now: now)
+            return answer(200, Empty())
+        default:
+            throw Refusal(status: 404, reason: "notFound")
         }
     }
 
