@@ -133,11 +133,9 @@ import Testing
         return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
     }
 
-    /// The shipped unit, run by a real systemd user manager: `start` waits for READY=1, a client
-    /// connected before `reload` (SIGHUP) is still answered after it, and `stop` saves (a value
-    /// set before it reads back from a daemon started on the same state) and exits 0. Where no user
-    /// manager runs (`systemctl --user is-system-running` answers neither `running` nor
-    /// `degraded`, as in most containers), it says so and checks nothing.
+    /// The shipped unit, run by a real systemd user manager (`exercise`). Where no user manager
+    /// runs (`systemctl --user is-system-running` answers neither `running` nor `degraded`, as in
+    /// most containers), it says so and checks nothing.
     @Test func theUnitUnderARealSystemdUserManager() throws {
         let systemctl = ["/usr/bin/systemctl", "/bin/systemctl"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let systemctl else {
@@ -150,40 +148,136 @@ import Testing
             print("ServiceManagerTests: no systemd user manager here (systemctl --user is-system-running: \(answer)); the real service run was skipped")
             return
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let name = "clarityd-test-\(UUID().uuidString.prefix(8).lowercased())"
         let work = URL(fileURLWithPath: "/tmp/\(name)")
-        let socket = work.appendingPathComponent("d.sock").path
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let units = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/systemd/user")
-        try FileManager.default.createDirectory(at: units, withIntermediateDirectories: true)
-        let unitFile = units.appendingPathComponent("\(name).service")
-        let unit = try String(contentsOf: root.appendingPathComponent("config/clarityd.service"), encoding: .utf8)
-            .replacingOccurrences(
-                of: "%h/.local/bin/clarityd --socket %t/clarityd.sock",
-                with: "\(BuildProducts.executable("clarityd").path) --socket \(socket) --state-dir \(work.path)/state")
-        try unit.write(to: unitFile, atomically: true, encoding: .utf8)
+        try installUnit(name, in: units, work: work, dropIn: nil)
         defer {
             _ = try? run(systemctl, ["--user", "stop", name])
-            try? FileManager.default.removeItem(at: unitFile)
+            try? FileManager.default.removeItem(at: units.appendingPathComponent("\(name).service"))
             _ = try? run(systemctl, ["--user", "daemon-reload"])
             try? FileManager.default.removeItem(at: work)
         }
         #expect(try run(systemctl, ["--user", "daemon-reload"]).status == 0)
-        let start = try run(systemctl, ["--user", "start", name])
-        #expect(start.status == 0, "systemctl --user start: \(start.output)")
-        #expect(try run(systemctl, ["--user", "is-active", name]).output.hasPrefix("active"))
+        try exercise(unit: name, work: work, watchdog: false) { try run(systemctl, ["--user"] + $0) }
+    }
 
-        let client = try RawConnection(path: socket, receiveTimeout: 20)
+    /// The shipped unit under a real systemd booted for the test as PID 1 of its own PID and
+    /// mount namespace (scripts/systemd-namespace.sh), where the machine's own init is not systemd
+    /// but the test runs as root: `exercise`, the watchdog included. A drop-in shortens the
+    /// watchdog (5 s) and the wait after its SIGABRT (3 s), and turns off the default
+    /// dependencies on sysinit.target, which the namespace masks so that nothing outside it is
+    /// set up or cleaned. Skipped, saying why, without root, unshare, nsenter or a systemd binary.
+    @Test func theUnitUnderASystemdInANamespace() throws {
+        let tools = ["/usr/bin/unshare", "/usr/bin/nsenter"]
+        let systemd = ["/lib/systemd/systemd", "/usr/lib/systemd/systemd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard getuid() == 0, systemd != nil, tools.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("ServiceManagerTests: a systemd in a namespace needs root, unshare, nsenter and a systemd binary; the run was skipped")
+            return
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let name = "clarityd-test"
+        let work = URL(fileURLWithPath: "/tmp/sd-\(UUID().uuidString.prefix(8).lowercased())")
+        let units = work.appendingPathComponent("units")
+        try installUnit(
+            name, in: units, work: work,
+            dropIn: "[Unit]\nDefaultDependencies=no\n\n[Service]\nWatchdogSec=5\nTimeoutAbortSec=3\n")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let boot = Process()
+        boot.executableURL = root.appendingPathComponent("scripts/systemd-namespace.sh")
+        boot.arguments = [units.path]
+        let bootLog = work.appendingPathComponent("boot.log")
+        _ = FileManager.default.createFile(atPath: bootLog.path, contents: nil)
+        boot.standardOutput = try FileHandle(forWritingTo: bootLog)
+        boot.standardError = try FileHandle(forWritingTo: bootLog)
+        let namespace = ChildProcess(boot)
+        try namespace.run()
+        // The script becomes `unshare`, whose one child becomes the namespace's systemd.
+        let children = "/proc/\(namespace.processIdentifier)/task/\(namespace.processIdentifier)/children"
+        var systemdPID: Int32?
+        defer {
+            if let systemdPID { kill(systemdPID, SIGKILL) }
+            namespace.wait(timeout: 10)
+        }
+        let systemctl: ([String]) throws -> (status: Int32?, output: String) = { arguments in
+            try self.run("/usr/bin/nsenter", ["-t", "\(systemdPID ?? 0)", "-m", "-p", "systemctl"] + arguments)
+        }
+        let deadline = Date().addingTimeInterval(30 * TestTimeouts.scale)
+        var state = ""
+        while Date() < deadline, state != "running", state != "degraded", namespace.isRunning {
+            if systemdPID == nil {
+                systemdPID = (try? String(contentsOfFile: children, encoding: .utf8)).flatMap { Int32($0.split(separator: " ").first ?? "") }
+                continue
+            }
+            state = try systemctl(["is-system-running"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let booted = (try? String(contentsOf: bootLog, encoding: .utf8)) ?? ""
+        try #require(state == "running" || state == "degraded", "systemd in the namespace did not come up (\(state)): \(booted)")
+        try exercise(unit: name, work: work, watchdog: true, systemctl)
+        let journal = try systemctl(["--no-pager", "-o", "cat", "status", name]).output
+        let log = try run("/usr/bin/nsenter", ["-t", "\(systemdPID ?? 0)", "-m", "-p", "journalctl", "--no-pager", "-o", "cat", "-u", name]).output
+        #expect(log.contains("Watchdog timeout"), "systemd's journal of the unit: \(log)\n\(journal)")
+        #expect(log.contains("SIGHUP: config reloaded"), "clarityd's own lines reach the journal: \(log)")
+    }
+
+    /// Writes the shipped unit as `name`.service into `directory`, running the clarityd this
+    /// test built on a socket and state directory in `work`, with `dropIn` as its
+    /// `name.service.d/test.conf` when given.
+    private func installUnit(_ name: String, in directory: URL, work: URL, dropIn: String?) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let unit = try String(contentsOf: root.appendingPathComponent("config/clarityd.service"), encoding: .utf8)
+            .replacingOccurrences(
+                of: "%h/.local/bin/clarityd --socket %t/clarityd.sock",
+                with: "\(BuildProducts.executable("clarityd").path) --socket \(work.path)/d.sock --state-dir \(work.path)/state")
+        try unit.write(to: directory.appendingPathComponent("\(name).service"), atomically: true, encoding: .utf8)
+        if let dropIn {
+            let drops = directory.appendingPathComponent("\(name).service.d")
+            try FileManager.default.createDirectory(at: drops, withIntermediateDirectories: true)
+            try dropIn.write(to: drops.appendingPathComponent("test.conf"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// The unit `name` under a systemd reached with `systemctl`: `start` waits for READY=1, a
+    /// client connected before `reload` (SIGHUP) is still answered after it; with `watchdog`, a
+    /// daemon that stops turning (SIGSTOP) is killed and restarted by systemd and still has what
+    /// was set; `stop` saves (a value set before it reads back from a daemon started on the same
+    /// state) and exits 0.
+    private func exercise(
+        unit name: String, work: URL, watchdog: Bool, _ systemctl: ([String]) throws -> (status: Int32?, output: String)
+    ) throws {
+        let socket = work.appendingPathComponent("d.sock").path
+        func show(_ property: String) throws -> String {
+            try systemctl(["show", "-p", property, "--value", name]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let start = try systemctl(["start", name])
+        #expect(start.status == 0, "systemctl start: \(start.output)")
+        #expect(try systemctl(["is-active", name]).output.hasPrefix("active"))
+
+        let client = try RawConnection(path: socket, receiveTimeout: 20 * TestTimeouts.scale)
         #expect(try client.call(id: 1, "store.set", ["key": "kept", "value": 7])?["result"] != nil)
-        let reload = try run(systemctl, ["--user", "reload", name])
-        #expect(reload.status == 0, "systemctl --user reload: \(reload.output)")
+        let reload = try systemctl(["reload", name])
+        #expect(reload.status == 0, "systemctl reload: \(reload.output)")
         #expect(try client.call(id: 2, "daemon.ping")?["result"]?["pong"] == true, "the client connected before the reload is answered")
 
-        let stop = try run(systemctl, ["--user", "stop", name])
-        #expect(stop.status == 0, "systemctl --user stop: \(stop.output)")
-        let status = try run(systemctl, ["--user", "show", "-p", "ExecMainStatus", "--value", name])
-        #expect(status.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "clarityd's exit status under stop")
+        if watchdog {
+            let hung = try show("MainPID")
+            #expect(try systemctl(["kill", "--signal=SIGSTOP", name]).status == 0)
+            let deadline = Date().addingTimeInterval(60 * TestTimeouts.scale)
+            var restarted = false
+            while Date() < deadline, !restarted {
+                restarted = try show("NRestarts") == "1" && show("ActiveState") == "active" && show("MainPID") != hung
+            }
+            let restarts = try show("NRestarts")
+            #expect(restarted, "systemd restarts a daemon whose watchdog pings stopped (NRestarts \(restarts))")
+            let after = try RawConnection(path: socket, receiveTimeout: 20 * TestTimeouts.scale)
+            #expect(try after.call(id: 3, "store.get", ["key": "kept"])?["result"]?["value"] == 7, "the restarted daemon has what was set")
+        }
+
+        let stop = try systemctl(["stop", name])
+        #expect(stop.status == 0, "systemctl stop: \(stop.output)")
+        #expect(try show("ExecMainStatus") == "0", "clarityd's exit status under stop")
         let again = try DaemonProcess(arguments: ["--state-dir", work.appendingPathComponent("state").path])
         defer { again.stop() }
         #expect(try again.call("store.get", ["key": "kept"])["value"] == 7, "what was set before stop is saved")
