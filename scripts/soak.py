@@ -5,9 +5,12 @@
 
 100 devices across every app the daemon runs; users sending mixed events, intents, clock
 advances and App Group writes; an exploration always running; trace subscribers that come and
-go; clients that connect and drop, some mid-line; a kill -9 and restart at half time. Each
-minute: requests answered, p99 latency, the daemon's RSS, its open descriptors and the bytes of
-its journals, as a table. Checks, failing the run (exit 1): every acknowledged App Group write
+go; clients that connect and drop, some mid-line; a device removed and made again every few
+seconds (apps keep what users give them: The Phone keeps every unlock for ever, as its seed
+does, so on devices that live for ever a soak would measure the apps' data, not the daemon); a
+kill -9 and restart at half time. Each minute: requests answered, p99 latency, the daemon's RSS,
+its open descriptors and the bytes of its state directory (every device's and backend's journal
+and snapshot), as a table. Checks, failing the run (exit 1): every acknowledged App Group write
 reads back after the restart and at the end; RSS, descriptors and journal bytes stay flat once
 warmed up: in the second half of each daemon run no sample is more than 10 % over that half's
 first. Each device's trace is bounded (`traceBytes` 256 KiB) and journals are compacted into
@@ -27,6 +30,7 @@ SCENARIO = json.load(open(os.path.join(ROOT, "config/scenarios/clarity-stale-ver
 DEVICES = 100
 USERS = 4
 MINUTE = 60.0
+RECYCLE_SECONDS = 3.0   # one device removed and made again this often: each lives ~5 minutes
 
 
 class Daemon:
@@ -71,7 +75,7 @@ class Daemon:
 
     def journal_kb(self):
         total = 0
-        for folder, _, files in os.walk(os.path.join(self.state, "devices")):
+        for folder, _, files in os.walk(self.state):
             for name in files:
                 try:
                     total += os.path.getsize(os.path.join(folder, name))
@@ -92,6 +96,8 @@ class Soak:
         self.stopping = False
         self.paused = threading.Event()   # set while the daemon is down
         self.devices = []            # (name, app, suite, intents)
+        self.generation = {}         # device -> how many times it was made again
+        self.created = {}            # device -> its device.create params
 
     def note(self, started, answer):
         with self.lock:
@@ -114,6 +120,8 @@ class Soak:
             answer = client.call("device.create", params)
             if "error" in answer:
                 raise RuntimeError("device.create %s: %s" % (params, answer["error"]))
+            self.created[name] = params
+            self.generation[name] = 0
             self.devices.append((name, app["name"], app.get("appGroup") or "group.soak", [i["name"] for i in app["intents"]]))
         client.close()
 
@@ -146,12 +154,16 @@ class Soak:
             if kind < 0.35:
                 counter[0] += 1
                 key, value = "soak-%d" % seed, counter[0]
+                with self.lock:
+                    generation = self.generation[name]
                 started = time.time()
                 answer = client.call("store.set", {"device": name, "suite": suite, "key": key, "value": value})
                 self.note(started, answer)
                 if "result" in answer:
                     with self.lock:
-                        self.acknowledged[(name, suite, key)] = value
+                        # A write to a device made again since is gone with the device it went to.
+                        if self.generation[name] == generation:
+                            self.acknowledged[(name, suite, key)] = value
                 return
             if kind < 0.6:
                 event = rng.choice([{"type": "lock"}, {"type": "unlock"}, {"type": "app.open", "app": "com.burbn.instagram"},
@@ -213,6 +225,30 @@ class Soak:
                 pass
             time.sleep(0.02)
 
+    def recycler(self, seed):
+        """Every RECYCLE_SECONDS, removes one device and makes it again, as it was first made."""
+        rng = random.Random(seed)
+        while not self.stopping:
+            time.sleep(RECYCLE_SECONDS)
+            if self.paused.is_set() or self.stopping:
+                continue
+            name = rng.choice(self.devices)[0]
+            try:
+                client = Client(self.daemon.socket, timeout=30)
+                started = time.time()
+                self.note(started, client.call("device.remove", {"device": name}))
+                # Only now: a write acknowledged before this went to the device just removed, and
+                # one whose sender read the generation after this goes to the device made next.
+                with self.lock:
+                    self.generation[name] += 1
+                    for entry in [entry for entry in self.acknowledged if entry[0] == name]:
+                        del self.acknowledged[entry]
+                started = time.time()
+                self.note(started, client.call("device.create", self.created[name]))
+                client.close()
+            except (OSError, EOFError, ValueError):
+                pass
+
     def verify(self, when):
         client = Client(self.daemon.socket, timeout=60)
         with self.lock:
@@ -245,11 +281,12 @@ def main():
     threads += [threading.Thread(target=soak.explorer, daemon=True)]
     threads += [threading.Thread(target=soak.subscriber, args=(100 + seed,), daemon=True) for seed in range(2)]
     threads += [threading.Thread(target=soak.churner, args=(200,), daemon=True)]
+    threads += [threading.Thread(target=soak.recycler, args=(300,), daemon=True)]
     for thread in threads:
         thread.start()
-    print("clarityd soak: %s, %.0f min, %d devices, %d users, 1 explorer, 2 subscribers, 1 churner; kill -9 at half time"
-          % (BIN, MINUTES, DEVICES, USERS), flush=True)
-    print("%6s %9s %8s %8s %6s %11s  %s" % ("minute", "requests", "p99 ms", "RSS MB", "fds", "journal KB", "note"), flush=True)
+    print("clarityd soak: %s, %.0f min, %d devices, %d users, 1 explorer, 2 subscribers, 1 churner, a device made again "
+          "every %.0f s; kill -9 at half time" % (BIN, MINUTES, DEVICES, USERS, RECYCLE_SECONDS), flush=True)
+    print("%6s %9s %8s %8s %6s %11s  %s" % ("minute", "requests", "p99 ms", "RSS MB", "fds", "state KB", "note"), flush=True)
     rows, run, restarted = [], 0, False
     started = time.time()
     minute = 0
@@ -289,7 +326,7 @@ def main():
         if run_index == 0 and restarted:
             samples = samples[:-1]   # the restart minute belongs to the next run's warm-up
         samples = samples[len(samples) // 2 :]
-        for key, name in (("rss", "RSS"), ("fds", "descriptors"), ("journal", "journal bytes")):
+        for key, name in (("rss", "RSS"), ("fds", "descriptors"), ("journal", "state bytes")):
             values = [row[key] for row in samples]
             if len(values) >= 2 and max(values) > 1.10 * values[0]:
                 soak.failures.append("run %d: %s grows after warm-up: %.0f, then up to %.0f" % (run_index + 1, name, values[0], max(values)))
@@ -300,7 +337,7 @@ def main():
         print("daemon log: %s/log" % daemon.dir)
         sys.exit(1)
     subprocess.run(["rm", "-rf", daemon.dir])
-    print("passed: every acknowledged write present; RSS, descriptors and journal bytes flat (within 10 %) after warm-up")
+    print("passed: every acknowledged write present; RSS, descriptors and state bytes flat (within 10 %) after warm-up")
 
 
 main()

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # A soak of clarityd (issue 22, docs/reliability.md "Soak"): 100 devices across every app, mixed
 # traffic, an exploration, subscribers, clients dropping, a kill -9 and restart at half time; a
-# table of requests, p99 latency, RSS, descriptors and journal bytes each minute.
+# table of requests, p99 latency, RSS, descriptors and state directory bytes each minute.
 #
 #   scripts/soak.sh [--minutes N] [--bin DIR]
 #
 #   --minutes N   how long (default 10)
 #   --bin DIR     the clarityd to soak (default: a release build of this checkout)
-# Exit 1 when an acknowledged write is lost or RSS, descriptors or journal bytes grow more than
+# Exit 1 when an acknowledged write is lost or RSS, descriptors or state bytes grow more than
 # 10 % after warm-up. Needs python3 (standard library) and Linux's /proc.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
