@@ -1,7 +1,8 @@
 /// Whether anyone still wants the answer to a long request (a scenario): cancelled when its
 /// caller's connection closes, when the daemon shuts down, or by `scenario.cancel`. Work checks
 /// ``reason`` between schedules and steps; whoever holds a queued piece of it registers
-/// ``onCancel(_:)`` to take it back at once.
+/// ``onCancel(_:)`` to take it back at once, and ``forget(_:)``s it once the piece is done: a
+/// handler usually holds the work, and the work the request's caller, and so this cancellation.
 final class RequestCancellation: Sendable {
     /// Why a request was cancelled, as an exploration's `stoppedBy` reports it.
     enum Reason: String, Sendable {
@@ -13,7 +14,13 @@ final class RequestCancellation: Sendable {
 
     private struct State {
         var reason: Reason?
-        var handlers: [@Sendable (Reason) -> Void] = []
+        var handlers: [Int: @Sendable (Reason) -> Void] = [:]
+        var nextHandler = 0
+    }
+
+    /// A handler registered with ``onCancel(_:)``.
+    struct Registration: Sendable {
+        fileprivate let id: Int
     }
 
     private let state = Protected(State())
@@ -28,19 +35,28 @@ final class RequestCancellation: Sendable {
         let handlers = state.withLock { state -> [@Sendable (Reason) -> Void] in
             guard state.reason == nil else { return [] }
             state.reason = reason
-            defer { state.handlers = [] }
-            return state.handlers
+            defer { state.handlers = [:] }
+            return state.handlers.sorted { $0.key < $1.key }.map(\.value)
         }
         for handler in handlers { handler(reason) }
     }
 
     /// Runs `handler` when the request is cancelled: at once if it already is.
-    func onCancel(_ handler: @escaping @Sendable (Reason) -> Void) {
-        let now = state.withLock { state -> Reason? in
-            if let reason = state.reason { return reason }
-            state.handlers.append(handler)
-            return nil
+    @discardableResult
+    func onCancel(_ handler: @escaping @Sendable (Reason) -> Void) -> Registration {
+        let (registration, now) = state.withLock { state -> (Registration, Reason?) in
+            state.nextHandler += 1
+            let registration = Registration(id: state.nextHandler)
+            if let reason = state.reason { return (registration, reason) }
+            state.handlers[registration.id] = handler
+            return (registration, nil)
         }
         if let now { handler(now) }
+        return registration
+    }
+
+    /// Lets go of a handler whose work is done (it will not run).
+    func forget(_ registration: Registration) {
+        _ = state.withLock { $0.handlers.removeValue(forKey: registration.id) }
     }
 }
