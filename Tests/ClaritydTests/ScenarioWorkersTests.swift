@@ -31,6 +31,12 @@ import Testing
             }
             #expect(answer == 8)
         }
+        // The one scenario thread lets go of a job when it turns to the next: once a second
+        // request is answered, nothing of the thread's still holds the first.
+        let next = Caller(
+            connection: 2, subscriptions: ConnectionSubscriptions(budget: ByteBudget(limit: 1024)), waits: nil,
+            cancellation: RequestCancellation())
+        #expect(try workers.perform(.scenarioExplore, for: next) { 0 } == 0)
         #expect(heldCancellation == nil, "the request's cancellation is freed")
         #expect(heldWork == nil, "what its work held is freed")
     }
