@@ -95,12 +95,12 @@ struct Router: Sendable {
 
     /// Where `method` runs; an unknown method is answered at once (-32601).
     func runsOn(_ method: String) -> RunsOn {
-        routes[method]?.runsOn ?? .eventLoop
+        route(for: method)?.runsOn ?? .eventLoop
     }
 
     /// Runs `method` by its route (`route`, when the caller looked it up already).
     func route(_ method: String, params: JSONValue?, caller: Caller, by route: Route? = nil) throws -> MethodReply {
-        guard let route = route ?? routes[method] else { throw RPCError.methodNotFound(method) }
+        guard let route = route ?? self.route(for: method) else { throw RPCError.methodNotFound(method) }
         return try route.handler(params, caller)
     }
 }
