@@ -77,6 +77,7 @@ final class WorkerThreads: @unchecked Sendable {
         started = true
         for index in 0..<count {
             let thread = Thread { [self] in
+                Thread.current.name = Self.threadName(name, index)
                 // Signals go to the main thread and Dispatch, as for the event loops.
                 var all = sigset_t()
                 sigfillset(&all)
@@ -84,9 +85,16 @@ final class WorkerThreads: @unchecked Sendable {
                 if lowPriority { SystemCall.lowerThreadPriority() }
                 work()
             }
-            thread.name = "\(name).\(index)"
             thread.start()
         }
+    }
+
+    /// `name.index`, shortened to the 15 bytes Linux keeps for a thread's name (longer, the name
+    /// is refused and `top -H`, gdb and perf show "clarityd"): `clarityd.restore` thread 0 is
+    /// `clarityd.rest.0`, `clarityd.scenario` thread 1 `clarityd.scen.1`.
+    static func threadName(_ name: String, _ index: Int) -> String {
+        let suffix = ".\(index)"
+        return String(decoding: name.utf8.prefix(max(0, 15 - suffix.utf8.count)), as: UTF8.self) + suffix
     }
 
     private func work() -> Never {
