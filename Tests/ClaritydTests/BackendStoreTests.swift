@@ -15,8 +15,9 @@ import Testing
     private let log = Logger(level: .error)
     private static let start: Int64 = 1_767_603_600_000
 
-    private func store(compactAfter: Int) throws -> BackendStore {
-        try BackendStore(stateDirectory: stateDirectory, syncs: false, log: log, compactAfter: compactAfter)
+    private func store(compactAfter: Int, compactAfterBytes: Int = 1 << 20) throws -> BackendStore {
+        try BackendStore(
+            stateDirectory: stateDirectory, syncs: false, log: log, compactAfter: compactAfter, compactAfterBytes: compactAfterBytes)
     }
 
     /// The backend as a snapshot would hold it (every operation is saved by then: none is dropped).
@@ -51,6 +52,26 @@ import Testing
         let backend = try #require(reread.servers.existing("default"))
         #expect(try bytes(backend) == saved)
         #expect(backend.read { (try? $0.events(of: "alice"))?.count } == 10)
+    }
+
+    /// Lines far under `compactAfter` still compact once the journal holds as many bytes as its
+    /// snapshot (and the minimum): the journal on disk stays within about the snapshot's size.
+    @Test func aJournalIsCompactedOnceItOutgrowsItsSnapshot() throws {
+        defer { try? FileManager.default.removeItem(at: stateDirectory) }
+        let first = try store(compactAfter: 10_000, compactAfterBytes: 4096)
+        try drive(first, locks: 40)
+        let saved = try bytes(first.servers.backend(named: "default", now: 0))
+        let files = try FileManager.default.contentsOfDirectory(atPath: first.directory.path).sorted()
+        let journal = try #require(files.first { $0.hasSuffix(".journal") })
+        #expect(journal != "default.0.journal", "41 lines of about 500 bytes outgrow a 4 KiB minimum and the snapshot")
+        let size = { (name: String) in
+            try #require(try FileManager.default.attributesOfItem(atPath: first.directory.appendingPathComponent(name).path)[.size] as? Int)
+        }
+        #expect(try size(journal) < max(4096, try size("default.json")))
+
+        let backend = try #require(try store(compactAfter: 10_000, compactAfterBytes: 4096).servers.existing("default"))
+        #expect(try bytes(backend) == saved)
+        #expect(backend.read { (try? $0.events(of: "alice"))?.count } == 40)
     }
 
     /// A request refused before it changes anything (a signed-out phone's sync, an unknown

@@ -12,41 +12,64 @@ import Foundation
 /// `<name>.json` (replaced whole, ``AtomicFile``), and the journal that continues it,
 /// `<name>.<G>.journal`, one ``BackendOperation`` per line. A request's changes are appended
 /// before the request's own journal line is written, so that whatever a device was told the
-/// backend stored is on disk first; after `compactAfter` lines the backend is snapshotted into
-/// a new generation (docs/apps/thephone-backend.md, "Hosted in the daemon").
+/// backend stored is on disk first; after `compactAfter` lines, or once the journal holds as many
+/// bytes as its snapshot and at least `compactAfterBytes`, the backend is snapshotted into a new
+/// generation (docs/apps/thephone-backend.md, "Hosted in the daemon").
 final class BackendStore: Sendable {
     let directory: URL
     let servers: Servers
     private let log: Logger
     /// Whether writes are synced to disk (config `durability` `fsync`).
     private let syncs: Bool
-    /// Per backend on disk: its journal's generation and lines.
-    private let journals = Protected<[String: (generation: Int, lines: Int)]>([:])
+    /// Per backend on disk: its journal's generation, lines and bytes, and its snapshot's bytes.
+    private let journals = Protected<[String: Journal]>([:])
     /// One save at a time: devices on several lanes share a backend.
     private let writing = NSLock()
     /// Journal lines after which a backend is snapshotted again (10,000 by default).
     private let compactAfter: Int
+    /// The fewest journal bytes that make a backend snapshotted again (1 MiB by default).
+    private let compactAfterBytes: Int
+
+    /// Where a backend's journal stands.
+    private struct Journal {
+        var generation: Int
+        var lines = 0
+        var bytes = 0
+        /// The size of the snapshot the journal continues.
+        var snapshotBytes: Int
+
+        /// Whether the backend is due a snapshot: `compactAfter` lines, or a journal as large as
+        /// its snapshot and at least `compactAfterBytes` (redis's `auto-aof-rewrite-percentage`
+        /// 100 with a minimum size). Lines alone let the journal grow without bound: The Phone's
+        /// syncs can carry every unsynced event, and the soak's backend journal reached 10 MB in
+        /// 1 800 lines, on its way to 2.6 GB before its 10,000th (docs/reliability.md).
+        func isDue(lines maxLines: Int, bytes minBytes: Int) -> Bool {
+            lines >= maxLines || bytes >= max(minBytes, snapshotBytes)
+        }
+    }
 
     /// Reads every saved backend (one that cannot be read is moved aside and logged).
-    init(stateDirectory: URL, syncs: Bool, log: Logger, compactAfter: Int = 10_000) throws {
+    init(stateDirectory: URL, syncs: Bool, log: Logger, compactAfter: Int = 10_000, compactAfterBytes: Int = 1 << 20) throws {
         self.compactAfter = compactAfter
+        self.compactAfterBytes = compactAfterBytes
         directory = stateDirectory.appendingPathComponent("backends", isDirectory: true)
         self.log = log
         self.syncs = syncs
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var hosts: [BackendHost] = []
-        var found: [String: (generation: Int, lines: Int)] = [:]
+        var found: [String: Journal] = [:]
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for file in files.sorted() where file.hasSuffix(".json") {
             let path = directory.appendingPathComponent(file).path
             do {
-                let stored = try JSONDecoder().decode(StoredBackend.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                let snapshot = try Data(contentsOf: URL(fileURLWithPath: path))
+                let stored = try JSONDecoder().decode(StoredBackend.self, from: snapshot)
                 guard "\(stored.name).json" == file else { throw CocoaError(.fileReadCorruptFile) }
                 let generation = stored.journal ?? 0
-                let operations = Self.operations(in: directory.appendingPathComponent("\(stored.name).\(generation).journal"))
+                let (operations, bytes) = Self.operations(in: directory.appendingPathComponent("\(stored.name).\(generation).journal"))
                 hosts.append(BackendHost(restoring: stored, operations: operations))
-                found[stored.name] = (generation, operations.count)
+                found[stored.name] = Journal(generation: generation, lines: operations.count, bytes: bytes, snapshotBytes: snapshot.count)
             } catch {
                 let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
                 try? FileManager.default.moveItem(atPath: path, toPath: aside)
@@ -59,15 +82,15 @@ final class BackendStore: Sendable {
     }
 
     /// The operations a journal holds, up to its first line that does not read (a line torn by a
-    /// crash, which no answer waited for).
-    private static func operations(in journal: URL) -> [BackendOperation] {
-        guard let data = try? Data(contentsOf: journal) else { return [] }
+    /// crash, which no answer waited for), and the journal's bytes.
+    private static func operations(in journal: URL) -> ([BackendOperation], bytes: Int) {
+        guard let data = try? Data(contentsOf: journal) else { return ([], 0) }
         var operations: [BackendOperation] = []
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let operation = try? JSONDecoder().decode(BackendOperation.self, from: line) else { break }
             operations.append(operation)
         }
-        return operations
+        return (operations, data.count)
     }
 
     /// Writes what every backend changed since the last save: a new backend's first snapshot,
@@ -78,7 +101,7 @@ final class BackendStore: Sendable {
         writing.lock()
         defer { writing.unlock() }
         for backend in servers.all {
-            guard let journal = journals.withLock({ $0[backend.name] }) else {
+            guard var journal = journals.withLock({ $0[backend.name] }) else {
                 try snapshot(backend, generation: 0)
                 continue
             }
@@ -90,9 +113,12 @@ final class BackendStore: Sendable {
                 bytes.append(UInt8(ascii: "\n"))
             }
             try append(bytes, to: journalURL(backend.name, journal.generation))
-            let lines = journal.lines + operations.count
-            journals.withLock { $0[backend.name] = (journal.generation, lines) }
-            if lines >= compactAfter { try snapshot(backend, generation: journal.generation + 1) }
+            journal.lines += operations.count
+            journal.bytes += bytes.count
+            journals.withLock { [journal] in $0[backend.name] = journal }
+            if journal.isDue(lines: compactAfter, bytes: compactAfterBytes) {
+                try snapshot(backend, generation: journal.generation + 1)
+            }
         }
     }
 
@@ -102,12 +128,12 @@ final class BackendStore: Sendable {
         var stored = backend.snapshotTakingOperations()
         stored.journal = generation
         let fresh = journalURL(backend.name, generation)
+        let snapshot = try JSONWire.bytes(stored)
         try AtomicFile.replace(fresh.path, with: [], in: directory.path, syncing: syncs)
         try AtomicFile.replace(
-            directory.appendingPathComponent("\(backend.name).json").path, with: try JSONWire.bytes(stored), in: directory.path,
-            syncing: syncs)
+            directory.appendingPathComponent("\(backend.name).json").path, with: snapshot, in: directory.path, syncing: syncs)
         if generation > 0 { unlink(journalURL(backend.name, generation - 1).path) }
-        journals.withLock { $0[backend.name] = (generation, 0) }
+        journals.withLock { $0[backend.name] = Journal(generation: generation, snapshotBytes: snapshot.count) }
     }
 
     private func journalURL(_ name: String, _ generation: Int) -> URL {
