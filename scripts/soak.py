@@ -8,9 +8,9 @@ advances and App Group writes; an exploration always running; trace subscribers 
 go; clients that connect and drop, some mid-line; a device removed and made again every few
 seconds (apps keep what users give them: The Phone keeps every unlock for ever, as its seed
 does, so on devices that live for ever a soak would measure the apps' data, not the daemon); a
-kill -9 and restart at half time. Each minute: requests answered, p99 latency, the daemon's RSS,
-its open descriptors and the bytes of its state directory (every device's and backend's journal
-and snapshot), as a table. Checks, failing the run (exit 1): every acknowledged App Group write
+kill -9 and restart at half time. Each minute: requests answered, p99 latency, the daemon's RSS
+and threads (each the minute's peak of samples taken every second), its open descriptors and
+the bytes of its state directory (every device's and backend's journal and snapshot), as a table. Checks, failing the run (exit 1): every acknowledged App Group write
 reads back after the restart and at the end; RSS, descriptors and journal bytes stay flat once
 warmed up: in the second half of each daemon run no sample is more than 10 % over that half's
 first. Each device's trace is bounded (`traceBytes` 256 KiB) and journals are compacted into
@@ -70,6 +70,12 @@ class Daemon:
                 return int(line.split()[1]) / 1024
         return -1
 
+    def threads(self):
+        for line in open("/proc/%d/status" % self.process.pid):
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+        return -1
+
     def descriptors(self):
         return len(os.listdir("/proc/%d/fd" % self.process.pid))
 
@@ -98,6 +104,22 @@ class Soak:
         self.devices = []            # (name, app, suite, intents)
         self.generation = {}         # device -> how many times it was made again
         self.created = {}            # device -> its device.create params
+        self.peak_rss = 0.0          # MB, this minute's highest of the samples taken each second
+        self.peak_threads = 0        # this minute's most threads
+
+    def sampler(self):
+        """Samples RSS and threads each second: one reading a minute swings by ±10 MB as
+        explorations allocate and free, so the table shows each minute's peak."""
+        while not self.stopping:
+            if not self.paused.is_set():
+                try:
+                    rss, threads = self.daemon.rss_mb(), self.daemon.threads()
+                except OSError:
+                    rss, threads = 0.0, 0   # the daemon is being killed and started again
+                with self.lock:
+                    self.peak_rss = max(self.peak_rss, rss)
+                    self.peak_threads = max(self.peak_threads, threads)
+            time.sleep(1.0)
 
     def note(self, started, answer):
         with self.lock:
@@ -282,11 +304,13 @@ def main():
     threads += [threading.Thread(target=soak.subscriber, args=(100 + seed,), daemon=True) for seed in range(2)]
     threads += [threading.Thread(target=soak.churner, args=(200,), daemon=True)]
     threads += [threading.Thread(target=soak.recycler, args=(300,), daemon=True)]
+    threads += [threading.Thread(target=soak.sampler, daemon=True)]
     for thread in threads:
         thread.start()
     print("clarityd soak: %s, %.0f min, %d devices, %d users, 1 explorer, 2 subscribers, 1 churner, a device made again "
           "every %.0f s; kill -9 at half time" % (BIN, MINUTES, DEVICES, USERS, RECYCLE_SECONDS), flush=True)
-    print("%6s %9s %8s %8s %6s %11s  %s" % ("minute", "requests", "p99 ms", "RSS MB", "fds", "state KB", "note"), flush=True)
+    print("%6s %9s %8s %8s %7s %6s %11s  %s" % ("minute", "requests", "p99 ms", "RSS MB", "threads", "fds", "state KB", "note"),
+          flush=True)
     rows, run, restarted = [], 0, False
     started = time.time()
     minute = 0
@@ -296,7 +320,9 @@ def main():
         with soak.lock:
             latencies, requests, errors = soak.latencies, soak.requests, soak.errors
             soak.latencies, soak.requests, soak.errors = [], 0, {}
-        row = {"minute": minute, "requests": requests, "p99": p99(latencies), "rss": daemon.rss_mb(),
+            rss, threads = soak.peak_rss, soak.peak_threads
+            soak.peak_rss, soak.peak_threads = 0.0, 0
+        row = {"minute": minute, "requests": requests, "p99": p99(latencies), "rss": rss, "threads": threads,
                "fds": daemon.descriptors(), "journal": daemon.journal_kb(), "run": run, "note": ""}
         if errors:
             row["note"] = "errors " + " ".join("%d×%d" % (code, count) for code, count in sorted(errors.items()))
@@ -314,8 +340,8 @@ def main():
             row["note"] = ("kill -9: listening in %.1f s, every device answering in %.1f s; %d acknowledged writes checked, %d lost; "
                            % (took, answered, checked, lost)) + row["note"]
         rows.append(row)
-        print("%6d %9d %8.1f %8.1f %6d %11.0f  %s" % (minute, row["requests"], row["p99"], row["rss"], row["fds"], row["journal"],
-                                                     row["note"]), flush=True)
+        print("%6d %9d %8.1f %8.1f %7d %6d %11.0f  %s" % (minute, row["requests"], row["p99"], row["rss"], row["threads"], row["fds"],
+                                                          row["journal"], row["note"]), flush=True)
     soak.stopping = True
     checked, lost = soak.verify("at the end")
     print("end: %d acknowledged writes checked, %d lost" % (checked, lost))
