@@ -10,12 +10,13 @@ seconds (apps keep what users give them: The Phone keeps every unlock for ever, 
 does, so on devices that live for ever a soak would measure the apps' data, not the daemon); a
 kill -9 and restart at half time. Each minute: requests answered, p99 latency, the daemon's RSS
 and threads (each the minute's peak of samples taken every second), its open descriptors and
-the bytes of its state directory (every device's and backend's journal and snapshot), as a table. Checks, failing the run (exit 1): every acknowledged App Group write
-reads back after the restart and at the end; RSS, descriptors and journal bytes stay flat once
-warmed up: in the second half of each daemon run no sample is more than 10 % over that half's
-first. Each device's trace is bounded (`traceBytes` 256 KiB) and journals are compacted into
-snapshots every 500 lines, so both fill to a level during the warm-up; a longer soak
-(`--minutes 60`) judges flatness on more samples.
+the bytes of its state directory (every device's and backend's journal and snapshot), as a
+table. Checks, failing the run (exit 1): every acknowledged App Group write reads back after
+the restart and at the end; RSS, descriptors and journal bytes stay flat once warmed up: in the
+second half of each daemon run no sample is more than 10 % over that half's first. Each
+device's trace is bounded (`traceBytes` 256 KiB) and journals are compacted into snapshots every
+500 lines, so both fill to a level during the warm-up; a longer soak (`--minutes 60`) judges
+flatness on more samples.
 
 Python 3 standard library only; Linux (/proc).
 """
@@ -64,17 +65,13 @@ class Daemon:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
 
-    def rss_mb(self):
+    def rss_mb_and_threads(self):
+        """The daemon's RSS in MB and its threads, from one read of /proc/<pid>/status."""
+        fields = {}
         for line in open("/proc/%d/status" % self.process.pid):
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return -1
-
-    def threads(self):
-        for line in open("/proc/%d/status" % self.process.pid):
-            if line.startswith("Threads:"):
-                return int(line.split()[1])
-        return -1
+            name, _, value = line.partition(":")
+            fields[name] = value.split()
+        return int(fields["VmRSS"][0]) / 1024, int(fields["Threads"][0])
 
     def descriptors(self):
         return len(os.listdir("/proc/%d/fd" % self.process.pid))
@@ -113,8 +110,8 @@ class Soak:
         while not self.stopping:
             if not self.paused.is_set():
                 try:
-                    rss, threads = self.daemon.rss_mb(), self.daemon.threads()
-                except OSError:
+                    rss, threads = self.daemon.rss_mb_and_threads()
+                except (OSError, KeyError):
                     rss, threads = 0.0, 0   # the daemon is being killed and started again
                 with self.lock:
                     self.peak_rss = max(self.peak_rss, rss)
