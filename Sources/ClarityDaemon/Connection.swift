@@ -76,6 +76,8 @@ final class Connection: @unchecked Sendable {
     /// waits, so nothing listens to it, and one per line would cost a lock per request. Cancelled
     /// when the connection closes, as a lane request's is when its client hangs up.
     private let inlineCancellation = RequestCancellation()
+    /// Who sends the requests answered at once: the same for each of them.
+    private let inlineCaller: Caller
     /// Where the connection's requests that run on no device's lane go (batches, `device.list`,
     /// scenarios waiting for a thread): a serial queue of its own. Dispatch gives a serial queue
     /// a thread whatever else is running, where the global pool stops at one per core.
@@ -120,6 +122,7 @@ final class Connection: @unchecked Sendable {
         self.log = log
         self.onClosed = onClosed
         subscriptions = ConnectionSubscriptions(budget: outputBudget)
+        inlineCaller = Caller(connection: id, subscriptions: subscriptions, waits: nil, cancellation: inlineCancellation)
         subject = "connection \(id)"
         ownQueue = DispatchQueue(label: "clarityd.connection.\(id)")
         lines = LineBuffer(maxLineBytes: maxLineBytes)
@@ -319,10 +322,10 @@ final class Connection: @unchecked Sendable {
 
     private func answer(_ line: UnsafeRawBufferPointer) {
         let message = dispatcher.parse(line)
-        let placement = dispatcher.placement(of: message)
+        let placement = message.placement
         if placement == .inline {
-            let caller = Caller(connection: id, subscriptions: subscriptions, waits: nil, cancellation: inlineCancellation)
-            afterDelivery.append(contentsOf: dispatcher.respond(to: message, caller: caller, into: &output))
+            let actions = dispatcher.respond(to: message, caller: inlineCaller, into: &output)
+            if !actions.isEmpty { afterDelivery.append(contentsOf: actions) }
             return
         }
         let cancellation = RequestCancellation()

@@ -69,39 +69,39 @@ struct RequestDispatcher: Sendable {
     typealias Parsed = Result<InboundMessage, RPCError>
     private typealias Validated = Result<RPCRequest, RPCRequest.InvalidRequest>
 
-    /// One line parsed and, when it is a single request, its route, looked up once for both
-    /// where it runs and what answers it.
+    /// One line parsed; when it is a single request, its route, looked up once for both where
+    /// it runs and what answers it; and where it may be answered.
     struct ParsedLine: Sendable {
         let message: Parsed
         let route: Router.Route?
+        /// Where the line may be answered without keeping other connections waiting: where its
+        /// method runs (``Router/RunsOn``); a batch on a thread of its own unless all its members
+        /// run on the event loop.
+        let placement: Placement
     }
 
     private static let newline = UInt8(ascii: "\n")
 
     func parse(_ line: UnsafeRawBufferPointer) -> ParsedLine {
         let message = InboundMessage.parse(line, maxBatchRequests: Self.maxBatchRequests)
-        guard case .success(.single(.success(let request))) = message else { return ParsedLine(message: message, route: nil) }
-        return ParsedLine(message: message, route: router.route(for: request.method))
-    }
-
-    /// Where `line` may be answered without keeping other connections waiting: where its
-    /// method runs (``Router/RunsOn``); a batch on a thread of its own unless all its members
-    /// run on the event loop.
-    func placement(of line: ParsedLine) -> Placement {
-        switch line.message {
-        case .failure, .success(.single(.failure)): return .inline
+        switch message {
+        case .failure, .success(.single(.failure)):
+            return ParsedLine(message: message, route: nil, placement: .inline)
         case .success(.single(.success(let request))):
-            switch line.route?.runsOn ?? .eventLoop {
-            case .eventLoop: return .inline
-            case .deviceLane: return .device(request.params?["device"]?.stringValue ?? "default")
-            case .ownThread: return .anywhere
-            }
+            let route = router.route(for: request.method)
+            let placement: Placement =
+                switch route?.runsOn ?? .eventLoop {
+                case .eventLoop: .inline
+                case .deviceLane: .device(request.params?["device"]?.stringValue ?? "default")
+                case .ownThread: .anywhere
+                }
+            return ParsedLine(message: message, route: route, placement: placement)
         case .success(.batch(let items)):
             let waits = items.contains { item in
                 guard case .success(let request) = item else { return false }
                 return router.runsOn(request.method) != .eventLoop
             }
-            return waits ? .anywhere : .inline
+            return ParsedLine(message: message, route: nil, placement: waits ? .anywhere : .inline)
         }
     }
 

@@ -9,8 +9,10 @@ final class ConnectionSubscriptions: Sendable {
     private let budget: ByteBudget
     private let state = Protected(State())
 
+    private typealias Entry = (subscription: TraceSubscription, feed: TraceFeed)
+
     private struct State {
-        var subscriptions: [String: (subscription: TraceSubscription, feed: TraceFeed)] = [:]
+        var subscriptions: [String: Entry] = [:]
         var wake: (@Sendable () -> Void)?
         var closed = false
         /// The latest progress notification of a long call not yet sent (``post(progress:)``).
@@ -48,7 +50,7 @@ final class ConnectionSubscriptions: Sendable {
 
     /// Ends the subscription to `device`, or every one when nil; what they buffered is dropped.
     func unsubscribe(device: String?) {
-        let removed = state.withLock { state -> [(subscription: TraceSubscription, feed: TraceFeed)] in
+        let removed = state.withLock { state -> [Entry] in
             guard let device else {
                 defer { state.subscriptions = [:] }
                 return Array(state.subscriptions.values)
@@ -76,10 +78,14 @@ final class ConnectionSubscriptions: Sendable {
     /// device in name order, to `output`; forgets the subscriptions that ended. True when it
     /// appended anything.
     func take(into output: inout [UInt8]) -> Bool {
-        let (current, progress) = state.withLock { state in
+        // Called after every answer the connection sends: most connections subscribe to
+        // nothing, and for them this is one lock and no allocation.
+        let taken = state.withLock { state -> (current: [(key: String, value: Entry)], progress: [UInt8]?)? in
+            guard !state.subscriptions.isEmpty || state.progress != nil else { return nil }
             defer { state.progress = nil }
             return (state.subscriptions.sorted { $0.key < $1.key }, state.progress)
         }
+        guard let (current, progress) = taken else { return false }
         let before = output.count
         if let progress { output.append(contentsOf: progress) }
         let ended = current.filter { $0.value.subscription.take(into: &output) }
@@ -95,7 +101,7 @@ final class ConnectionSubscriptions: Sendable {
 
     /// The connection closed: cancels every subscription, and refuses new ones.
     func closeAll() {
-        let all = state.withLock { state -> [(subscription: TraceSubscription, feed: TraceFeed)] in
+        let all = state.withLock { state -> [Entry] in
             state.closed = true
             state.wake = nil
             defer { state.subscriptions = [:] }
@@ -104,7 +110,7 @@ final class ConnectionSubscriptions: Sendable {
         all.forEach(Self.cancel)
     }
 
-    private static func cancel(_ entry: (subscription: TraceSubscription, feed: TraceFeed)) {
+    private static func cancel(_ entry: Entry) {
         entry.feed.unregister(entry.subscription)
         entry.subscription.cancel()
     }
