@@ -91,14 +91,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-wait_for_socket() { # path pid
-    for _ in $(seq 100); do
-        [[ -S "$1" ]] && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
+# shellcheck source=wait-for-socket.sh
+source "$root/scripts/wait-for-socket.sh"
 
 if [[ -z "$config_file" && -f "$root/config/clarityd.json" ]]; then config_file="$root/config/clarityd.json"; fi
 
