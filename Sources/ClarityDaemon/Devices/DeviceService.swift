@@ -34,8 +34,10 @@ final class DeviceService: Sendable {
     private let log: Logger
     /// The apps this daemon runs (``AppCatalog``), as it was assembled with them.
     var catalog: AppCatalog { replay.catalog }
-    /// Where devices found at start are replayed, one per core at a time.
-    private let restorers = WorkerThreads(name: "clarityd.restore", count: ProcessInfo.processInfo.activeProcessorCount)
+    /// Where devices found at start are replayed, one per core at a time; its threads end once
+    /// every device is restored.
+    private let restorers = WorkerThreads(
+        name: "clarityd.restore", count: ProcessInfo.processInfo.activeProcessorCount, endWhenIdle: true)
 
     /// Device names name files: 1–64 of `A–Z a–z 0–9 . _ -`, not starting with `.` — exactly
     /// (no trailing newline, no other Unicode).
