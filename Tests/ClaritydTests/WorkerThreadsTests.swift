@@ -24,7 +24,7 @@ import Testing
     }
 
     /// The calling thread's name as the system keeps it.
-    private static func kernelName() -> String? {
+    static func kernelName() -> String? {
         #if os(Linux)
             return (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
                 .trimmingCharacters(in: .newlines)
@@ -45,76 +45,60 @@ import Testing
 /// A pool made to end its idle threads runs its jobs side by side up to its count, then leaves
 /// no thread behind, and starts again for the next job (the restore pool, after a daemon's start).
 @Suite struct WorkerThreadsEndingTests {
-    /// The system's names of this process's threads.
-    private static func threadNames() -> [String] {
-        #if os(Linux)
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-            return tasks.compactMap { task in
-                (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
-                    .trimmingCharacters(in: .newlines)
+    /// Jobs that each note the name of the thread running them, then wait to be released.
+    private final class BlockingJobs: Sendable {
+        private let started = DispatchSemaphore(value: 0)
+        private let releases = DispatchSemaphore(value: 0)
+        private let names = Protected<[String]>([])
+
+        init(_ count: Int, on threads: WorkerThreads) {
+            for _ in 0..<count {
+                threads.submit { [self] in
+                    names.withLock { $0.append(WorkerThreadsTests.kernelName() ?? "?") }
+                    started.signal()
+                    releases.wait()
+                }
             }
-        #else
-            return []
-        #endif
+        }
+
+        /// Waits for `count` more jobs to start; returns the thread names of those started so far.
+        func awaitStarts(_ count: Int) -> [String] {
+            for _ in 0..<count { started.wait() }
+            return names.withLock { $0 }
+        }
+
+        func release(_ count: Int) {
+            for _ in 0..<count { releases.signal() }
+        }
     }
 
     @Test func threadsThatEndWhenIdleRunSideBySideThenLeaveNoneBehind() {
         let threads = WorkerThreads(name: "test.ending", count: 2, endWhenIdle: true)
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        for _ in 0..<3 {
-            threads.submit {
-                started.signal()
-                release.wait()
-            }
-        }
+        let jobs = BlockingJobs(3, on: threads)
         // Two jobs run at once (the count); the third waits for one of them.
-        started.wait()
-        started.wait()
-        #if os(Linux)
-            #expect(Self.threadNames().filter { $0.hasPrefix("test.ending.") }.sorted() == ["test.ending.0", "test.ending.1"])
-        #endif
-        release.signal()
-        started.wait()
-        release.signal()
-        release.signal()
+        #expect(jobs.awaitStarts(2).sorted() == ["test.ending.0", "test.ending.1"])
+        jobs.release(1)
+        #expect(jobs.awaitStarts(1).count == 3)
+        jobs.release(2)
         // Both threads find the queue empty and end.
         #expect(threads.waitUntilNoThreadRuns(within: 60))
 
         // The next job starts a thread again, under the first index.
-        let name = Protected<String?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        threads.submit {
-            name.withLock { $0 = Self.threadNames().first { $0.hasPrefix("test.ending.") } }
-            done.signal()
-        }
-        done.wait()
+        let next = BlockingJobs(1, on: threads)
+        #expect(next.awaitStarts(1) == ["test.ending.0"])
+        next.release(1)
         #expect(threads.waitUntilNoThreadRuns(within: 60))
-        #if os(Linux)
-            #expect(name.withLock { $0 } == "test.ending.0")
-        #endif
     }
 
     @Test func aPoolNeverRunsMoreThreadsThanItsCount() {
         let threads = WorkerThreads(name: "test.keeping", count: 2)
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        for _ in 0..<6 {
-            threads.submit {
-                started.signal()
-                release.wait()
-            }
-        }
-        started.wait()
-        started.wait()
-        #if os(Linux)
-            #expect(Self.threadNames().filter { $0.hasPrefix("test.keeping.") }.sorted() == ["test.keeping.0", "test.keeping.1"])
-        #endif
+        let jobs = BlockingJobs(6, on: threads)
+        #expect(jobs.awaitStarts(2).sorted() == ["test.keeping.0", "test.keeping.1"])
         for _ in 0..<4 {
-            release.signal()
-            started.wait()
+            jobs.release(1)
+            _ = jobs.awaitStarts(1)
         }
-        release.signal()
-        release.signal()
+        jobs.release(2)
+        #expect(Set(jobs.awaitStarts(0)) == ["test.keeping.0", "test.keeping.1"])
     }
 }
