@@ -46,6 +46,9 @@ final class WorkerThreads: @unchecked Sendable {
     /// The name indexes of the threads running, and how many of them wait for a job.
     private var runningSlots: Set<Int> = []
     private var waiting = 0
+    /// Callers of ``waitUntilNoThreadRuns(within:)`` waiting on `condition` beside the threads:
+    /// while there are any, a new job wakes every waiter, so that it cannot wake only them.
+    private var awaitingEnd = 0
 
     /// At most `count` threads named `name.<i>`, started as jobs come; with `lowPriority` they
     /// yield the cores to every other thread of the daemon (``SystemCall/lowerThreadPriority()``);
@@ -56,10 +59,6 @@ final class WorkerThreads: @unchecked Sendable {
         self.lowPriority = lowPriority
         self.endWhenIdle = endWhenIdle
     }
-
-    /// Callers of ``waitUntilNoThreadRuns()`` waiting on `condition` beside the threads: while
-    /// there are any, a new job wakes every waiter, so that it cannot wake only them.
-    private var awaitingEnd = 0
 
     /// Waits until the pool has no thread running — for a pool made with `endWhenIdle`, until its
     /// queue is empty and its jobs have returned — or `seconds` have passed; true when none runs
