@@ -64,7 +64,7 @@ final class EventLoop: @unchecked Sendable {
             var all = sigset_t()
             sigfillset(&all)
             pthread_sigmask(SIG_BLOCK, &all, nil)
-            Thread.current.name = "clarityd.loop.\(index)"
+            SystemCall.nameCurrentThread("clarityd.loop.\(index)")
             run()
         }
         thread.start()

@@ -52,7 +52,7 @@ final class Listener: @unchecked Sendable {
             var all = sigset_t()
             sigfillset(&all)
             pthread_sigmask(SIG_BLOCK, &all, nil)
-            Thread.current.name = "clarityd.accept"
+            SystemCall.nameCurrentThread("clarityd.accept")
             run()
         }
         thread.start()

@@ -105,7 +105,7 @@ final class WorkerThreads: @unchecked Sendable {
         let index = (0..<count).first { !runningSlots.contains($0) }!
         runningSlots.insert(index)
         let thread = Thread { [self] in
-            Thread.current.name = Self.threadName(name, index)
+            SystemCall.nameCurrentThread(Self.threadName(name, index))
             // Signals go to the main thread and Dispatch, as for the event loops.
             var all = sigset_t()
             sigfillset(&all)
