@@ -9,7 +9,10 @@
 # installed as runtime units, journald keeps its journal in /run only, and the boot-time units
 # that clean or set up the machine (systemd-tmpfiles-*, which empties /tmp) are masked: only
 # clarity-test.target and what the test starts run. Nothing outside the namespace is changed.
-# Reach it with `nsenter -t <PID of its systemd> -m -p systemctl …`; it ends when killed.
+# Reach it with `nsenter -t <PID of its systemd> -m -p systemctl …`; it ends when killed, and
+# when the process that started it dies (a test run that crashed once left its systemd and unit
+# running, and every later run's `systemctl kill` then failed with EIO on the shared cgroups):
+# `setpriv --pdeathsig` kills `unshare` with its parent, and `--kill-child` the namespace with it.
 set -euo pipefail
 units="${1:?usage: systemd-namespace.sh UNIT_DIR}"
 systemd=""
@@ -21,7 +24,10 @@ done
 command -v unshare >/dev/null || { echo "systemd-namespace.sh: unshare is not installed" >&2; exit 3; }
 
 if [ "${CLARITY_NAMESPACE_INNER:-}" != 1 ]; then
-  exec env CLARITY_NAMESPACE_INNER=1 unshare --fork --pid --mount --propagation private --mount-proc "$0" "$units"
+  with_parent=()
+  command -v setpriv >/dev/null && with_parent=(setpriv --pdeathsig KILL)
+  exec ${with_parent[@]+"${with_parent[@]}"} env CLARITY_NAMESPACE_INNER=1 \
+    unshare --fork --kill-child=SIGKILL --pid --mount --propagation private --mount-proc "$0" "$units"
 fi
 
 # PID 1 of the namespace from here on.

@@ -263,7 +263,8 @@ import Testing
 
         if watchdog {
             let hung = try show("MainPID")
-            #expect(try systemctl(["kill", "--signal=SIGSTOP", name]).status == 0)
+            let stopped = try systemctl(["kill", "--signal=SIGSTOP", name])
+            #expect(stopped.status == 0, "systemctl kill --signal=SIGSTOP: \(stopped.output)")
             let deadline = Date().addingTimeInterval(60 * TestTimeouts.scale)
             var restarted = false
             while Date() < deadline, !restarted {
