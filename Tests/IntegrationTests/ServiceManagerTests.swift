@@ -122,11 +122,16 @@ import Testing
         let output = URL(fileURLWithPath: "/tmp/tool-\(UUID().uuidString.prefix(8))")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
+        // Closed here: `Process` keeps the handles it was given, and the watchdog's wait runs this
+        // hundreds of times (it once held 1 470 descriptors of deleted files open, enough to crash
+        // Foundation's `Process.run()`: docs/reliability.md, "Known").
+        let printed = try FileHandle(forWritingTo: output)
+        defer { try? printed.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: output)
+        process.standardOutput = printed
+        process.standardError = printed
         let child = ChildProcess(process)
         try child.run()
         let status = child.wait(timeout: 60)
