@@ -75,7 +75,8 @@ usage() {
     echo "$user $system $switches"
 }
 
-# measure NAME PID ARGS...: one bench run against the server PID; appends its row to rows.
+# measure NAME PID ARGS...: one bench run against the server PID; prints its row and appends it
+# (name, requests/s, user and system µs a request, preemptions a 100 requests) to rows.
 measure() {
     local name=$1 pid=$2 before after rate
     shift 2
@@ -83,12 +84,11 @@ measure() {
     rate=$("$bin/clarityctl" --socket "$work/clarityd.sock" bench "$@" -c 50 -P "$pipeline" -n "$requests" --json \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["results"][0]["requestsPerSecond"])')
     after=$(usage "$pid")
-    echo "$name $rate $before $after" >>"$work/rows"
     python3 -c 'import sys
-name, rate, *t = sys.argv[1:]; n, tick = int(sys.argv[-2]), int(sys.argv[-1]); b, a = t[0:3], t[3:6]
-us = lambda i: (int(a[i]) - int(b[i])) / tick * 1e6 / n
-print(f"{name:9} {float(rate):10.0f}/s  user {us(0):.3f}  sys {us(1):.3f} µs a request  preempted {(int(a[2]) - int(b[2])) * 100 / n:.1f} a 100")' \
-        "$name" $rate $before $after "$requests" "$(getconf CLK_TCK)"
+name, rate, n, tick, *t = sys.argv[1:]; n, tick = int(n), int(tick); b, a = [int(x) for x in t[0:3]], [int(x) for x in t[3:6]]
+print(name, rate, (a[0] - b[0]) / tick * 1e6 / n, (a[1] - b[1]) / tick * 1e6 / n, (a[2] - b[2]) * 100 / n)' \
+        "$name" "$rate" "$requests" "$(getconf CLK_TCK)" $before $after | tee -a "$work/rows" \
+        | awk '{printf "%-9s %10.0f/s  user %.3f  sys %.3f µs a request  preempted %.1f a 100\n", $1, $2, $3, $4, $5}'
 }
 
 redis-server --port 0 --unixsocket "$work/redis.sock" --unixsocketperm 700 --save '' --appendonly no \
@@ -111,14 +111,13 @@ for round in $(seq "$rounds"); do
     rm -rf "$work/state" "$work/clarityd.sock"
 done
 
-python3 - "$work/rows" "$requests" "$(getconf CLK_TCK)" <<'PY'
+python3 - "$work/rows" <<'PY'
 import sys
 from collections import defaultdict
-rows, n, tick = defaultdict(list), int(sys.argv[2]), int(sys.argv[3])
+rows = defaultdict(list)
 for line in open(sys.argv[1]):
-    name, rate, *t = line.split()
-    b, a = [int(x) for x in t[0:3]], [int(x) for x in t[3:6]]
-    rows[name].append((float(rate), (a[0] - b[0]) / tick * 1e6 / n, (a[1] - b[1]) / tick * 1e6 / n, (a[2] - b[2]) * 100 / n))
+    name, *figures = line.split()
+    rows[name].append([float(x) for x in figures])
 mean = lambda name, i: sum(r[i] for r in rows[name]) / len(rows[name])
 print("mean      requests/s  user µs  sys µs  preempted/100")
 for name in ("clarityd", "redis"):
