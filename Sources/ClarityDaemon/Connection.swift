@@ -132,10 +132,9 @@ final class Connection: @unchecked Sendable {
     /// Hands the connection to its loop.
     func start() {
         let loop = loop
-        subscriptions.setWake { [weak self] in
-            guard let connection = self else { return }
-            loop.post { connection.sendNotifications() }
-        }
+        // Held strongly: hangUp's closeAll() lets go of it. A weak reference would give every
+        // connection a side table, and each retain and release of it would take the slow path.
+        subscriptions.setWake { [self] in loop.post { self.sendNotifications() } }
         loop.post { [self] in loop.adopt(self) }
     }
 
@@ -361,12 +360,31 @@ final class Connection: @unchecked Sendable {
         serve()
     }
 
+    /// Whether the answers are held for the end of the loop's reading round.
+    private var heldForRoundEnd = false
+
+    /// Sends the answers held for the end of the round, and answers what waited on them.
+    func sendHeldAnswers() {
+        heldForRoundEnd = false
+        guard !isClosed, unsentBytes > 0 else { return }
+        if deliver() { serve() } else { sendNotifications() }
+        chargeOutput()
+    }
+
     /// Sends what is buffered; whatever the socket doesn't take now waits for `POLLOUT`. True
     /// when it delivered everything after answering had stopped for unsent answers (then the
-    /// lines left can be answered now).
+    /// lines left can be answered now). While the loop reads a round, the answers are held for
+    /// its end (``EventLoop/sendAtRoundEnd(_:)``), unless the connection closes once they are out.
     @discardableResult
     private func deliver() -> Bool {
         guard !isClosed else { return false }
+        if loop.isReadingRound, !closeWhenDelivered, unsentBytes <= Self.outputHighWater {
+            if !heldForRoundEnd {
+                heldForRoundEnd = true
+                loop.sendAtRoundEnd(self)
+            }
+            return false
+        }
         while sentBytes < output.count {
             let count = output.withUnsafeBytes { bytes in
                 send(descriptor, bytes.baseAddress! + sentBytes, bytes.count - sentBytes, SystemCall.sendFlags)

@@ -122,7 +122,7 @@ final class Daemon: Sendable {
         notifier = ServiceNotifier(environment: environment, log: log)
         reload = ConfigReload(running: config, options: options, environment: environment, devices: devices, notifier: notifier, log: log)
         do {
-            loops = try EventLoops(log: log)
+            loops = try EventLoops(count: config.eventLoops, log: log)
         } catch {
             throw .runtime("cannot start the event loops: \(error)")
         }

@@ -57,17 +57,19 @@ import Testing
 
     /// A field clarityd.json doesn't take stops the daemon at start, naming it (exit 2).
     @Test func anUnknownConfigFieldRefusesToStart() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let config = directory.appendingPathComponent("clarityd.json")
-        try Data(#"{"logLevel":"info","baselinebytes":1024}"#.utf8).write(to: config)
-        let run = BuildProducts.run(
-            "clarityd", ["--config", config.path, "--socket", directory.path + "/s.sock", "--state-dir", directory.path + "/state"],
-            currentDirectory: directory, timeout: 10)
+        let (run, config) = try startRefused(config: #"{"logLevel":"info","baselinebytes":1024}"#)
         #expect(run.status == 2)
         #expect(
-            run.stderr.contains(#"config file \#(config.path): field "baselinebytes": unknown; did you mean baselineBytes?"#),
+            run.stderr.contains(#"config file \#(config): field "baselinebytes": unknown; did you mean baselineBytes?"#),
             "\(run.stderr)")
+    }
+
+    /// A number of loops the daemon cannot run refuses the config at start, naming the field.
+    @Test(arguments: [(0, "must be a positive number, got 0"), (65, "must be at most 64, got 65")])
+    func anEventLoopCountOutOfRangeRefusesToStart(loops: Int, reason: String) throws {
+        let (run, _) = try startRefused(config: #"{"eventLoops":\#(loops)}"#)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(#"field "eventLoops": \#(reason)"#), "\(run.stderr)")
     }
 
     /// clarityd takes its socket from `$CLARITYD_SOCKET` as clarityctl does; `--socket` wins.
@@ -144,6 +146,19 @@ import Testing
         #expect(shared.status == 1)
         #expect(shared.stderr.contains("/tmp"), "\(shared.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/clarityd-test-\(getpid()).sock"))
+    }
+
+    /// Runs clarityd with `config` as its clarityd.json until it exits (at most 10 s); the
+    /// config file's path comes back with the run.
+    private func startRefused(config text: String) throws -> (run: (status: Int32, stdout: String, stderr: String), config: String) {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("clarityd.json")
+        try Data(text.utf8).write(to: config)
+        let run = BuildProducts.run(
+            "clarityd", ["--config", config.path, "--socket", directory.path + "/s.sock", "--state-dir", directory.path + "/state"],
+            currentDirectory: directory, timeout: 10)
+        return (run, config.path)
     }
 
     private func temporaryDirectory() throws -> URL {
