@@ -60,10 +60,17 @@ final class Connection: @unchecked Sendable {
     /// How log lines name this connection (throttled per subject, see ``Logger``).
     private let subject: String
 
-    private var lines: LineBuffer
-    private var output: [UInt8] = []
+    // What every request goes through is exempt from Swift's run-time exclusivity checks: an
+    // access to these spans a call the compiler cannot see into (a line handed to the
+    // dispatcher, an answer written into the output, the actions run after delivery), so each
+    // was checked at run time, several times a request — a thread-local lookup and a list
+    // insertion each, 14 % of the loop's own time at -c 50 (perf, docs/performance.md). They
+    // are confined to the loop's thread and touched only in this file; the compile-time checks
+    // still apply.
+    @exclusivity(unchecked) private var lines: LineBuffer
+    @exclusivity(unchecked) private var output: [UInt8] = []
     private var sentBytes = 0
-    private var afterDelivery: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) private var afterDelivery: [@Sendable () -> Void] = []
     /// A request is being answered on a lane; lines after it wait.
     private var awaitingLane = false
     /// Whether the answer to the request on a lane is still wanted: cancelled when the client

@@ -36,7 +36,9 @@ final class EventLoop: @unchecked Sendable {
     private let inbox = Protected(Inbox())
     /// The loop's connections, in `pollSet` order (after the wake pipe). Loop-confined.
     private var connections: [Connection] = []
-    private var pollSet: [pollfd] = []
+    /// Exempt from run-time exclusivity checks: `poll` takes it for the length of the call, so
+    /// each round checked it at run time; it is confined to the loop's thread.
+    @exclusivity(unchecked) private var pollSet: [pollfd] = []
     /// Whether the loop is reading a round's ready connections: their answers wait in
     /// ``answersToSend`` until it is done. Loop-confined.
     private(set) var isReadingRound = false
