@@ -141,7 +141,12 @@ final class Connection: @unchecked Sendable {
         let loop = loop
         // Held strongly: hangUp's closeAll() lets go of it. A weak reference would give every
         // connection a side table, and each retain and release of it would take the slow path.
-        subscriptions.setWake { [self] in loop.post { self.sendNotifications() } }
+        subscriptions.setWake { [self] in
+            loop.post {
+                self.subscriptionsWoke = true
+                self.sendNotifications()
+            }
+        }
         loop.post { [self] in loop.adopt(self) }
     }
 
@@ -235,13 +240,13 @@ final class Connection: @unchecked Sendable {
         sendNotifications()
         chargeInput()
         chargeOutput()
-        waitingSince = EventLoop.now()
+        waitingSince = loop.wokeAt
     }
 
     /// Takes the notifications the subscriptions buffered and sends them, once everything before
     /// them has gone out (else the next complete delivery comes back here).
     private func sendNotifications() {
-        guard !isClosed, !closeWhenDelivered, unsentBytes == 0 else { return }
+        guard subscriptionsWoke, !isClosed, !closeWhenDelivered, unsentBytes == 0 else { return }
         if subscriptions.take(into: &output) { deliver() }
         chargeOutput()
     }
@@ -369,6 +374,10 @@ final class Connection: @unchecked Sendable {
 
     /// Whether the answers are held for the end of the loop's reading round.
     private var heldForRoundEnd = false
+    /// Whether the subscriptions have ever asked for the loop (a notification buffered, a
+    /// progress line posted). Each first line after a take asks, so until then there is nothing
+    /// to take, and an answer sent skips the subscriptions' lock.
+    private var subscriptionsWoke = false
 
     /// Sends the answers held for the end of the round, and answers what waited on them.
     func sendHeldAnswers() {

@@ -44,6 +44,9 @@ final class EventLoop: @unchecked Sendable {
     private(set) var isReadingRound = false
     /// Connections whose answers wait for the end of the round's reads. Loop-confined.
     private var answersToSend: [Connection] = []
+    /// When (monotonic nanoseconds) `poll` last returned: the time connections note for their
+    /// deadlines, one clock read a round rather than one a request. Loop-confined.
+    private(set) var wokeAt = EventLoop.now()
     /// One read buffer for every connection of the loop (they are served one at a time).
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readSize, alignment: 16)
 
@@ -121,6 +124,7 @@ final class EventLoop: @unchecked Sendable {
                 if errno != EINTR { log.error("event loop \(index): \(SystemCallError("poll"))") }
                 continue
             }
+            wokeAt = Self.now()
             // The connections polled this round; actions below may add or close some.
             let polled = connections
             isReadingRound = true
@@ -147,11 +151,15 @@ final class EventLoop: @unchecked Sendable {
         answersToSend.append(connection)
     }
 
+    /// Sends every held answer, in the order the connections were read; the list keeps its
+    /// storage for the next round (a copy of it would cost an allocation a round).
     private func sendRoundAnswers() {
-        guard !answersToSend.isEmpty else { return }
-        let waiting = answersToSend
+        var next = 0
+        while next < answersToSend.count {
+            answersToSend[next].sendHeldAnswers()
+            next += 1
+        }
         answersToSend.removeAll(keepingCapacity: true)
-        for connection in waiting { connection.sendHeldAnswers() }
     }
 
     /// `poll`'s timeout in milliseconds to wake at `deadline` (-1: no deadline), rounded up.

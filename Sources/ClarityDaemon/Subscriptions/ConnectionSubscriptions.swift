@@ -78,8 +78,8 @@ final class ConnectionSubscriptions: Sendable {
     /// device in name order, to `output`; forgets the subscriptions that ended. True when it
     /// appended anything.
     func take(into output: inout [UInt8]) -> Bool {
-        // Called after every answer the connection sends: most connections subscribe to
-        // nothing, and for them this is one lock and no allocation.
+        // Called after every answer the connection sends once a subscription has woken it: for
+        // a connection whose subscriptions have nothing buffered, one lock and no allocation.
         let taken = state.withLock { state -> (current: [(key: String, value: Entry)], progress: [UInt8]?)? in
             guard !state.subscriptions.isEmpty || state.progress != nil else { return nil }
             defer { state.progress = nil }
