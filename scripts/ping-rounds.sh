@@ -2,9 +2,11 @@
 # Compares clarityd's daemon.ping with redis's PING in alternated rounds, and says what each
 # request cost the server: the figure behind docs/performance.md's "what bounds it" (issue 22).
 #
-#   scripts/ping-rounds.sh [--bin DIR] [--scratch-path DIR] [--rounds N] [-P PIPELINE] [-n REQUESTS]
+#   scripts/ping-rounds.sh [--bin DIR] [--against DIR] [--scratch-path DIR] [--rounds N] [-P PIPELINE] [-n REQUESTS]
 #
 #   --bin DIR           use the clarityd and clarityctl already in DIR; build nothing
+#   --against DIR       also run the clarityd in DIR each round (another build, say the commit
+#                       before a change; its rows are named "before"), through the same clients
 #   --scratch-path DIR  passed to `swift build -c release` (default: SwiftPM's .build)
 #   --rounds N          rounds (default 5); each starts a fresh clarityd, then runs redis
 #   -P PIPELINE         requests in flight per client (default 1)
@@ -20,6 +22,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin=""
+against=""
 scratch=()
 rounds=5
 pipeline=1
@@ -31,7 +34,8 @@ while [[ $# -gt 0 ]]; do
         --rounds) rounds=$2; shift 2 ;;
         -P) pipeline=$2; shift 2 ;;
         -n) requests=$2; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        --against) against=$2; shift 2 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) echo "ping-rounds.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -47,6 +51,10 @@ if [[ -z "$bin" ]]; then
 fi
 [[ -d "$bin" ]] || { echo "ping-rounds.sh: --bin '$bin' is not a directory" >&2; exit 2; }
 bin="$(cd "$bin" && pwd)"
+if [[ -n "$against" ]]; then
+    [[ -x "$against/clarityd" ]] || { echo "ping-rounds.sh: --against '$against' holds no clarityd" >&2; exit 2; }
+    against="$(cd "$against" && pwd)"
+fi
 for tool in clarityd clarityctl; do
     [[ -x "$bin/$tool" ]] || { echo "ping-rounds.sh: $bin/$tool not found" >&2; exit 1; }
 done
@@ -98,17 +106,24 @@ pids+=("$redis_pid")
 wait_for_socket "$work/redis.sock" "$redis_pid" || { echo "ping-rounds.sh: redis-server did not start" >&2; exit 1; }
 
 echo "daemon.ping vs redis PING, -c 50 -P $pipeline, $requests requests a round, $rounds rounds; $(nproc) CPUs"
-for round in $(seq "$rounds"); do
-    echo "round $round"
-    (cd "$work" && exec "$bin/clarityd" --socket "$work/clarityd.sock" --state-dir "$work/state" --log-level warning) \
+# run_daemon NAME DIR: a fresh clarityd from DIR, measured under NAME, then stopped.
+run_daemon() {
+    local daemon
+    (cd "$work" && exec "$2/clarityd" --socket "$work/clarityd.sock" --state-dir "$work/state" --log-level warning) \
         2>"$work/clarityd.log" &
     daemon=$!
     pids+=("$daemon")
-    wait_for_socket "$work/clarityd.sock" "$daemon" || { echo "ping-rounds.sh: clarityd did not start:" >&2; cat "$work/clarityd.log" >&2; exit 1; }
-    measure clarityd "$daemon" -t ping
-    measure redis "$redis_pid" --redis "$work/redis.sock"
+    wait_for_socket "$work/clarityd.sock" "$daemon" || { echo "ping-rounds.sh: $2/clarityd did not start:" >&2; cat "$work/clarityd.log" >&2; exit 1; }
+    measure "$1" "$daemon" -t ping
     kill "$daemon" && wait "$daemon" 2>/dev/null || true
     rm -rf "$work/state" "$work/clarityd.sock"
+}
+
+for round in $(seq "$rounds"); do
+    echo "round $round"
+    [[ -z "$against" ]] || run_daemon before "$against"
+    run_daemon clarityd "$bin"
+    measure redis "$redis_pid" --redis "$work/redis.sock"
 done
 
 python3 - "$work/rows" <<'PY'
@@ -119,9 +134,11 @@ for line in open(sys.argv[1]):
     name, *figures = line.split()
     rows[name].append([float(x) for x in figures])
 mean = lambda name, i: sum(r[i] for r in rows[name]) / len(rows[name])
+names = [name for name in ("before", "clarityd", "redis") if name in rows]
 print("mean      requests/s  user µs  sys µs  preempted/100")
-for name in ("clarityd", "redis"):
+for name in names:
     print(f"{name:9} {mean(name, 0):11.0f}  {mean(name, 1):7.3f}  {mean(name, 2):6.3f}  {mean(name, 3):13.1f}")
-ratios = [c[0] / r[0] for c, r in zip(rows["clarityd"], rows["redis"])]
-print(f"ratio clarityd/redis: {mean('clarityd', 0) / mean('redis', 0):.2f} (rounds {min(ratios):.2f}–{max(ratios):.2f})")
+for name in names[:-1]:
+    ratios = [c[0] / r[0] for c, r in zip(rows[name], rows["redis"])]
+    print(f"ratio {name}/redis: {mean(name, 0) / mean('redis', 0):.2f} (rounds {min(ratios):.2f}–{max(ratios):.2f})")
 PY
