@@ -10,7 +10,8 @@ import Foundation
 /// A `clarityd` started for one test: the built binary, on a socket and state directory of its
 /// own under a short `/tmp` path (a socket path must fit `sun_path`), working directory in that
 /// temporary directory so no repository config is picked up. Stopped and cleaned up by ``stop()``
-/// or when released.
+/// or when released, and started with `--lifeline`, so that it also stops when the test process
+/// ends in any other way (a crash, `kill -9`) instead of living on, orphaned.
 ///
 /// Usable from XCTest and Swift Testing alike; nothing here depends on either.
 public final class DaemonProcess {
@@ -44,6 +45,8 @@ public final class DaemonProcess {
     public var answerTimeout: Double = 10
     private var child: ChildProcess?
     private var connection: RawConnection?
+    /// This end of the daemon's lifeline (its standard input), held while it may run.
+    private var lifeline: Int32 = -1
     private var nextID = 1
 
     /// Starts `clarityd --socket … --state-dir …` plus `arguments`; with `config`, also
@@ -89,10 +92,10 @@ public final class DaemonProcess {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
                 ["-c", (limits + ["exec \"$0\" \"$@\""]).joined(separator: " && "), BuildProducts.executable("clarityd").path]
-                + arguments
+                + arguments + ["--lifeline"]
         } else {
             process.executableURL = BuildProducts.executable("clarityd")
-            process.arguments = arguments
+            process.arguments = arguments + ["--lifeline"]
         }
         process.currentDirectoryURL = directory
         if !environment.isEmpty {
@@ -103,7 +106,10 @@ public final class DaemonProcess {
         log.seekToEndOfFile()
         process.standardOutput = log
         process.standardError = log
+        let daemonEnd = try openLifeline()
+        process.standardInput = FileHandle(fileDescriptor: daemonEnd, closeOnDealloc: false)
         let child = ChildProcess(process)
+        defer { close(daemonEnd) }
         try child.run()
         self.child = child
         connection = nil
@@ -197,7 +203,33 @@ public final class DaemonProcess {
             kill(SIGTERM)
             waitForExit(timeout: 5)
         }
+        closeLifeline()
         if !keepingDirectory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// A new lifeline (the last one let go); returns the daemon's end. A socket pair made
+    /// close-on-exec at once, where the system can: a child another test starts meanwhile must
+    /// not inherit this end, or the daemon would wait for that child too.
+    private func openLifeline() throws -> Int32 {
+        closeLifeline()
+        var ends: [Int32] = [0, 0]
+        #if canImport(Glibc)
+            let made = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &ends)
+        #else
+            let made = socketpair(AF_UNIX, SOCK_STREAM, 0, &ends)
+            for end in ends where made == 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        #endif
+        guard made == 0 else {
+            throw StartFailure(reason: "socketpair failed: \(String(cString: strerror(errno)))", log: "")
+        }
+        lifeline = ends[0]
+        return ends[1]
+    }
+
+    private func closeLifeline() {
+        guard lifeline >= 0 else { return }
+        close(lifeline)
+        lifeline = -1
     }
 
     private func logURL(creating: Bool) -> URL {
