@@ -46,9 +46,12 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["JSONValues"]),
         /// Scenario files: the JSON form of a scenario, read by the daemon and by tests alike.
         .target(name: "ScenarioFiles", dependencies: ["DeviceActors", "SimulatediOS", "ExtensionSandbox", "JSONValues"]),
+        /// epoll(7) for the event loops: glibc's Swift module leaves <sys/epoll.h> out.
+        .target(name: "CEventPoll"),
         /// The daemon: devices, journals, scenarios and the socket, running the apps it is given.
         .target(
-            name: "ClarityDaemon", dependencies: ["ControlProtocol", "DeviceActors", "ScenarioFiles", "SimulatediOS", "ThePhoneBackend"]),
+            name: "ClarityDaemon",
+            dependencies: ["CEventPoll", "ControlProtocol", "DeviceActors", "ScenarioFiles", "SimulatediOS", "ThePhoneBackend"]),
         /// The five apps PROTOCOL.md names, registered (the one place that lists them).
         .target(
             name: "BuiltInApps", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone"]),

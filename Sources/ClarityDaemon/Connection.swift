@@ -142,7 +142,7 @@ final class Connection: @unchecked Sendable {
         // Held strongly: hangUp's closeAll() lets go of it. A weak reference would give every
         // connection a side table, and each retain and release of it would take the slow path.
         subscriptions.setWake { [self] in
-            loop.post {
+            loop.post(for: self) {
                 self.subscriptionsWoke = true
                 self.sendNotifications()
             }
@@ -161,9 +161,23 @@ final class Connection: @unchecked Sendable {
     /// directions: a client that half-closed and waits for its answers is not taken for gone.
     var watchesHangUp: Bool { awaitingLane && !hungUp && !isClosed }
 
+    /// What the loop waits for on the connection's behalf (``Readiness``): ``pollEvents``, or 0
+    /// to see only its client hang up; nil for nothing.
+    var awaitedEvents: Int16? {
+        let events = pollEvents
+        return events != 0 || watchesHangUp ? events : nil
+    }
+
+    /// Whether the loop has noted the connection, to look again at what it waits for at the end
+    /// of the round. Loop-confined.
+    var awaitsWatchUpdate = false
+    /// Whether the loop counts the connection among those holding part of a line (it had a
+    /// ``partialLineDeadline`` when last looked at). Loop-confined.
+    var holdsPartialLine = false
+
     /// What the loop should wait for: input while the connection takes requests, writability
-    /// while answers wait unsent; 0 for nothing (the loop then leaves it out of `poll`, unless
-    /// it ``watchesHangUp``).
+    /// while answers wait unsent; 0 for nothing (the loop then stops watching it, unless it
+    /// ``watchesHangUp``).
     var pollEvents: Int16 {
         guard !isClosed else { return 0 }
         var events: Int16 = 0
@@ -350,7 +364,7 @@ final class Connection: @unchecked Sendable {
             let caller = Caller(connection: id, subscriptions: subscriptions, waits: waits, cancellation: cancellation)
             let actions = dispatcher.respond(to: message, caller: caller, into: &bytes)
             let answer = bytes
-            waits.whenDurable { [self] in loop.post { [self] in laneAnswered(answer, actions) } }
+            waits.whenDurable { [self] in loop.post(for: self) { [self] in laneAnswered(answer, actions) } }
         }
         if case .device(let name) = placement {
             lanes.run(on: name, work)

@@ -6,14 +6,15 @@ import Foundation
     import Darwin
 #endif
 
-/// One I/O thread serving many connections with `poll(2)`, as redis does: it reads what clients
-/// sent, answers what it can at once (``RequestDispatcher/Placement/inline``), and writes.
+/// One I/O thread serving many connections, as redis does: it waits for those that are ready
+/// (``Readiness``: `epoll` on Linux, `poll` elsewhere), reads what their clients sent, answers
+/// what it can at once (``RequestDispatcher/Placement/inline``), and writes.
 ///
 /// A round of the loop reads every ready connection first and sends their answers after, as
 /// redis writes its replies only before it sleeps again (`handleClientsWithPendingWrites`). Each
 /// `send` wakes the client it answers, which then often takes the loop's core from it; sent in
 /// the middle of the reads, those wake-ups preempt the loop once per answer, and sent at the
-/// end of the round, the clients run while the loop goes back to `poll`
+/// end of the round, the clients run while the loop goes back to waiting
 /// (docs/performance.md: at 50 clients, 41 preemptions a 100 answers down to 23).
 ///
 /// Doing this on a few threads of our own instead of a dispatch source per connection saves two
@@ -23,28 +24,39 @@ import Foundation
 /// ``DeviceLanes`` lane and is called back on this thread with the answer.
 ///
 /// Other threads talk to the loop only through ``post(_:)``, which queues an action and wakes
-/// `poll` through a pipe. Everything else is confined to the loop's thread
+/// the wait through a pipe. Everything else is confined to the loop's thread
 /// (`@unchecked Sendable`).
 ///
-/// `poll` waits at most until the nearest ``Connection/partialLineDeadline``, so a client that
-/// stalls halfway through a line is closed on time however quiet the others are.
+/// What a connection waits for changes only when the loop has it do something (read, send, an
+/// action posted for it): those connections are noted (``noteChanged(_:)``) and looked at again
+/// at the end of the round, so a round costs what happened in it, not how many are connected.
+/// The wait ends at the latest at the nearest ``Connection/partialLineDeadline`` of the
+/// connections holding part of a line, so a client that stalls halfway through a line is closed
+/// on time however quiet the others are.
 final class EventLoop: @unchecked Sendable {
     let index: Int
     private let log: Logger
     private let wakeReader: Int32
     private let wakeWriter: Int32
     private let inbox = Protected(Inbox())
-    /// The loop's connections, in `pollSet` order (after the wake pipe). Loop-confined.
+    /// The loop's connections. Loop-confined, as everything below.
     private var connections: [Connection] = []
-    /// Exempt from run-time exclusivity checks: `poll` takes it for the length of the call, so
-    /// each round checked it at run time; it is confined to the loop's thread.
-    @exclusivity(unchecked) private var pollSet: [pollfd] = []
+    /// The loop's connections by descriptor number.
+    private var byDescriptor: [Connection?] = []
+    private var readiness: Readiness
+    /// Exempt from run-time exclusivity checks: the wait fills it, a call the compiler cannot
+    /// see into, so each round checked it at run time.
+    @exclusivity(unchecked) private var ready: [Readiness.Ready] = []
+    /// Connections the round had do something: what they wait for is looked at again at its end.
+    private var changed: [Connection] = []
+    /// Connections holding part of a line, by id: the wait ends at the nearest of their deadlines.
+    private var holdingPartialLines: [Int: Connection] = [:]
     /// Whether the loop is reading a round's ready connections: their answers wait in
     /// ``answersToSend`` until it is done. Loop-confined.
     private(set) var isReadingRound = false
     /// Connections whose answers wait for the end of the round's reads. Loop-confined.
     private var answersToSend: [Connection] = []
-    /// When (monotonic nanoseconds) `poll` last returned: the time connections note for their
+    /// When (monotonic nanoseconds) the loop's wait last returned: the time connections note for their
     /// deadlines, one clock read a round rather than one a request. Loop-confined.
     private(set) var wokeAt = EventLoop.now()
     /// One read buffer for every connection of the loop (they are served one at a time).
@@ -72,6 +84,8 @@ final class EventLoop: @unchecked Sendable {
         }
         wakeReader = ends[0]
         wakeWriter = ends[1]
+        readiness = try Readiness()
+        try readiness.watch(wakeReader, for: Int16(POLLIN))
     }
 
     func start() {
@@ -106,43 +120,95 @@ final class EventLoop: @unchecked Sendable {
     /// Starts serving `connection` on this loop. Loop thread only.
     func adopt(_ connection: Connection) {
         connections.append(connection)
+        let slot = Int(connection.descriptor)
+        if slot >= byDescriptor.count {
+            byDescriptor.append(contentsOf: repeatElement(nil, count: slot + 1 - byDescriptor.count))
+        }
+        byDescriptor[slot] = connection
+        noteChanged(connection)
+    }
+
+    /// Runs `action` on the loop's thread for `connection`, then looks again at what the
+    /// connection waits for. Safe from any thread.
+    func post(for connection: Connection, _ action: @escaping @Sendable () -> Void) {
+        post { [self] in
+            action()
+            noteChanged(connection)
+        }
+    }
+
+    /// `connection` did something this round: what it waits for is looked at again at its end.
+    private func noteChanged(_ connection: Connection) {
+        guard !connection.awaitsWatchUpdate else { return }
+        connection.awaitsWatchUpdate = true
+        changed.append(connection)
     }
 
     private func run() -> Never {
         while true {
-            pollSet.removeAll(keepingCapacity: true)
-            pollSet.append(pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0))
-            var nearestDeadline = UInt64.max
-            for connection in connections {
-                let events = connection.pollEvents
-                let polled = events != 0 || connection.watchesHangUp
-                pollSet.append(pollfd(fd: polled ? connection.descriptor : -1, events: events, revents: 0))
-                if let deadline = connection.partialLineDeadline { nearestDeadline = min(nearestDeadline, deadline) }
-            }
-            let ready = poll(&pollSet, nfds_t(pollSet.count), Self.timeout(until: nearestDeadline))
-            if ready < 0 {
-                if errno != EINTR { log.error("event loop \(index): \(SystemCallError("poll"))") }
+            let nearestDeadline = holdingPartialLines.values.lazy.compactMap(\.partialLineDeadline).min() ?? .max
+            ready.removeAll(keepingCapacity: true)
+            do {
+                try readiness.wait(timeout: Self.timeout(until: nearestDeadline), into: &ready)
+            } catch {
+                log.error("event loop \(index): \(error)")
                 continue
             }
             wokeAt = Self.now()
-            // The connections polled this round; actions below may add or close some.
-            let polled = connections
+            var woken = false
             isReadingRound = true
-            for (offset, connection) in polled.enumerated() {
-                let revents = pollSet[offset + 1].revents
-                if revents != 0 { connection.handle(revents: revents) }
+            for event in ready {
+                guard event.descriptor != wakeReader else {
+                    woken = true
+                    continue
+                }
+                guard let connection = byDescriptor[Int(event.descriptor)] else { continue }
+                connection.handle(revents: event.events)
+                noteChanged(connection)
             }
             isReadingRound = false
             sendRoundAnswers()
-            if pollSet[0].revents != 0 { runInbox() }
+            if woken { runInbox() }
             if nearestDeadline != .max {
                 let now = Self.now()
                 if now >= nearestDeadline {
-                    for connection in polled { connection.closeIfStalled(now: now) }
+                    for connection in holdingPartialLines.values {
+                        connection.closeIfStalled(now: now)
+                        noteChanged(connection)
+                    }
                 }
             }
-            if connections.contains(where: \.isClosed) { connections.removeAll(where: \.isClosed) }
+            updateWatches()
         }
+    }
+
+    /// Watches each connection noted this round for what it waits for now, and forgets those
+    /// that closed — first, since a connection adopted meanwhile may have been given a closed
+    /// one's descriptor number.
+    private func updateWatches() {
+        guard !changed.isEmpty else { return }
+        var closed = false
+        for connection in changed where connection.isClosed {
+            closed = true
+            readiness.forget(connection.descriptor)
+            if byDescriptor[Int(connection.descriptor)] === connection { byDescriptor[Int(connection.descriptor)] = nil }
+            if connection.holdsPartialLine { holdingPartialLines[connection.id] = nil }
+        }
+        for connection in changed where !connection.isClosed {
+            do {
+                try readiness.watch(connection.descriptor, for: connection.awaitedEvents)
+            } catch {
+                log.error("event loop \(index): cannot watch connection \(connection.id): \(error)")
+            }
+            let holds = connection.partialLineDeadline != nil
+            if holds != connection.holdsPartialLine {
+                connection.holdsPartialLine = holds
+                holdingPartialLines[connection.id] = holds ? connection : nil
+            }
+        }
+        for connection in changed { connection.awaitsWatchUpdate = false }
+        changed.removeAll(keepingCapacity: true)
+        if closed { connections.removeAll(where: \.isClosed) }
     }
 
     /// Holds `connection`'s answers until the round's reads are done. Loop thread only, while
@@ -157,12 +223,13 @@ final class EventLoop: @unchecked Sendable {
         var next = 0
         while next < answersToSend.count {
             answersToSend[next].sendHeldAnswers()
+            noteChanged(answersToSend[next])
             next += 1
         }
         answersToSend.removeAll(keepingCapacity: true)
     }
 
-    /// `poll`'s timeout in milliseconds to wake at `deadline` (-1: no deadline), rounded up.
+    /// The wait's timeout in milliseconds to wake at `deadline` (-1: no deadline), rounded up.
     private static func timeout(until deadline: UInt64) -> Int32 {
         guard deadline != .max else { return -1 }
         let now = now()

@@ -51,4 +51,24 @@ import Testing
             #expect(try daemon.call("store.get", ["key": .string("client-\(index)")])["value"] == .int(requests))
         }
     }
+
+    /// Connections close while others open, so descriptor numbers are given again: a connection
+    /// given a closed one's number is served, and idle ones do not keep the others waiting.
+    @Test func connectionsOpeningAsOthersCloseAreAllServed() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        var open = try (0..<200).map { _ in try RawConnection(path: daemon.socketPath) }
+        for round in 0..<5 {
+            open.removeFirst(40)
+            let fresh = try (0..<40).map { _ in try RawConnection(path: daemon.socketPath) }
+            for (index, connection) in fresh.enumerated() {
+                let answer = try connection.call(id: round * 100 + index, "daemon.ping")
+                #expect(answer?["result"]?["pong"] == true, "round \(round), connection \(index)")
+            }
+            open += fresh
+        }
+        for (index, connection) in open.enumerated().filter({ $0.offset % 20 == 0 }) {
+            #expect(try connection.call(id: index, "daemon.ping")?["result"]?["pong"] == true)
+        }
+    }
 }
