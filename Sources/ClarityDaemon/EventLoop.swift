@@ -39,9 +39,7 @@ final class EventLoop: @unchecked Sendable {
     private let wakeReader: Int32
     private let wakeWriter: Int32
     private let inbox = Protected(Inbox())
-    /// The loop's connections. Loop-confined, as everything below.
-    private var connections: [Connection] = []
-    /// The loop's connections by descriptor number.
+    /// The loop's connections by descriptor number. Loop-confined, as everything below.
     private var byDescriptor: [Connection?] = []
     private var readiness: Readiness
     /// Exempt from run-time exclusivity checks: the wait fills it, a call the compiler cannot
@@ -115,11 +113,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// Whether none of the loop's connections has a request running or an answer unsent. Loop
     /// thread only.
-    var isQuiet: Bool { connections.allSatisfy(\.isQuiet) }
+    var isQuiet: Bool { byDescriptor.allSatisfy { $0?.isQuiet ?? true } }
 
     /// Starts serving `connection` on this loop. Loop thread only.
     func adopt(_ connection: Connection) {
-        connections.append(connection)
         let slot = Int(connection.descriptor)
         if slot >= byDescriptor.count {
             byDescriptor.append(contentsOf: repeatElement(nil, count: slot + 1 - byDescriptor.count))
@@ -187,9 +184,7 @@ final class EventLoop: @unchecked Sendable {
     /// one's descriptor number.
     private func updateWatches() {
         guard !changed.isEmpty else { return }
-        var closed = false
         for connection in changed where connection.isClosed {
-            closed = true
             readiness.forget(connection.descriptor)
             if byDescriptor[Int(connection.descriptor)] === connection { byDescriptor[Int(connection.descriptor)] = nil }
             if connection.holdsPartialLine { holdingPartialLines[connection.id] = nil }
@@ -208,7 +203,6 @@ final class EventLoop: @unchecked Sendable {
         }
         for connection in changed { connection.awaitsWatchUpdate = false }
         changed.removeAll(keepingCapacity: true)
-        if closed { connections.removeAll(where: \.isClosed) }
     }
 
     /// Holds `connection`'s answers until the round's reads are done. Loop thread only, while
@@ -218,12 +212,12 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Sends every held answer, in the order the connections were read; the list keeps its
-    /// storage for the next round (a copy of it would cost an allocation a round).
+    /// storage for the next round (a copy of it would cost an allocation a round). Each of these
+    /// connections was read this round, so it is noted already (``noteChanged(_:)``).
     private func sendRoundAnswers() {
         var next = 0
         while next < answersToSend.count {
             answersToSend[next].sendHeldAnswers()
-            noteChanged(answersToSend[next])
             next += 1
         }
         answersToSend.removeAll(keepingCapacity: true)

@@ -84,6 +84,7 @@ public final class DaemonProcess {
     /// until its socket accepts a connection, at most `timeout` seconds.
     public func start(timeout: Double = 10) throws {
         let process = Process()
+        let arguments = self.arguments + ["--lifeline"]
         let limits = [
             fileSizeLimitKiB.map { "ulimit -f \($0)" }, descriptorLimit.map { "ulimit -n \($0)" },
             softDescriptorLimit.map { "ulimit -S -n \($0)" },
@@ -92,10 +93,10 @@ public final class DaemonProcess {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments =
                 ["-c", (limits + ["exec \"$0\" \"$@\""]).joined(separator: " && "), BuildProducts.executable("clarityd").path]
-                + arguments + ["--lifeline"]
+                + arguments
         } else {
             process.executableURL = BuildProducts.executable("clarityd")
-            process.arguments = arguments + ["--lifeline"]
+            process.arguments = arguments
         }
         process.currentDirectoryURL = directory
         if !environment.isEmpty {
