@@ -118,9 +118,7 @@ final class EventLoop: @unchecked Sendable {
     /// Starts serving `connection` on this loop. Loop thread only.
     func adopt(_ connection: Connection) {
         let slot = Int(connection.descriptor)
-        if slot >= byDescriptor.count {
-            byDescriptor.append(contentsOf: repeatElement(nil, count: slot + 1 - byDescriptor.count))
-        }
+        byDescriptor.grow(toHold: slot, with: nil)
         byDescriptor[slot] = connection
         noteChanged(connection)
     }

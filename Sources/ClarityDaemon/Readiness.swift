@@ -42,7 +42,7 @@ struct Readiness {
         let slot = Int(descriptor)
         if slot >= watched.count {
             guard events != nil else { return }
-            watched.append(contentsOf: repeatElement(nil, count: slot + 1 - watched.count))
+            watched.grow(toHold: slot, with: nil)
         }
         let before = watched[slot]
         guard before != events else { return }

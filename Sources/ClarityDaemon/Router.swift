@@ -73,9 +73,7 @@ struct Router: Sendable {
         let name = method.rawValue
         precondition(route(for: name) == nil, "\(name) is routed twice")
         let length = name.utf8.count
-        if routesByLength.count <= length {
-            routesByLength.append(contentsOf: repeatElement([], count: length + 1 - routesByLength.count))
-        }
+        routesByLength.grow(toHold: length, with: [])
         routesByLength[length].append((name, Route(runsOn: runsOn, handler: handler)))
     }
 
