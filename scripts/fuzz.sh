@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer, with AddressSanitizer) of the daemon's parsers:
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]
-# SECONDS_PER_TARGET defaults to 60; TARGETs default to all five (Fuzz/Package.swift):
-# fuzz-line-framing, fuzz-json, fuzz-request, fuzz-scenario, fuzz-journal.
+# SECONDS_PER_TARGET defaults to 60; TARGETs default to all six (Fuzz/Package.swift):
+# fuzz-line-framing, fuzz-json, fuzz-request, fuzz-scenario, fuzz-snapshot, fuzz-journal.
 # Each target starts from its seed corpus in Fuzz/Corpus/<target> (copied: the repository's
 # corpus is not changed) and keeps what it grows in .build/fuzz/<target>/corpus. A crash, a
 # leak, a timeout (10 s an input) or an out-of-memory input is written to
@@ -21,7 +21,7 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 shift || true
-all=(fuzz-line-framing fuzz-json fuzz-request fuzz-scenario fuzz-journal)
+all=(fuzz-line-framing fuzz-json fuzz-request fuzz-scenario fuzz-snapshot fuzz-journal)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for target in "${targets[@]}"; do
@@ -38,11 +38,17 @@ echo "building the fuzz targets (release, -sanitize=fuzzer,address)…"
 # build the targets as libFuzzer wants (no main of their own); the -sanitize naming both comes
 # last, so it is the one swiftc keeps. Each run below is checked for both.
 build=(swift build --package-path Fuzz -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
-"${build[@]}" 2>&1 | grep -v "ld.gold: warning: Cannot export local symbol" | tail -n 1
+mkdir -p .build
+if ! "${build[@]}" >.build/fuzz-build.log 2>&1; then
+  grep -E "error:" -A 3 .build/fuzz-build.log | head -n 40 >&2
+  echo "fuzz.sh: the fuzz targets did not build (.build/fuzz-build.log)" >&2
+  exit 1
+fi
+tail -n 1 .build/fuzz-build.log
 bin="$("${build[@]}" --show-bin-path)"
 
 # Targets run side by side, one per core (FUZZ_JOBS overrides): 60 s each on two cores is
-# two and a half minutes, not five.
+# three minutes, not six.
 jobs="${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}"
 run_target() {
   local target="$1" work=".build/fuzz/$1"
@@ -92,5 +98,25 @@ for target in "${targets[@]}"; do
   fi
   printf '%-18s %10s %8s %8s %10s %8s  %s\n' "$target" "${executions:--}" "${edges:--}" "${features:--}" "${corpus:--}" \
     "${speed:--}" "$result"
+done
+
+# A finding on a CI machine is read from this output alone (its artifacts stay there): for each,
+# the trap or sanitizer report, the frames in this project's sources, and the input itself.
+for target in "${targets[@]}"; do
+  work=".build/fuzz/$target"
+  [ "$(cat "$work/last-run.status")" -eq 0 ] && continue
+  artifact="$(ls -t "$work/artifacts" 2>/dev/null | head -n 1)"
+  [ -z "$artifact" ] && continue
+  echo
+  echo "== $target: $artifact"
+  grep -m 3 -E 'runtime failure|Fatal error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)' "$work/last-run.log" || true
+  grep -E '/(Sources|Fuzz/Sources)/' "$work/last-run.log" | grep -v -E 'fuzzer::|LLVMFuzzer' | head -n 8 || true
+  size="$(wc -c <"$work/artifacts/$artifact")"
+  if [ "$size" -le 16384 ]; then
+    echo "the input ($size bytes), to run it again:"
+    echo "  echo '$(base64 -w0 "$work/artifacts/$artifact")' | base64 -d > input && $bin/$target input"
+  else
+    echo "the input is $size bytes: $work/artifacts/$artifact"
+  fi
 done
 exit "$failed"

@@ -88,6 +88,14 @@ struct RegressionCase: Sendable, CustomTestStringConvertible {
                 probe.problem("device.list shows \(devices.count) devices, not only default: \(excerpt(wireText(list)))")
             }
         },
+        // Found by scripts/fuzz.sh (fuzz-scenario): the steps' total was converted to Int for the
+        // "ten years" message before each step's own bound was checked.
+        RegressionCase(name: "8 a scenario advancing 1e19 seconds") { probe in
+            let steps = #"{"steps":[{"advance":1e19}]}"#
+            probe.send(#"{"jsonrpc":"2.0","id":1,"method":"scenario.run","params":{"scenario":\#(steps)}}"#)
+            probe.send(#"{"jsonrpc":"2.0","id":2,"method":"scenario.explore","params":{"scenario":\#(steps),"schedules":1}}"#)
+            probe.send(#"{"jsonrpc":"2.0","id":3,"method":"scenario.run","params":{"scenario":{"steps":[{"advance":1e308},{"advance":1e308}]}}}"#)
+        },
     ]
 }
 

@@ -124,7 +124,8 @@ import Testing
     }
 
     /// One run's cost is bounded before anything runs: 500 steps × 2 000 invariants took 60
-    /// CPU-seconds a schedule.
+    /// CPU-seconds a schedule. A step past its own bound is named before the sum of them:
+    /// `advance: 1e19` once crashed the daemon, converting the total for the message.
     @Test func aScenarioTooCostlyToRunIsRefusedNamingWhy() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
@@ -140,6 +141,12 @@ import Testing
             (["steps": [], "invariants": .array(Array(repeating: invariant, count: 101))], "invariants", "at most 100"),
             (["steps": .array(Array(repeating: ["event": ["type": "lock"]], count: 10_001))], "steps", "at most 10000"),
             (["steps": .array(Array(repeating: ["advance": 31_622_400], count: 10))], "steps", "ten years"),
+            (["steps": [["advance": 1e19]]], "steps[0].advance", "at most a year"),
+            (["steps": [["advance": 1e308], ["advance": 1e308]]], "steps[0].advance", "at most a year"),
+            (
+                ["steps": [["parallel": [[["waitUntil": ["shielded": ["app": "x", "is": true], "within": 1e300]]]]]]],
+                "steps[0].parallel[0][0].waitUntil.within", "at most a year"
+            ),
         ]
         for (scenario, field, reason) in cases {
             do {
@@ -151,6 +158,7 @@ import Testing
                 #expect(error.message.contains(reason), "\(error.message)")
             }
         }
+        #expect(try daemon.call("daemon.ping")["pong"] == true)
     }
 
     /// `clarityctl explore --standalone` killed with `kill -9` left its clarityd running at

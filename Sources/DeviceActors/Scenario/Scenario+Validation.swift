@@ -33,7 +33,7 @@ extension Scenario {
     /// ``maxInvariants``, ``maxChecks``, ``maxVirtualSeconds``), so that no request can keep a
     /// scenario thread for hours.
     public func validate() throws(ScenarioInvalid) {
-        try validateCost()
+        try validateSize()
         let device: SimulatedDevice
         do {
             device = try SimulatedDevice(
@@ -45,9 +45,11 @@ extension Scenario {
         for (index, step) in steps.enumerated() {
             try Self.validate(step, at: "steps[\(index)]", on: device, inBranch: false)
         }
+        try validateVirtualTime()
     }
 
-    private func validateCost() throws(ScenarioInvalid) {
+    /// The bounds checked before a throwaway device is built: steps, invariants, checks a run.
+    private func validateSize() throws(ScenarioInvalid) {
         let stepCount = steps.reduce(0) { count, step in
             if case .parallel(let branches) = step { return count + 1 + branches.reduce(0) { $0 + $1.count } }
             return count + 1
@@ -67,6 +69,13 @@ extension Scenario {
                 reason:
                     "\(steps.count) steps × \(conditions) invariants (built-in ones included) = \(checks) checks a run; at most \(Self.maxChecks): fewer invariants or fewer steps")
         }
+    }
+
+    /// The virtual time one run may cover, checked once every `advance` and `waitUntil` is known
+    /// to be > 0 and at most a year: the sum is then finite and whole seconds fit an `Int`
+    /// (`advance: 1e19` once trapped here, converting the sum for the message; found by
+    /// `scripts/fuzz.sh`).
+    private func validateVirtualTime() throws(ScenarioInvalid) {
         // A `waitUntil` counts for its limit: the most time it may let pass.
         let seconds = steps.reduce(0.0) { total, step in
             switch step {
