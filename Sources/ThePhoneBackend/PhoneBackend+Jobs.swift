@@ -17,25 +17,61 @@ extension PhoneBackend {
     /// retention, weekly reset, temptations): retention daily at 03:00 UTC, the weekly reset
     /// Monday 00:00 UTC, temptations every 5 minutes at :00, :05, … Returns the jobs that ran,
     /// temptation runs only when they sent something.
+    ///
+    /// The jobs are walked one at a time, never listed ahead: a clock moved ten thousand years
+    /// (a damaged snapshot, a device advanced offline for long) once asked for an array of a
+    /// billion temptation times. Two stretches where no job can change anything are passed
+    /// over, the state ending exactly as if each job had run: temptation runs while no user can
+    /// be tempted (no one has them on, is verified and last locked — a catch-up only removes
+    /// events, so no one becomes so), and, once no event and no cached leaderboard is left,
+    /// every job but those of the last week before `now` (the list then leaves out those no-ops).
     public mutating func advanceClock(to now: Int64) -> [BackendJob] {
         guard now > clock else { return [] }
-        let due = [
-            Self.times(after: clock, upTo: now, offset: Self.retentionHour, period: Self.day).map { ($0, Scheduled.retention) },
-            Self.times(after: clock, upTo: now, offset: Self.firstMonday, period: Self.week).map { ($0, Scheduled.weeklyReset) },
-            Self.times(after: clock, upTo: now, offset: 0, period: Self.temptationPeriod).map { ($0, Scheduled.temptations) },
-        ].joined().sorted { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }
+        var retention = Self.first(after: clock, upTo: now, offset: Self.retentionHour, period: Self.day)
+        var weekly = Self.first(after: clock, upTo: now, offset: Self.firstMonday, period: Self.week)
+        var temptations = Self.first(after: clock, upTo: now, offset: 0, period: Self.temptationPeriod)
         clock = now
-        return due.compactMap { time, job in
-            switch job {
-            case .retention:
-                return .purgeOldEvents(at: time, purged: purgeOldEvents(now: time))
-            case .weeklyReset:
-                weeklyReset()
-                return .weeklyReset(at: time)
-            case .temptations:
-                let sent = processTemptations(now: time)
-                return sent.isEmpty ? nil : .processTemptations(at: time, sent: sent)
+        var jobs: [BackendJob] = []
+        /// With no one to tempt, the runs left would only drop the expired `next_temptation`
+        /// keys: the last of them does so at once.
+        func passOverTemptationsIfNoOneCanBeTempted() {
+            guard let next = temptations, !anyoneCanBeTempted else { return }
+            _ = processTemptations(now: next + (now - next) / Self.temptationPeriod * Self.temptationPeriod)
+            temptations = nil
+        }
+        passOverTemptationsIfNoOneCanBeTempted()
+        while let time = Self.earliest(retention, weekly, temptations) {
+            if time == retention {
+                let purged = purgeOldEvents(now: time)
+                jobs.append(.purgeOldEvents(at: time, purged: purged))
+                retention = Self.next(after: time, upTo: now, period: Self.day)
+                if purged > 0 { passOverTemptationsIfNoOneCanBeTempted() }
             }
+            if time == weekly {
+                weeklyReset()
+                jobs.append(.weeklyReset(at: time))
+                weekly = Self.next(after: time, upTo: now, period: Self.week)
+            }
+            if time == temptations {
+                let sent = processTemptations(now: time)
+                if !sent.isEmpty { jobs.append(.processTemptations(at: time, sent: sent)) }
+                temptations = Self.next(after: time, upTo: now, period: Self.temptationPeriod)
+            }
+            let lastWeek = now - Self.week - Self.day
+            if temptations == nil, time < lastWeek, leaderboardCache.isEmpty, events.values.allSatisfy(\.isEmpty) {
+                retention = Self.first(after: lastWeek, upTo: now, offset: Self.retentionHour, period: Self.day)
+                weekly = Self.first(after: lastWeek, upTo: now, offset: Self.firstMonday, period: Self.week)
+            }
+        }
+        return jobs
+    }
+
+    /// Whether a temptation run could send anything: someone has temptations on, is verified
+    /// and last locked.
+    private var anyoneCanBeTempted: Bool {
+        allUsers.contains { user in
+            temptationSettings[user.id]?.enabled == true && user.trackingStatus == .verified
+                && lastEvent(userId: user.id)?.eventType == .lock
         }
     }
 
@@ -57,16 +93,21 @@ extension PhoneBackend {
         leaderboardCache = [:]
     }
 
-    /// The scheduled jobs, in the order they run at one instant.
-    private enum Scheduled: Int {
-        case retention, weeklyReset, temptations
-    }
-
-    /// The times `offset + k × period` in (`after`, `upTo`].
-    static func times(after: Int64, upTo: Int64, offset: Int64, period: Int64) -> [Int64] {
+    /// The first time `offset + k × period` in (`after`, `upTo`], if any.
+    static func first(after: Int64, upTo: Int64, offset: Int64, period: Int64) -> Int64? {
         var time = offset + (after - offset) / period * period
         while time <= after { time += period }
         while time - period > after { time -= period }
-        return Array(stride(from: time, through: upTo, by: Int(period)))
+        return time <= upTo ? time : nil
+    }
+
+    /// The earliest of the jobs' next times, if any is left.
+    private static func earliest(_ times: Int64?...) -> Int64? {
+        times.compactMap { $0 }.min()
+    }
+
+    /// `time + period` if it is at most `upTo` (never overflowing).
+    static func next(after time: Int64, upTo: Int64, period: Int64) -> Int64? {
+        time <= upTo - period ? time + period : nil
     }
 }

@@ -37,4 +37,55 @@ import Testing
         #expect(jobs.map(\.at) == jobs.map(\.at).sorted())
         #expect(try backend.events(of: "ann").count == 1)
     }
+
+    /// One long move of the clock passes over what cannot change anything (temptation runs once
+    /// no one can be tempted, every job of a quiet stretch but its last week's) and ends exactly
+    /// where moving it five minutes at a time ends: the same tables, keys, random state and
+    /// temptations sent.
+    @Test func oneLongMoveEndsWhereShortStepsDo() throws {
+        func tempted() throws -> PhoneBackend {
+            var backend = try PhoneBackend.with([("ann", "UTC"), ("bob", "Asia/Tokyo")])
+            for name in ["ann", "bob"] {
+                try backend.updateTrackingStatus(username: name, status: .verified)
+                try backend.updateTemptationSettings(
+                    username: name, enabled: true, intensity: .high, quietStart: "22:00", quietEnd: "07:00", now: monday)
+            }
+            try backend.sync("ann", [event(1, .lock, monday + 10 * hour)], now: monday + 10 * hour)
+            try backend.sync("bob", [event(2, .lock, monday + 11 * hour), event(3, .unlock, monday + 30 * day)], now: monday + 11 * hour)
+            return backend
+        }
+        let end = monday + 200 * day + 7 * minute
+        var stepped = try tempted()
+        var steppedJobs: [BackendJob] = []
+        var time = stepped.clock
+        while time < end {
+            time = min(time + 5 * minute, end)
+            steppedJobs += stepped.advanceClock(to: time)
+        }
+        var jumped = try tempted()
+        let jumpedJobs = jumped.advanceClock(to: end)
+        #expect(jumped == stepped)
+        #expect(jumpedJobs.filter(Self.isTemptation) == steppedJobs.filter(Self.isTemptation))
+        #expect(jumpedJobs.filter(Self.isTemptation).count > 100, "ann is tempted for 90 days, until her lock is purged")
+        #expect(jumpedJobs.filter(\.changedSomething).last == steppedJobs.filter(\.changedSomething).last)
+    }
+
+    /// Ten thousand years in one move (a device advanced offline for long, a damaged snapshot)
+    /// once asked for an array of a billion temptation times; now the quiet stretch is passed
+    /// over and only its last week's jobs are listed.
+    @Test func tenThousandYearsInOneMove() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        try backend.sync("ann", [event(1, .lock, monday + hour)], now: monday + hour)
+        let end = monday + 3_652_425 * day
+        let jobs = backend.advanceClock(to: end)
+        #expect(backend.clock == end)
+        #expect(try backend.events(of: "ann").isEmpty)
+        #expect(jobs.contains(.purgeOldEvents(at: monday + 90 * day + 3 * hour, purged: 1)))
+        #expect(jobs.count < 92 + 14 + 10, "the first ninety days' purges and resets, then the last week's")
+        #expect(jobs.last?.at ?? 0 > end - day)
+    }
+
+    private static func isTemptation(_ job: BackendJob) -> Bool {
+        if case .processTemptations = job { true } else { false }
+    }
 }
