@@ -27,6 +27,13 @@ let package = Package(
                 .product(name: "ClarityDaemon", package: "clarityd"), .product(name: "BuiltInApps", package: "clarityd"),
                 .product(name: "SimulatediOS", package: "clarityd"),
             ]),
+        /// Snapshot files, read and restored as a restart restores them, then run for a day.
+        .executableTarget(
+            name: "fuzz-snapshot",
+            dependencies: [
+                .product(name: "ClarityDaemon", package: "clarityd"), .product(name: "BuiltInApps", package: "clarityd"),
+                .product(name: "SimulatediOS", package: "clarityd"),
+            ]),
         /// Journal files, read as a restart reads them.
         .executableTarget(name: "fuzz-journal", dependencies: [.product(name: "ClarityDaemon", package: "clarityd")]),
     ],

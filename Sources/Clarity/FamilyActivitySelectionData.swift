@@ -15,10 +15,14 @@ struct FamilyActivitySelectionData: Codable, Sendable, Equatable {
     }
 
     static func decode(_ data: Data?) -> FamilyActivitySelectionData? {
-        data.flatMap { data in decoded.value(for: data) { try? JSONDecoder().decode(FamilyActivitySelectionData.self, from: $0) } }
+        data.flatMap { data in
+            decoded.value(for: [UInt8](data)) { try? JSONDecoder().decode(FamilyActivitySelectionData.self, from: Data($0)) }
+        }
     }
 
     /// Selections already decoded: the shield flow and the invariants decode the same few bytes
-    /// again and again.
-    private static let decoded = SharedMemo<Data, FamilyActivitySelectionData?>(capacity: 256)
+    /// again and again. Keyed by a copy of the bytes, not the `Data`: `Data` keeps its storage's
+    /// address with an enum tag in the pointer's spare bits, which LeakSanitizer does not read as
+    /// a pointer, so every selection remembered here was reported as leaked (fuzz-snapshot).
+    private static let decoded = SharedMemo<[UInt8], FamilyActivitySelectionData?>(capacity: 256)
 }

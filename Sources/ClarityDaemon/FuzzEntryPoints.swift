@@ -87,6 +87,17 @@ import ScenarioFiles
         return try? ScenarioFile.scenario(from: value, catalog: AppCatalog(apps))
     }
 
+    /// Reads a snapshot file as a restart does, restores a device of `apps` from it, lets a
+    /// day of virtual time pass on it and snapshots it again: whether the device came back. A
+    /// damaged file is refused (the restart sets it aside); nothing in it may trap.
+    public static func restore(snapshot data: Data, apps: [AppRegistration]) -> Bool {
+        guard let snapshot = try? DeviceStateStore.decodeSnapshot(data),
+            let device = try? SimulatedDevice(restoring: snapshot, catalog: AppCatalog(apps))
+        else { return false }
+        _ = try? device.advance(seconds: 86_400)
+        return (try? device.snapshot()) != nil
+    }
+
     /// Reads a device's journal as a restart does: how many entries after its header read
     /// (nil when the header does not).
     public static func readJournal(_ data: Data) -> Int? {

@@ -97,4 +97,16 @@ import Testing
             SnapshotTraceEntry.self, from: JSONEncoder().encode(SnapshotTraceEntry(TracedEffect(entry: app, calendar: calendar))))
         #expect(back.entry.payload == withFields)
     }
+
+    /// A damaged snapshot's time is refused as unreadable (the restart sets the file aside), not
+    /// trapped on converting it to milliseconds.
+    @Test(arguments: ["1e300", "-1e300", "9.3e15", "1e19"])
+    func aSnapshotEntryAtNoVirtualTimeIsRefused(time: String) throws {
+        let calendar = DeviceCalendar(start: Date(timeIntervalSince1970: 1_767_600_000), timeZone: TimeZone(identifier: "UTC")!)
+        let entry = TraceEntry(sequence: 1, time: .epoch, actor: "x", sandbox: nil, payload: Effect.reboot)
+        let saved = String(decoding: try JSONEncoder().encode(SnapshotTraceEntry(TracedEffect(entry: entry, calendar: calendar))), as: UTF8.self)
+        let damaged = saved.replacingOccurrences(of: #""t":0"#, with: #""t":\#(time)"#)
+        #expect(damaged != saved)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SnapshotTraceEntry.self, from: Data(damaged.utf8)) }
+    }
 }

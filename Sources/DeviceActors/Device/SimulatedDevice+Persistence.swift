@@ -16,6 +16,11 @@ extension SimulatedDevice {
         guard let timeZone = TimeZone(identifier: snapshot.timezone) else {
             throw .invalidArgument(field: "timezone", reason: "unknown time zone")
         }
+        // A damaged file's time past 2^53 ms (285 000 years: where a Double of milliseconds, as
+        // every date is computed, stops being exact) is refused, not trapped on further on.
+        guard (0...(1 << 53)).contains(snapshot.nowMilliseconds) else {
+            throw .invalidArgument(field: "nowMilliseconds", reason: "\(snapshot.nowMilliseconds) is no virtual time of a device")
+        }
         try self.init(
             name: snapshot.name,
             apps: try ([snapshot.app] + (snapshot.otherApps ?? []).map(\.name)).map { name throws(DeviceError) in

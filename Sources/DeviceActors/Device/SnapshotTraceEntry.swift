@@ -131,6 +131,10 @@ public struct SnapshotTraceEntry: Sendable, Codable {
             throw DecodingError.dataCorruptedError(forKey: Key("kind"), in: c, debugDescription: "unknown kind \(kind)")
         }
         let seconds = try c.decode(Double.self, forKey: Key("t"))
+        // A damaged file's `t` past what milliseconds in an Int64 hold is refused, not trapped on.
+        guard seconds.isFinite, abs(seconds) < 9e15 else {
+            throw DecodingError.dataCorruptedError(forKey: Key("t"), in: c, debugDescription: "\(seconds) is no virtual time")
+        }
         entry = TraceEntry(
             sequence: try int("seq"), time: VirtualInstant(milliseconds: Int64((seconds * 1000).rounded())),
             actor: try string("actor"), sandbox: try optionalString("sandbox"), payload: payload)
