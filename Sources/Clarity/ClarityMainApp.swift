@@ -59,7 +59,7 @@ actor ClarityMainApp: WorldActor {
     }
 
     func persistentData() throws -> Data {
-        try JSONEncoder().encode(
+        try PersistentData.encode(
             Persisted(store: store, callVerification: callVerification, callWatchStartedAt: callWatchStartedAt))
     }
 

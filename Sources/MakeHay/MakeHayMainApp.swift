@@ -151,7 +151,7 @@ actor MakeHayMainApp: WorldActor {
     // MARK: - Persistence (the view model's memory, in the device's snapshot)
 
     func persistentData() throws -> Data {
-        try JSONEncoder().encode(Memory(blocked: blocked, lastEvaluation: lastEvaluation))
+        try PersistentData.encode(Memory(blocked: blocked, lastEvaluation: lastEvaluation))
     }
 
     func restore(from data: Data) throws {

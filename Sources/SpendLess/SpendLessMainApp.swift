@@ -44,7 +44,7 @@ actor SpendLessMainApp: WorldActor {
 
     /// The main app's memory for the device's snapshot: the running intervention.
     func persistentData() throws -> Data {
-        try JSONEncoder().encode(Memory(intervention: intervention))
+        try PersistentData.encode(Memory(intervention: intervention))
     }
 
     func restore(from data: Data) throws {

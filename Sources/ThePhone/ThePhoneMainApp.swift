@@ -323,12 +323,6 @@ actor ThePhoneMainApp: WorldActor {
         let android: ThePhoneAndroidClient.Saved?
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }()
-
     func persistentData() async throws -> Data {
         var ios: ThePhoneiOSClient.Saved?
         var android: ThePhoneAndroidClient.Saved?
@@ -336,7 +330,7 @@ actor ThePhoneMainApp: WorldActor {
         case .ios(let client): ios = await client.saved()
         case .android(let client): android = await client.saved()
         }
-        return try Self.encoder.encode(
+        return try PersistentData.encode(
             Saved(session: await session.saved, groups: groups, temptations: temptations, ios: ios, android: android))
     }
 

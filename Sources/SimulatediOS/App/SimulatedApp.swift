@@ -38,7 +38,8 @@ public protocol SimulatedApp: Sendable {
     func state() async throws -> any Encodable & Sendable
     /// Bumped whenever the app's own persistent data changes (its SwiftData store).
     var dataRevision: DataRevision { get }
-    /// The app's persistent data, for the device snapshot.
+    /// The app's persistent data, for the device snapshot: the same data as the same bytes in
+    /// every process (``PersistentData/encode(_:)``).
     func persistentData() async throws -> Data?
     /// Restores data saved by ``persistentData()`` (before ``launch()``).
     func restore(from data: Data) async throws
