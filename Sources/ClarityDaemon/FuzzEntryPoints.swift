@@ -58,21 +58,24 @@ import ScenarioFiles
     }
 
     /// Reads one request line as the dispatcher does, then runs each request of a device method
-    /// on a new device of `app` (virtual clock, 2026-01-05 09:00 UTC, seed 0) as a restart
-    /// replays its journal: the params decoded strictly, the method's work done on the device.
-    /// Returns how many requests the device took.
-    public static func perform(requestLine bytes: UnsafeRawBufferPointer, app: AppRegistration) -> Int {
-        guard
-            let device = try? SimulatedDevice(
-                name: "fuzz", app: app, start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: TimeZone(identifier: "UTC")!,
-                seed: 0, clock: .virtual, config: DeviceConfig())
-        else { preconditionFailure("a device of \(app.name) cannot be made with the default config") }
+    /// on a new device (virtual clock, 2026-01-05 09:00 UTC, seed 0) as a restart replays its
+    /// journal: the params decoded strictly, the method's work done on the device. The device's
+    /// app is the first of `apps`, or the one a `device.create` of the line names (`"app"`), so
+    /// that a batch opening with one drives any app. Returns how many requests the device took.
+    public static func perform(requestLine bytes: UnsafeRawBufferPointer, apps: [AppRegistration]) -> Int {
         guard case .success(let message) = InboundMessage.parse(bytes, maxBatchRequests: 64) else { return 0 }
         let requests: [RPCRequest] =
             switch message {
             case .single(let request): (try? request.get()).map { [$0] } ?? []
             case .batch(let requests): requests.compactMap { try? $0.get() }
             }
+        let named = requests.lazy.filter { $0.method == Method.deviceCreate.rawValue }.compactMap { $0.params?["app"]?.stringValue }.first
+        let app = apps.first { $0.name == named } ?? apps[0]
+        guard
+            let device = try? SimulatedDevice(
+                name: "fuzz", app: app, start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: TimeZone(identifier: "UTC")!,
+                seed: 0, clock: .virtual, config: DeviceConfig())
+        else { preconditionFailure("a device of \(app.name) cannot be made with the default config") }
         var taken = 0
         for request in requests {
             guard let method = Method(rawValue: request.method), let replay = DeviceRoutes.table[method]?.replay else { continue }

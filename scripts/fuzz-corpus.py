@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of the fuzz-snapshot target (Fuzz/Corpus/fuzz-snapshot): one snapshot
-file per shipped scenario, as a daemon's compaction writes it. A private clarityd (the debug
-build) compacts every device after each journal line; each scenario's steps are sent to a device
-of its app as requests (an `event`, an `intent`, a `clock.advance`; `parallel` branches one
-after another, `expect` and `waitUntil` skipped), and the device's newest snapshot is kept.
+"""Writes the seed corpora made from the shipped scenarios (config/scenarios), one file per
+scenario in each:
+- Fuzz/Corpus/fuzz-request/scenario-<name>: the scenario's steps as one batch of requests (an
+  `event`, an `intent`, a `clock.advance`; `parallel` branches one after another, `expect` and
+  `waitUntil` left out), opening with a `device.create` naming its app, which the target then runs;
+- Fuzz/Corpus/fuzz-snapshot/<name>.snapshot: the snapshot a daemon's compaction writes once those
+  requests ran on a device of the app (a private clarityd, the debug build, compacting every
+  device after each journal line).
 
-    scripts/fuzz-snapshot-corpus.py [CLARITYD_BINARY]    # default .build/debug/clarityd
+    scripts/fuzz-corpus.py [CLARITYD_BINARY]    # default .build/debug/clarityd
 """
 import glob, json, os, shutil, subprocess, sys, tempfile, time
 
@@ -29,19 +32,19 @@ try:
         time.sleep(0.05)
     client = Client(sock, timeout=60)
 
-    def send(device, step):
+    def requests(step):
         if "event" in step:
-            client.call("event", dict(step["event"], device=device))
-        elif "intent" in step:
-            client.call("intent", dict(step["intent"], device=device))
-        elif "advance" in step:
-            client.call("clock.advance", {"device": device, "seconds": step["advance"]})
-        elif "parallel" in step:
-            for branch in step["parallel"]:
-                for inner in branch:
-                    send(device, inner)
+            return [("event", step["event"])]
+        if "intent" in step:
+            return [("intent", step["intent"])]
+        if "advance" in step:
+            return [("clock.advance", {"seconds": step["advance"]})]
+        if "parallel" in step:
+            return [request for branch in step["parallel"] for inner in branch for request in requests(inner)]
+        return []
 
     os.makedirs(out, exist_ok=True)
+    request_corpus = os.path.join(root, "Fuzz/Corpus/fuzz-request")
     for path in sorted(glob.glob(os.path.join(root, "config/scenarios/*.json"))):
         scenario = json.load(open(path))
         device = os.path.basename(path)[: -len(".json")]
@@ -55,8 +58,13 @@ try:
         answer = client.call("device.create", params)
         if "error" in answer:
             sys.exit(f"{device}: device.create: {answer['error']}")
-        for step in scenario["steps"]:
-            send(device, step)
+        steps = [request for step in scenario["steps"] for request in requests(step)]
+        batch = [{"jsonrpc": "2.0", "id": 1, "method": "device.create", "params": {"app": params.get("app", (params.get("apps") or ["clarity"])[0])}}]
+        for method, request_params in steps:
+            client.call(method, dict(request_params, device=device))
+            batch.append({"jsonrpc": "2.0", "id": len(batch) + 1, "method": method, "params": request_params})
+        with open(os.path.join(request_corpus, f"scenario-{device}"), "w") as f:
+            f.write(json.dumps(batch[:64], separators=(",", ":")))
         snapshots = sorted(glob.glob(os.path.join(state, "devices", f"{device}.*.snapshot")), key=os.path.getmtime)
         if not snapshots:
             sys.exit(f"{device}: no snapshot was written")
