@@ -6,7 +6,9 @@ scenario in each:
   `waitUntil` left out), opening with a `device.create` naming its app, which the target then runs;
 - Fuzz/Corpus/fuzz-snapshot/<name>.snapshot: the snapshot a daemon's compaction writes once those
   requests ran on a device of the app (a private clarityd, the debug build, compacting every
-  device after each journal line).
+  device after each journal line);
+and Fuzz/Corpus/fuzz-backend/<backend>: The Phone's backend those devices used, its snapshot
+file as the first line and its journal after it.
 
     scripts/fuzz-corpus.py [CLARITYD_BINARY]    # default .build/debug/clarityd
 """
@@ -70,6 +72,19 @@ try:
             sys.exit(f"{device}: no snapshot was written")
         shutil.copy(snapshots[-1], os.path.join(out, f"{device}.snapshot"))
         print(f"{device}.snapshot  {os.path.getsize(snapshots[-1])} bytes")
+    # The Phone's backend the thephone scenarios used: its snapshot line, then its journal.
+    backends = os.path.join(state, "backends")
+    backend_corpus = os.path.join(root, "Fuzz/Corpus/fuzz-backend")
+    os.makedirs(backend_corpus, exist_ok=True)
+    for snapshot in sorted(glob.glob(os.path.join(backends, "*.json"))):
+        name = os.path.basename(snapshot)[: -len(".json")]
+        stored = json.load(open(snapshot))
+        journal = os.path.join(backends, f"{name}.{stored.get('journal') or 0}.journal")
+        with open(os.path.join(backend_corpus, name), "w") as f:
+            f.write(json.dumps(stored, separators=(",", ":"), sort_keys=True) + "\n")
+            if os.path.exists(journal):
+                f.write(open(journal).read())
+        print(f"backend {name}  {os.path.getsize(os.path.join(backend_corpus, name))} bytes")
 finally:
     daemon.terminate()
     daemon.wait()

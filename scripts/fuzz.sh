@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer, with AddressSanitizer) of the daemon's parsers:
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]
-# SECONDS_PER_TARGET defaults to 60; TARGETs default to all six (Fuzz/Package.swift):
-# fuzz-line-framing, fuzz-json, fuzz-request, fuzz-scenario, fuzz-snapshot, fuzz-journal.
+# SECONDS_PER_TARGET defaults to 60; TARGETs default to all seven (Fuzz/Package.swift):
+# fuzz-line-framing, fuzz-json, fuzz-request, fuzz-scenario, fuzz-snapshot, fuzz-backend,
+# fuzz-journal.
 # Each target starts from its seed corpus in Fuzz/Corpus/<target> (copied: the repository's
 # corpus is not changed) and keeps what it grows in .build/fuzz/<target>/corpus. A crash, a
 # leak, a timeout (10 s an input) or an out-of-memory input is written to
@@ -21,7 +22,7 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 shift || true
-all=(fuzz-line-framing fuzz-json fuzz-request fuzz-scenario fuzz-snapshot fuzz-journal)
+all=(fuzz-line-framing fuzz-json fuzz-request fuzz-scenario fuzz-snapshot fuzz-backend fuzz-journal)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for target in "${targets[@]}"; do
@@ -48,7 +49,7 @@ tail -n 1 .build/fuzz-build.log
 bin="$("${build[@]}" --show-bin-path)"
 
 # Targets run side by side, one per core (FUZZ_JOBS overrides): 60 s each on two cores is
-# three minutes, not six.
+# three and a half minutes, not seven.
 jobs="${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}"
 run_target() {
   local target="$1" work=".build/fuzz/$1"

@@ -101,6 +101,16 @@ import ScenarioFiles
         return (try? device.snapshot()) != nil
     }
 
+    /// Reads a backend's state as a restart does: the first line its snapshot file
+    /// (`backends/<name>.json`), the lines after it its journal's operations, applied again in
+    /// order (each moving the backend's clock and running its jobs). Whether the snapshot read.
+    public static func restoreBackend(_ data: Data) -> Bool {
+        let lines = data.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)
+        guard let first = lines.first, let stored = BackendStore.decodeSnapshot(Data(first)) else { return false }
+        _ = BackendHost(restoring: stored, operations: BackendStore.operations(reading: lines.count > 1 ? Data(lines[1]) : Data()))
+        return true
+    }
+
     /// Reads a device's journal as a restart does: how many entries after its header read
     /// (nil when the header does not).
     public static func readJournal(_ data: Data) -> Int? {

@@ -12,7 +12,8 @@ extension PhoneBackend {
     /// "Runs every 5 minutes to check who needs tempting".
     static let temptationPeriod: Int64 = 5 * 60 * 1000
 
-    /// Moves the backend's clock to `now` if later (it never goes back) and runs each job whose
+    /// Moves the backend's clock to `now` if later (it never goes back; at most to the end of
+    /// ``times``) and runs each job whose
     /// time is in (old clock, `now`], each at its own time, in time order (at one instant:
     /// retention, weekly reset, temptations): retention daily at 03:00 UTC, the weekly reset
     /// Monday 00:00 UTC, temptations every 5 minutes at :00, :05, … Returns the jobs that ran,
@@ -25,7 +26,8 @@ extension PhoneBackend {
     /// be tempted (no one has them on, is verified and last locked — a catch-up only removes
     /// events, so no one becomes so), and, once no event and no cached leaderboard is left,
     /// every job but those of the last week before `now` (the list then leaves out those no-ops).
-    public mutating func advanceClock(to now: Int64) -> [BackendJob] {
+    public mutating func advanceClock(to requested: Int64) -> [BackendJob] {
+        let now = min(requested, Self.times.upperBound)
         guard now > clock else { return [] }
         var retention = Self.first(after: clock, upTo: now, offset: Self.retentionHour, period: Self.day)
         var weekly = Self.first(after: clock, upTo: now, offset: Self.firstMonday, period: Self.week)

@@ -34,3 +34,17 @@ public struct PhoneBackend: Codable, Sendable, Equatable {
         random = BackendRandom(seed: BackendRandom.seed(name: name))
     }
 }
+
+extension PhoneBackend {
+    /// The times the backend computes with — its clock, the `now` it is given, events'
+    /// timestamps — in milliseconds since 1970, lie within ±2^61 (73 million years), where
+    /// their differences and the jobs' periods added to them cannot overflow. A device stays
+    /// far inside (its time is at most 2^53 ms past a start in years 1–9999); a backend file
+    /// beyond it is damaged and is not read (a clock of `Int64.min` once trapped a restart).
+    public static let times: ClosedRange<Int64> = -(1 << 61)...(1 << 61)
+
+    /// Whether the clock and every event's timestamp are within ``times``.
+    public var timesAreWithinRange: Bool {
+        Self.times.contains(clock) && events.values.allSatisfy { $0.allSatisfy { Self.times.contains($0.timestamp) } }
+    }
+}

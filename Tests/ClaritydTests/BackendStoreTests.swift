@@ -121,4 +121,30 @@ import Testing
         let backend = try #require(try store(compactAfter: 100).servers.existing("default"))
         #expect(backend.read { (try? $0.events(of: "alice"))?.count } == 3)
     }
+
+    /// A backend file whose clock is at the edge of Int64 is damaged: it is moved aside, not
+    /// run (the jobs' first times overflowed and trapped the restart); a journal line moving
+    /// the clock there ends the replay, as a torn line does. Found by fuzz-backend.
+    @Test func aBackendAtNoTimeIsMovedAsideAndALineAtNoTimeEndsTheReplay() throws {
+        defer { try? FileManager.default.removeItem(at: stateDirectory) }
+        let first = try store(compactAfter: 100)
+        try drive(first, locks: 2)
+        let journal = first.directory.appendingPathComponent("default.0.journal")
+        let handle = try FileHandle(forWritingTo: journal)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"tick\":{\"device\":\"alice\",\"now\":\(Int64.max)}}\n".utf8))
+        try handle.write(contentsOf: Data("{\"tick\":{\"device\":\"alice\",\"now\":\(Self.start + 3_600_000)}}\n".utf8))
+        try handle.close()
+        let replayed = try #require(try store(compactAfter: 100).servers.existing("default"))
+        #expect(replayed.read(\.clock) == Self.start + 2 * 60_000, "the replay ended at the line at no time")
+
+        let snapshot = first.directory.appendingPathComponent("default.json")
+        let text = try String(contentsOf: snapshot, encoding: .utf8)
+        let damaged = text.replacingOccurrences(of: "\"clock\":\(Self.start)", with: "\"clock\":\(Int64.min)")
+        #expect(damaged != text)
+        try damaged.write(to: snapshot, atomically: true, encoding: .utf8)
+        let reread = try store(compactAfter: 100)
+        #expect(reread.servers.existing("default") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: reread.directory.path).contains { $0.hasPrefix("default.json.corrupt-") })
+    }
 }

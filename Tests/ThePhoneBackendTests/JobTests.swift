@@ -88,4 +88,15 @@ import Testing
     private static func isTemptation(_ job: BackendJob) -> Bool {
         if case .processTemptations = job { true } else { false }
     }
+
+    /// The clock moves at most to the end of ``PhoneBackend/times``, where no job's time can
+    /// overflow; a backend outside it is not one a device made.
+    @Test func theClockStopsAtTheEndOfTheTimesItComputesWith() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        _ = backend.advanceClock(to: .max)
+        #expect(backend.clock == PhoneBackend.times.upperBound)
+        #expect(backend.timesAreWithinRange)
+        backend.clock = .min
+        #expect(!backend.timesAreWithinRange)
+    }
 }

@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
+import ThePhoneBackend
 
 #if canImport(Glibc)
     import Glibc
@@ -64,7 +65,7 @@ final class BackendStore: Sendable {
             let path = directory.appendingPathComponent(file).path
             do {
                 let snapshot = try Data(contentsOf: URL(fileURLWithPath: path))
-                let stored = try JSONDecoder().decode(StoredBackend.self, from: snapshot)
+                guard let stored = Self.decodeSnapshot(snapshot) else { throw CocoaError(.fileReadCorruptFile) }
                 guard "\(stored.name).json" == file else { throw CocoaError(.fileReadCorruptFile) }
                 let generation = stored.journal ?? 0
                 let (operations, bytes) = Self.operations(in: directory.appendingPathComponent("\(stored.name).\(generation).journal"))
@@ -85,12 +86,26 @@ final class BackendStore: Sendable {
     /// crash, which no answer waited for), and the journal's bytes.
     private static func operations(in journal: URL) -> ([BackendOperation], bytes: Int) {
         guard let data = try? Data(contentsOf: journal) else { return ([], 0) }
+        return (operations(reading: data), data.count)
+    }
+
+    /// The operations of a journal's bytes, up to its first line that does not read.
+    static func operations(reading data: Data) -> [BackendOperation] {
         var operations: [BackendOperation] = []
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let operation = try? JSONDecoder().decode(BackendOperation.self, from: line) else { break }
+            guard let operation = try? JSONDecoder().decode(BackendOperation.self, from: line),
+                operation.now.map(PhoneBackend.times.contains) ?? true
+            else { break }
             operations.append(operation)
         }
-        return (operations, data.count)
+        return operations
+    }
+
+    /// A backend's snapshot file (`<name>.json`), as a restart reads it; nil when it does not read.
+    static func decodeSnapshot(_ data: Data) -> StoredBackend? {
+        guard let stored = try? JSONDecoder().decode(StoredBackend.self, from: data), stored.backend.timesAreWithinRange
+        else { return nil }
+        return stored
     }
 
     /// Writes what every backend changed since the last save: a new backend's first snapshot,

@@ -167,4 +167,12 @@ public enum BackendOperation: Codable, Sendable, Equatable {
     case tick(device: String, now: Int64)
     /// A raw `backend.sync`.
     case sync(user: String, events: [SyncRequest.Event], lastSync: Int64)
+
+    /// The time the operation moves the backend's clock to (a raw sync runs at the clock).
+    public var now: Int64? {
+        switch self {
+        case .serve(_, _, _, _, let now), .tick(_, let now): now
+        case .sync: nil
+        }
+    }
 }
