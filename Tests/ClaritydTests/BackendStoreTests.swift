@@ -23,6 +23,14 @@ import Testing
     /// The backend as a snapshot would hold it (every operation is saved by then: none is dropped).
     private func bytes(_ backend: BackendHost) throws -> [UInt8] { try JSONWire.bytes(backend.snapshotTakingOperations()) }
 
+    /// Writes `text` at the end of the default backend's first journal, as damage would.
+    private func append(_ text: String, toTheJournalOf store: BackendStore) throws {
+        let handle = try FileHandle(forWritingTo: store.directory.appendingPathComponent("default.0.journal"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
     /// A phone signs up, then syncs `count` locks a minute apart, saving after each request.
     private func drive(_ store: BackendStore, locks count: Int) throws {
         let backend = store.servers.backend(named: "default", now: Self.start)
@@ -113,11 +121,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         let first = try store(compactAfter: 100)
         try drive(first, locks: 3)
-        let journal = first.directory.appendingPathComponent("default.0.journal")
-        let handle = try FileHandle(forWritingTo: journal)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(#"{"serve":{"device":"alice","#.utf8))
-        try handle.close()
+        try append(#"{"serve":{"device":"alice","#, toTheJournalOf: first)
         let backend = try #require(try store(compactAfter: 100).servers.existing("default"))
         #expect(backend.read { (try? $0.events(of: "alice"))?.count } == 3)
     }
@@ -129,12 +133,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         let first = try store(compactAfter: 100)
         try drive(first, locks: 2)
-        let journal = first.directory.appendingPathComponent("default.0.journal")
-        let handle = try FileHandle(forWritingTo: journal)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("{\"tick\":{\"device\":\"alice\",\"now\":\(Int64.max)}}\n".utf8))
-        try handle.write(contentsOf: Data("{\"tick\":{\"device\":\"alice\",\"now\":\(Self.start + 3_600_000)}}\n".utf8))
-        try handle.close()
+        try append(
+            "{\"tick\":{\"device\":\"alice\",\"now\":\(Int64.max)}}\n{\"tick\":{\"device\":\"alice\",\"now\":\(Self.start + 3_600_000)}}\n",
+            toTheJournalOf: first)
         let replayed = try #require(try store(compactAfter: 100).servers.existing("default"))
         #expect(replayed.read(\.clock) == Self.start + 2 * 60_000, "the replay ended at the line at no time")
 
