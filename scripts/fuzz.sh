@@ -5,7 +5,8 @@
 # fuzz-line-framing, fuzz-json, fuzz-request, fuzz-scenario, fuzz-snapshot, fuzz-backend,
 # fuzz-journal.
 # Each target starts from its seed corpus in Fuzz/Corpus/<target> (copied: the repository's
-# corpus is not changed) and keeps what it grows in .build/fuzz/<target>/corpus. A crash, a
+# corpus is not changed), with Fuzz/numbers.dict's edge numbers among its mutations, and keeps
+# what it grows in .build/fuzz/<target>/corpus. A crash, a
 # leak, a timeout (10 s an input) or an out-of-memory input is written to
 # .build/fuzz/<target>/artifacts/ and fails the run, printing the command that reproduces it.
 # Prints one line per target: executions, coverage (edges, features), corpus and speed. The
@@ -56,7 +57,7 @@ run_target() {
   mkdir -p "$work/corpus" "$work/artifacts"
   cp -n Fuzz/Corpus/"$target"/* "$work/corpus/" 2>/dev/null || true
   local status=0
-  "$bin/$target" "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  "$bin/$target" "$work/corpus" -dict=Fuzz/numbers.dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -artifact_prefix="$work/artifacts/" -print_final_stats=1 >"$work/last-run.log" 2>&1 || status=$?
   echo "$status" >"$work/last-run.status"
 }
