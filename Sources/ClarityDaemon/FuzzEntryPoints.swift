@@ -111,6 +111,58 @@ import ScenarioFiles
         return true
     }
 
+    /// Structure-aware mutation for inputs that are lines of JSON (fuzz-backend's): writes `bytes` in `buffer` (at most `capacity` bytes) with one number of
+    /// one line set to a value at an edge (Int64's ends, 2^53, 1e308, -1, …), which byte
+    /// mutations almost never write into kilobytes of JSON — fuzz-backend's restart trap (a
+    /// clock of `Int64.min`) went unfound until written by hand. `seed` picks the line, the
+    /// number and the value. The new size, or nil (the line is not JSON, holds no number, or
+    /// the result does not fit): the caller then mutates bytes as libFuzzer does.
+    public static func settingANumberToAnEdge(
+        _ buffer: UnsafeMutablePointer<UInt8>, size: Int, capacity: Int, seed: UInt32
+    ) -> Int? {
+        var lines = UnsafeBufferPointer(start: buffer, count: size).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map(Array.init)
+        let line = Int(seed % UInt32(lines.count))
+        guard let value = lines[line].withUnsafeBytes({ try? JSONValue(parsing: $0) }) else { return nil }
+        var numbers = 0
+        _ = replacingNumber(in: value, at: -1, with: .null, counted: &numbers)
+        guard numbers > 0 else { return nil }
+        var seen = 0
+        let edge = numberEdges[Int(seed >> 24) % numberEdges.count]
+        let mutated = replacingNumber(in: value, at: Int((seed >> 8) % UInt32(numbers)), with: edge, counted: &seen)
+        guard let encoded = try? JSONWire.bytes(mutated) else { return nil }
+        lines[line] = encoded
+        let joined = Array(lines.joined(separator: [UInt8(ascii: "\n")]))
+        guard joined.count <= capacity else { return nil }
+        joined.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: joined.count) }
+        return joined.count
+    }
+
+    private static let numberEdges: [JSONValue] = [
+        .int(.min), .int(.max), .int(.min + 1), .int(.max - 1), .int(-1), .int(0), .int(1 << 53), .int(-(1 << 53)),
+        .int(1 << 62), .double(1e19), .double(-1e19), .double(1e308), .double(-1e308), .double(.leastNonzeroMagnitude),
+    ]
+
+    /// `value` with its `target`-th number (objects' members in key order) replaced by `edge`;
+    /// `counted` goes up by each number passed.
+    private static func replacingNumber(in value: JSONValue, at target: Int, with edge: JSONValue, counted: inout Int) -> JSONValue {
+        switch value {
+        case .int, .double:
+            counted += 1
+            return counted - 1 == target ? edge : value
+        case .array(let items):
+            return .array(items.map { replacingNumber(in: $0, at: target, with: edge, counted: &counted) })
+        case .object(let members):
+            var replaced = members
+            for key in members.keys.sorted() {
+                replaced[key] = replacingNumber(in: members[key]!, at: target, with: edge, counted: &counted)
+            }
+            return .object(replaced)
+        case .null, .bool, .string:
+            return value
+        }
+    }
+
     /// Reads a device's journal as a restart does: how many entries after its header read
     /// (nil when the header does not).
     public static func readJournal(_ data: Data) -> Int? {

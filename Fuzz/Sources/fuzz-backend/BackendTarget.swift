@@ -10,3 +10,16 @@ public func fuzzBackend(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = FuzzEntryPoints.restoreBackend(Data(bytes: data, count: size))
     return 0
 }
+
+@_silgen_name("LLVMFuzzerMutate")
+func LLVMFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int) -> Int
+
+/// One mutation in four sets a number of the file to an edge value (`FuzzEntryPoints
+/// .settingANumberToAnEdge`); the others are libFuzzer's own.
+@_cdecl("LLVMFuzzerCustomMutator")
+public func mutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
+    if seed % 4 == 0, let mutated = FuzzEntryPoints.settingANumberToAnEdge(data, size: size, capacity: maxSize, seed: seed / 4) {
+        return mutated
+    }
+    return LLVMFuzzerMutate(data, size, maxSize)
+}
