@@ -327,8 +327,13 @@ import Testing
         #expect(awaitLog("out of file descriptors") { daemon.log }, "\(daemon.log)")
         let staying = Array(clients.suffix(30))
         clients = []
-        for client in staying {
-            #expect(try client.readLine()?.contains(#""pong":true"#) == true)
+        // Seen once in a full local run (2026-11-27): five of these read something other than a
+        // pong, not a timeout (which throws); what they read and the daemon's log say which.
+        for (index, client) in staying.enumerated() {
+            let line = try client.readLine()
+            #expect(
+                line?.contains(#""pong":true"#) == true,
+                "waiting client \(index) read \(line ?? "the end of the stream"); the daemon's log:\n\(daemon.log)")
         }
         // And so on, round after round: each time more clients come than the daemon can hold
         // alongside those still there; the first ones leave, and the last ones are served.
