@@ -40,7 +40,7 @@ import Testing
 
         let snapshot = try device.device.snapshot()
         let appData = try #require(snapshot.appData)
-        #expect(appData == (try JSONEncoder.sorted.encode(JSONDecoder().decode(ThePhoneMainApp.Saved.self, from: appData))))
+        #expect(appData == (try PersistentData.encode(JSONDecoder().decode(ThePhoneMainApp.Saved.self, from: appData))))
         let restored = try SimulatedDevice(restoring: snapshot, catalog: AppCatalog([.thePhone]), servers: servers)
         #expect(try dashboard(restored) == before)
         #expect(!restored.traceSoFar.contains { if case .networkRequest = $0.payload { $0.sequence > snapshot.traceSequence ?? 0 } else { false } })
@@ -92,12 +92,4 @@ private struct AnyState: Encodable {
     let value: any Encodable
     init(_ value: any Encodable) { self.value = value }
     func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
-}
-
-extension JSONEncoder {
-    static var sorted: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }
 }

@@ -65,7 +65,7 @@ final class BackendStore: Sendable {
             let path = directory.appendingPathComponent(file).path
             do {
                 let snapshot = try Data(contentsOf: URL(fileURLWithPath: path))
-                guard let stored = Self.decodeSnapshot(snapshot) else { throw CocoaError(.fileReadCorruptFile) }
+                let stored = try Self.decodeSnapshot(snapshot)
                 guard "\(stored.name).json" == file else { throw CocoaError(.fileReadCorruptFile) }
                 let generation = stored.journal ?? 0
                 let (operations, bytes) = Self.operations(in: directory.appendingPathComponent("\(stored.name).\(generation).journal"))
@@ -101,10 +101,14 @@ final class BackendStore: Sendable {
         return operations
     }
 
-    /// A backend's snapshot file (`<name>.json`), as a restart reads it; nil when it does not read.
-    static func decodeSnapshot(_ data: Data) -> StoredBackend? {
-        guard let stored = try? JSONDecoder().decode(StoredBackend.self, from: data), stored.backend.timesAreWithinRange
-        else { return nil }
+    /// A backend's snapshot file (`<name>.json`), as a restart reads it; throws what makes it
+    /// unreadable (the restart logs it and moves the file aside).
+    static func decodeSnapshot(_ data: Data) throws -> StoredBackend {
+        let stored = try JSONDecoder().decode(StoredBackend.self, from: data)
+        guard stored.backend.timesAreWithinRange else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "a clock or event time outside \(PhoneBackend.times) ms since 1970"))
+        }
         return stored
     }
 
