@@ -111,7 +111,21 @@ import ScenarioFiles
         return true
     }
 
-    /// Structure-aware mutation for inputs that are lines of JSON (fuzz-backend's): rewrites the
+    /// libFuzzer's custom mutator for inputs that are lines of JSON (fuzz-backend's and
+    /// fuzz-snapshot's `LLVMFuzzerCustomMutator`): one mutation in four sets a number to an edge
+    /// (``settingANumberToAnEdge(_:size:capacity:seed:)``), the others are libFuzzer's own byte
+    /// mutations, `mutateBytes` (its `LLVMFuzzerMutate`).
+    public static func mutateJSONLines(
+        _ buffer: UnsafeMutablePointer<UInt8>, size: Int, capacity: Int, seed: UInt32,
+        mutateBytes: (UnsafeMutablePointer<UInt8>, Int, Int) -> Int
+    ) -> Int {
+        if seed % 4 == 0, let mutated = settingANumberToAnEdge(buffer, size: size, capacity: capacity, seed: seed / 4) {
+            return mutated
+        }
+        return mutateBytes(buffer, size, capacity)
+    }
+
+    /// Structure-aware mutation for inputs that are lines of JSON (fuzz-backend's, fuzz-snapshot's): rewrites the
     /// `size` bytes at `buffer` (at most `capacity` bytes) with one number of one line set to a
     /// value at an edge (Int64's ends, 2^53, 1e308, -1, …), which byte mutations almost never
     /// write into kilobytes of JSON — fuzz-backend's restart trap (a clock of `Int64.min`) went
@@ -143,13 +157,27 @@ import ScenarioFiles
         .int(1 << 62), .double(1e19), .double(-1e19), .double(1e308), .double(-1e308), .double(.leastNonzeroMagnitude),
     ]
 
-    /// How many numbers `value` holds, at any depth.
+    /// How many numbers `value` holds, at any depth (inside base64 JSON too: ``nestedJSON(_:)``).
     private static func numberCount(in value: JSONValue) -> Int {
         switch value {
         case .int, .double: 1
         case .array(let items): items.reduce(0) { $0 + numberCount(in: $1) }
         case .object(let members): members.values.reduce(0) { $0 + numberCount(in: $1) }
-        case .null, .bool, .string: 0
+        case .string(let text): nestedJSON(text).map { numberCount(in: $0) } ?? 0
+        case .null, .bool: 0
+        }
+    }
+
+    /// The JSON object or array that `text` holds in base64: a snapshot's `appData` (an app's
+    /// own store) and its selections are kept so, and their numbers are where an app's
+    /// arithmetic would overflow.
+    private static func nestedJSON(_ text: String) -> JSONValue? {
+        guard text.utf8.count >= 8, let data = Data(base64Encoded: text),
+            let value = data.withUnsafeBytes({ try? JSONValue(parsing: $0) })
+        else { return nil }
+        switch value {
+        case .object, .array: return value
+        default: return nil
         }
     }
 
@@ -168,7 +196,12 @@ import ScenarioFiles
                 replaced[key] = replacingNumber(in: members[key]!, at: target, with: edge, counted: &counted)
             }
             return .object(replaced)
-        case .null, .bool, .string:
+        case .string(let text):
+            guard let nested = nestedJSON(text) else { return value }
+            let replaced = replacingNumber(in: nested, at: target, with: edge, counted: &counted)
+            guard let bytes = try? JSONWire.bytes(replaced) else { return value }
+            return .string(Data(bytes).base64EncodedString())
+        case .null, .bool:
             return value
         }
     }

@@ -9,7 +9,8 @@ public struct VirtualInstant: Sendable, Hashable, Comparable, Codable, CustomStr
 
     public static let epoch = VirtualInstant(milliseconds: 0)
 
-    public init(seconds: Double) { self.milliseconds = Int64((seconds * 1000).rounded()) }
+    /// Held within ±``VirtualDuration/farthest`` as ``VirtualDuration/seconds(_:)`` is.
+    public init(seconds: Double) { self.milliseconds = VirtualDuration.seconds(seconds).milliseconds }
 
     /// Seconds since the epoch, as reported on the wire in `"t"`.
     public var seconds: Double { Double(milliseconds) / 1000 }
@@ -37,8 +38,20 @@ public struct VirtualDuration: Sendable, Hashable, Comparable, Codable {
 
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
+    /// The longest span of virtual time, 2^62 ms (146 million years): no world's clock gets
+    /// near it (a device's stops at 2^53 ms), and an instant of the clock plus it still fits.
+    public static let farthest = VirtualDuration(milliseconds: 1 << 62)
+
+    /// `value` seconds, held within ±``farthest`` (not a number: ``farthest``). A timer an app
+    /// sets for that long never fires, as an iOS timer set past `Date.distantFuture` does not;
+    /// a damaged snapshot's install time once made Clarity's trial timer trap here
+    /// (fuzz-snapshot, docs/fuzzing.md).
     public static func seconds(_ value: Double) -> VirtualDuration {
-        VirtualDuration(milliseconds: Int64((value * 1000).rounded()))
+        let milliseconds = (value * 1000).rounded()
+        guard milliseconds.magnitude < Double(farthest.milliseconds) else {
+            return VirtualDuration(milliseconds: milliseconds < 0 ? -farthest.milliseconds : farthest.milliseconds)
+        }
+        return VirtualDuration(milliseconds: Int64(milliseconds))
     }
 
     public static func minutes(_ value: Double) -> VirtualDuration { .seconds(value * 60) }

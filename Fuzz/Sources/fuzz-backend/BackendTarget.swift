@@ -15,11 +15,8 @@ public func fuzzBackend(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 func LLVMFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int) -> Int
 
 /// One mutation in four sets a number of the file to an edge value (`FuzzEntryPoints
-/// .settingANumberToAnEdge`); the others are libFuzzer's own.
+/// .mutateJSONLines`); the others are libFuzzer's own.
 @_cdecl("LLVMFuzzerCustomMutator")
 public func mutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
-    if seed % 4 == 0, let mutated = FuzzEntryPoints.settingANumberToAnEdge(data, size: size, capacity: maxSize, seed: seed / 4) {
-        return mutated
-    }
-    return LLVMFuzzerMutate(data, size, maxSize)
+    FuzzEntryPoints.mutateJSONLines(data, size: size, capacity: maxSize, seed: seed, mutateBytes: LLVMFuzzerMutate)
 }

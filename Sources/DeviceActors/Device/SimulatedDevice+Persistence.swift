@@ -16,11 +16,7 @@ extension SimulatedDevice {
         guard let timeZone = TimeZone(identifier: snapshot.timezone) else {
             throw .invalidArgument(field: "timezone", reason: "unknown time zone")
         }
-        // A damaged file's time past 2^53 ms (285 000 years: where a Double of milliseconds, as
-        // every date is computed, stops being exact) is refused, not trapped on further on.
-        guard (0...(1 << 53)).contains(snapshot.nowMilliseconds) else {
-            throw .invalidArgument(field: "nowMilliseconds", reason: "\(snapshot.nowMilliseconds) is no virtual time of a device")
-        }
+        try snapshot.check()
         try self.init(
             name: snapshot.name,
             apps: try ([snapshot.app] + (snapshot.otherApps ?? []).map(\.name)).map { name throws(DeviceError) in
@@ -91,7 +87,8 @@ extension SimulatedDevice {
         let springBoard = springBoard
         let app = app
         let parts = try run {
-            (
+            await platform.deviceActivity.accrueUsage()
+            return (
                 await platform.appGroups.suites, await platform.managedSettings.stores(of: platform.appName),
                 await platform.deviceActivity.activities(of: platform.appName), await platform.deviceActivity.usageByDay,
                 await springBoard.locked, await springBoard.foregroundApp, await platform.system.ssid,

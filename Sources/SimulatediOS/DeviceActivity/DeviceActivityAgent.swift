@@ -13,6 +13,9 @@ import ExtensionSandbox
 @_spi(Host) public actor DeviceActivityAgent: WorldActor {
     /// Apple's limit on activities for an app and its extensions together.
     @_spi(Host) public static let maxActivities = 20
+    /// Today's spans kept at most (about 4,000 app switches in a day): past it the oldest goes,
+    /// and the `thresholdFiresOnStart` quirk no longer counts it. A bound in bytes (issue 17).
+    @_spi(Host) public static let maxUsageSpans = 4096
 
     @_spi(Host) public nonisolated let executor: WorldActorExecutor
     private let clock: VirtualClock
@@ -55,6 +58,13 @@ import ExtensionSandbox
     /// `app`'s activities.
     @_spi(Host) public func activities(of app: String) -> [String: MonitoredActivity] {
         deliveries[app]?.state.activities ?? [:]
+    }
+
+    /// Counts every app's usage up to now. A snapshot calls it before reading usage and
+    /// progress: they are otherwise counted only at the next event or deadline, and a device
+    /// restored from the snapshot counts from its restore on, so it lost the usage in between.
+    @_spi(Host) public func accrueUsage() {
+        for app in deliveries.keys { deliveries[app]!.accrue(to: clock.now) }
     }
 
     /// Usage per local day, then per app, in milliseconds.

@@ -47,10 +47,6 @@ struct DeviceActivityDelivery {
         var batchFlushAt: VirtualInstant?
     }
 
-    /// Today's spans kept at most (about 4,000 app switches in a day): past it the oldest goes,
-    /// and the `thresholdFiresOnStart` quirk no longer counts it. A bound in bytes (issue 17).
-    static let maxUsageSpans = 4096
-
     private let calendar: DeviceCalendar
     private let catalog: CategoryCatalog
     /// Changed only by the inputs below.
@@ -156,7 +152,7 @@ struct DeviceActivityDelivery {
         if let last = state.usageToday.last, last.app == app, last.end == state.lastAccrual {
             state.usageToday[state.usageToday.count - 1].end = now
         } else {
-            if state.usageToday.count == Self.maxUsageSpans { state.usageToday.removeFirst() }
+            if state.usageToday.count == DeviceActivityAgent.maxUsageSpans { state.usageToday.removeFirst() }
             state.usageToday.append(UsageSpan(app: app, start: state.lastAccrual, end: now))
         }
         let category = catalog.category(of: app)

@@ -1,0 +1,153 @@
+import DeviceTesting
+import ExtensionSandbox
+import Foundation
+import Testing
+
+@testable import Clarity
+@testable import DeviceActors
+@_spi(Host) @testable import SimulatediOS
+
+/// A snapshot file read back at a restart is checked as the protocol checked its values
+/// (``DeviceSnapshot/check()``): a damaged one is refused naming the field, where restoring it
+/// once trapped the daemon on the first usage it added (`usageByDay` near `Int64.max`, found by
+/// fuzz-snapshot: docs/fuzzing.md).
+@Suite struct SnapshotChecksTests {
+    /// A Clarity device monitoring Instagram, used for five minutes today (before its first
+    /// friction shield): activities with progress, today's usage and its spans.
+    private func usedDevice() throws -> SimulatedDevice {
+        let device = try makeClarityDevice()
+        _ = try device.perform(intent: "selectApps", arguments: JSONArguments(["apps": [.string(instagram)]]))
+        _ = try device.apply(.appOpen(app: instagram))
+        _ = try device.advance(seconds: 300)
+        return device
+    }
+
+    private func writtenSnapshot() throws -> DeviceSnapshot { try usedDevice().snapshot() }
+
+    /// The usage since DeviceActivity last counted it (at its last event or deadline) is in the
+    /// snapshot too: a restart once lost it, the restored device counting from the restart on.
+    @Test func aSnapshotAsWrittenComesBackAndGoesOnCounting() throws {
+        let device = try usedDevice()
+        _ = try device.advance(seconds: 60)
+        let snapshot = try device.snapshot()
+        #expect(snapshot.activities.values.contains { !$0.progress.isEmpty }, "the base must have progress to damage")
+        #expect(!(snapshot.usageToday ?? []).isEmpty)
+        let restored = try SimulatedDevice(restoring: snapshot, catalog: AppCatalog([.clarity]))
+        for each in [device, restored] {
+            _ = try each.advance(seconds: 60)
+            _ = try each.apply(.appClose(app: instagram))
+        }
+        let usage = try restored.snapshot().usageByDay
+        #expect(usage.values.first?[instagram] == 420_000, "six minutes before the restart and one after")
+        #expect(usage == (try device.snapshot().usageByDay))
+        #expect(try restored.snapshot().activities == device.snapshot().activities)
+        #expect(try restored.snapshot().usageToday == device.snapshot().usageToday)
+    }
+
+    /// One damage to a written snapshot, and the field the restart names.
+    struct Damage: Sendable, CustomTestStringConvertible {
+        let field: String
+        let apply: @Sendable (inout DeviceSnapshot) -> Void
+        var testDescription: String { field }
+    }
+
+    static let damages: [Damage] = [
+        Damage(field: "usageByDay.*.com.burbn.instagram") { snapshot in
+            for day in snapshot.usageByDay.keys { snapshot.usageByDay[day]![instagram] = .max - 1 }
+        },
+        Damage(field: "usageByDay.*.com.burbn.instagram") { snapshot in
+            for day in snapshot.usageByDay.keys { snapshot.usageByDay[day]![instagram] = -1 }
+        },
+        Damage(field: "activities.*.progress.*") { snapshot in
+            for name in snapshot.activities.keys {
+                for event in snapshot.activities[name]!.progress.keys { snapshot.activities[name]!.progress[event] = .max }
+            }
+        },
+        Damage(field: "activities.*.interval.start") { snapshot in
+            for name in snapshot.activities.keys { snapshot.activities[name]!.interval?.start = VirtualInstant(milliseconds: .min) }
+        },
+        Damage(field: "activities.*.interval") { snapshot in
+            for name in snapshot.activities.keys {
+                guard let end = snapshot.activities[name]!.interval?.end else { continue }
+                snapshot.activities[name]!.interval?.start = VirtualInstant(milliseconds: end.milliseconds - 8 * 86_400_000)
+            }
+        },
+        // An activity at the device's first day on a device 285 000 years on: DeviceActivity
+        // walked every day between (fuzz-snapshot's timeout).
+        Damage(field: "activities.*.interval") { snapshot in snapshot.nowMilliseconds = 1 << 53 },
+        Damage(field: "usageToday[0]") { snapshot in
+            snapshot.usageToday![0].end = VirtualInstant(milliseconds: snapshot.nowMilliseconds + 1)
+        },
+        Damage(field: "usageToday[1]") { snapshot in
+            snapshot.usageToday!.append(snapshot.usageToday![0])
+        },
+        Damage(field: "traceSequence") { snapshot in snapshot.traceSequence = .max },
+        Damage(field: "trace[1].seq") { snapshot in snapshot.trace = snapshot.trace!.reversed() },
+        Damage(field: "trace[*].seq") { snapshot in
+            let last = snapshot.trace!.last!
+            let entry = TraceEntry(
+                sequence: .max - 1, time: last.entry.time, actor: last.entry.actor, sandbox: nil, payload: last.entry.payload)
+            snapshot.trace!.append(SnapshotTraceEntry(TracedEffect(entry: entry, calendar: last.calendar!)))
+        },
+        Damage(field: "trace[*].t") { snapshot in
+            let last = snapshot.trace!.last!
+            let entry = TraceEntry(
+                sequence: last.entry.sequence + 1, time: VirtualInstant(milliseconds: snapshot.nowMilliseconds + 1),
+                actor: last.entry.actor, sandbox: nil, payload: last.entry.payload)
+            snapshot.trace!.append(SnapshotTraceEntry(TracedEffect(entry: entry, calendar: last.calendar!)))
+        },
+        Damage(field: "pendingNotifications[0].dueMilliseconds") { snapshot in
+            let request = UNNotificationRequest(identifier: "n", content: UNNotificationContent(title: "t", body: "b"), trigger: nil)
+            snapshot.pendingNotifications = [PendingNotification(request: request, source: "clarity.app", dueMilliseconds: .max, generation: 1)]
+        },
+        Damage(field: "storeTransactions[0].purchaseT") { snapshot in
+            snapshot.storeTransactions = [StoreTransaction(id: 1, productID: "p", purchaseT: -1, revoked: false, expired: false)]
+        },
+        Damage(field: "call.since") { snapshot in
+            snapshot.call = CallState(handle: "+1", isOutgoing: true, hasConnected: false, hasEnded: false, since: 1e300)
+        },
+        Damage(field: "health.failuresPending") { snapshot in
+            snapshot.health = HealthSnapshot(
+                days: [:], asked: true, failuresPending: .max, backgroundDelivery: [], undelivered: [], relaunchDueMilliseconds: nil)
+        },
+        Damage(field: "health.days.*.steps") { snapshot in
+            snapshot.health = HealthSnapshot(
+                days: ["2026-01-01": ["steps": -5]], asked: true, failuresPending: 0, backgroundDelivery: [], undelivered: [],
+                relaunchDueMilliseconds: nil)
+        },
+    ]
+
+    @Test(arguments: damages)
+    func aDamagedSnapshotIsRefusedNamingTheField(damage: Damage) throws {
+        var snapshot = try writtenSnapshot()
+        damage.apply(&snapshot)
+        let error = #expect(throws: DeviceError.self) {
+            try SimulatedDevice(restoring: snapshot, catalog: AppCatalog([.clarity]))
+        }
+        guard case .invalidArgument(let field, _) = error else {
+            Issue.record("refused otherwise: \(String(describing: error))")
+            return
+        }
+        // `*` stands for a day's key, an activity's or an event's name, an index.
+        let pattern = "^" + NSRegularExpression.escapedPattern(for: damage.field).replacingOccurrences(of: "\\*", with: "[^.\\]]+") + "$"
+        #expect(field.range(of: pattern, options: .regularExpression) != nil, "refused naming \(field)")
+    }
+
+    /// The app's own data is the app's to read: Clarity restored with an install time of
+    /// `Int64.max` (a damaged file) computes a trial end no clock reaches, and its trial timer
+    /// is one that never fires, instead of trapping the daemon (fuzz-snapshot).
+    @Test func anInstallTimeAtTheEndOfTimeSetsATimerThatNeverFires() throws {
+        var snapshot = try writtenSnapshot()
+        let appData = try #require(snapshot.appData)
+        var data = try #require(try JSONSerialization.jsonObject(with: appData) as? [String: Any])
+        var store = try #require(data["store"] as? [String: Any])
+        var profile = try #require(store["profile"] as? [String: Any])
+        profile["installedAt"] = Int64.max
+        store["profile"] = profile
+        data["store"] = store
+        snapshot.appData = try JSONSerialization.data(withJSONObject: data)
+        let restored = try SimulatedDevice(restoring: snapshot, catalog: AppCatalog([.clarity]))
+        _ = try restored.advance(seconds: 86_400)
+        #expect(try restored.state().time == "2026-01-06T09:05:00Z")
+    }
+}
