@@ -16,9 +16,9 @@ import Foundation
 /// most ``keptCapacity`` bytes beyond what it still holds.
 public struct LineBuffer: Sendable {
     public let maxLineBytes: Int
-    private var storage: [UInt8] = []
+    @usableFromInline var storage: [UInt8] = []
     /// The first byte not yet handed out.
-    private var start = 0
+    @usableFromInline var start = 0
     /// Bytes from `start` already known to hold no `\n`.
     private var scanned = 0
     public private(set) var overflowed = false
@@ -43,8 +43,9 @@ public struct LineBuffer: Sendable {
         case needMore
     }
 
-    /// Bytes received and not yet handed out as lines (complete or not).
-    public var pendingByteCount: Int { storage.count - start }
+    /// Bytes received and not yet handed out as lines (complete or not). Inlinable: the
+    /// daemon's event loop asks twice a request (a call into this module cost 1.5 % of its time).
+    @inlinable public var pendingByteCount: Int { storage.count - start }
 
     /// Bytes of memory the buffer holds on to (at least ``pendingByteCount``).
     public var retainedBytes: Int { storage.capacity }
