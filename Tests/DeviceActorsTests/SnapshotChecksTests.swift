@@ -44,6 +44,28 @@ import Testing
         #expect(try restored.snapshot().usageToday == device.snapshot().usageToday)
     }
 
+    /// A snapshot counts usage at its own time, and that changes nothing the device does after:
+    /// counting is additive, and the day's change is counted at midnight (a deadline while an
+    /// app is in use) whether or not a snapshot came between.
+    @Test func aSnapshotChangesNothingTheDeviceDoesAfter() throws {
+        let devices = try [makeClarityDevice(), makeClarityDevice()]
+        for device in devices {
+            _ = try device.advance(seconds: 14 * 3_600)  // 23:00
+            _ = try device.apply(.appOpen(app: instagram))
+            _ = try device.advance(seconds: 5_400)  // 00:30, no deadline between
+        }
+        _ = try devices[0].snapshot()
+        for device in devices {
+            _ = try device.advance(seconds: 1_800)
+            _ = try device.apply(.appClose(app: instagram))
+        }
+        let (snapshotted, not) = (try devices[0].snapshot(), try devices[1].snapshot())
+        #expect(snapshotted.usageByDay == ["2026-01-06": [instagram: 3_600_000]], "00:00 to 01:00")
+        #expect(not.usageByDay == snapshotted.usageByDay)
+        #expect(not.usageToday == snapshotted.usageToday)
+        #expect(snapshotted.usageToday?.map(\.start.milliseconds) == [15 * 3_600_000])
+    }
+
     /// One damage to a written snapshot, and the field the restart names.
     struct Damage: Sendable, CustomTestStringConvertible {
         let field: String
