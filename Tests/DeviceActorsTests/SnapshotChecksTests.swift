@@ -66,6 +66,17 @@ import Testing
         #expect(snapshotted.usageToday?.map(\.start.milliseconds) == [15 * 3_600_000])
     }
 
+    /// What an app may set is no damage: a notification due a million years on (past 2^53 ms) comes back
+    /// (a snapshot refused is a compaction that fails, again and again).
+    @Test func aNotificationDueAMillionYearsOnComesBack() throws {
+        var snapshot = try writtenSnapshot()
+        let request = UNNotificationRequest(identifier: "n", content: UNNotificationContent(title: "t", body: "b"), trigger: nil)
+        let due = snapshot.nowMilliseconds + 1_000_000 * 365 * 86_400_000
+        snapshot.pendingNotifications = [PendingNotification(request: request, source: "clarity.app", dueMilliseconds: due, generation: 1)]
+        let restored = try SimulatedDevice(restoring: snapshot, catalog: AppCatalog([.clarity]))
+        #expect(try restored.snapshot().pendingNotifications?.map(\.dueMilliseconds) == [due])
+    }
+
     /// One damage to a written snapshot, and the field the restart names.
     struct Damage: Sendable, CustomTestStringConvertible {
         let field: String

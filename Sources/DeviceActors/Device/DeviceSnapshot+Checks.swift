@@ -1,3 +1,4 @@
+import ExtensionSandbox
 @_spi(Host) import SimulatediOS
 
 /// What a snapshot file may hold: the bounds a device running from it keeps, so a damaged or
@@ -121,9 +122,11 @@ extension DeviceSnapshot {
         }
     }
 
-    /// A virtual instant of the device's life, past or to come.
+    /// An instant something is due at: within ±``VirtualDuration/farthest``, where timers are
+    /// held (an app may set one for a thousand years; that is no damage).
     private func instant(_ milliseconds: Int64, _ field: String) throws(DeviceError) {
-        guard (0...Self.latestMilliseconds).contains(milliseconds) else {
+        let farthest = VirtualDuration.farthest.milliseconds
+        guard (-farthest...farthest).contains(milliseconds) else {
             throw .invalidArgument(field: field, reason: "\(milliseconds) is no virtual time of a device")
         }
     }
