@@ -261,6 +261,24 @@ import Testing
         #expect((next["effects"]?.arrayValue?.first?["seq"]?.intValue ?? 0) > lastSequence)
     }
 
+    /// A compaction keeps the usage DeviceActivity had not counted yet: Instagram open 200 s,
+    /// compacted, 100 s more reach Clarity's 5-minute threshold at 300 s. The device goes on as
+    /// rebuilt from the snapshot, which kept only the usage counted at the last event: the
+    /// threshold never came at 300 s (seen with the build before the fix).
+    @Test func aCompactionKeepsTheUsageNotCountedYet() throws {
+        let daemon = try DaemonProcess(config: ["compactJournalAfter": 4])
+        defer { daemon.stop() }
+        _ = try daemon.call("intent", ["name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]])
+        _ = try daemon.call("event", ["type": "app.open", "app": "com.burbn.instagram"])
+        _ = try daemon.call("store.set", ["key": "k", "value": "v"])
+        _ = try daemon.call("clock.advance", ["seconds": 200])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices").contains("default.1.snapshot"))
+        let effects = try daemon.call("clock.advance", ["seconds": 100])["effects"]?.arrayValue ?? []
+        let thresholds = effects.filter { $0["kind"] == "monitor.threshold" }
+        #expect(thresholds.map { $0["t"] } == [300], "\(effects)")
+        #expect(thresholds.first?["event"] == "friction_layer_1")
+    }
+
     /// Issue 7 #17: a save costs what changed, not the whole device. After a 200 KB value, each
     /// small write adds one short journal line.
     @Test func aSmallWriteAfterALargeValueAppendsOneShortLine() throws {
