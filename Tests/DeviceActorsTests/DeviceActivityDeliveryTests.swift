@@ -371,13 +371,39 @@ private let monday = "2026-01-05"
         day.progress = ["five": 60_000]
         var delivery = delivery()
         delivery.send(
-            { $0.restore(activities: ["day": day], usageByDay: [monday: [instagram: 60_000]], usageToday: [], at: at(100)) },
+            {
+                $0.restore(
+                    activities: ["day": day], usageByDay: [monday: [instagram: 60_000]], usageToday: [],
+                    queue: MonitorCallbackQueue(), at: at(100))
+            },
             returns: [.wake(at: dayEnd)]
         ) {
             $0.lastAccrual = at(100)
             $0.activities = ["day": day]
             $0.usageByDay = [monday: [instagram: 60_000]]
         }
+    }
+
+    /// The callbacks held when the snapshot was taken come back held: those waiting for the
+    /// device's use stay waiting (they go out at its next use, not at the restore), and a batch
+    /// sets the timer for its time.
+    @Test func restoringKeepsTheHeldCallbacks() {
+        let day = activity("day", events: fiveMinutes)
+        let queue = MonitorCallbackQueue(
+            pending: [.intervalDidStart(activity: "day")], batched: [.eventDidReachThreshold(event: "five", activity: "day")],
+            batchFlushAt: at(160))
+        var delivery = delivery()
+        delivery.send(
+            { $0.restore(activities: ["day": day], usageByDay: [:], usageToday: [], queue: queue, at: at(100)) },
+            returns: [.wake(at: at(160))]
+        ) {
+            $0.lastAccrual = at(100)
+            $0.activities = ["day": day]
+            $0.pending = queue.pending
+            $0.batched = queue.batched
+            $0.batchFlushAt = at(160)
+        }
+        #expect(delivery.machine.queue == queue)
     }
 }
 

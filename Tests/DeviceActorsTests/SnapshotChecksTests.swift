@@ -77,6 +77,27 @@ import Testing
         #expect(try restored.snapshot().pendingNotifications?.map(\.dueMilliseconds) == [due])
     }
 
+    /// Callbacks due while the phone is locked wait for it to be in use; a snapshot taken
+    /// meanwhile keeps them, so the device rebuilt from it (a compaction, a restart) delivers
+    /// them at the unlock as the device it was taken from does.
+    @Test func callbacksWaitingForAnUnlockSurviveASnapshot() throws {
+        let device = try makeClarityDevice()
+        _ = try device.perform(intent: "selectApps", arguments: JSONArguments(["apps": [.string(instagram)]]))
+        _ = try device.advance(seconds: 14 * 3_600 + 1_800)  // 23:30
+        _ = try device.apply(.lock)
+        _ = try device.advance(seconds: 3_600)  // 00:30: the day's interval ended and the next began
+        let restored = try SimulatedDevice(restoring: device.snapshot(), catalog: AppCatalog([.clarity]))
+        func callbacks(_ outcome: DeviceOutcome) -> [String] {
+            outcome.effects.compactMap {
+                if case .extensionCallback(let name) = $0.entry.payload { return name }
+                return nil
+            }
+        }
+        let delivered = try callbacks(device.apply(.unlock))
+        #expect(delivered == ["intervalDidEnd", "intervalDidStart"])
+        #expect(try callbacks(restored.apply(.unlock)) == delivered)
+    }
+
     /// One damage to a written snapshot, and the field the restart names.
     struct Damage: Sendable, CustomTestStringConvertible {
         let field: String
@@ -108,6 +129,9 @@ import Testing
         // An activity at the device's first day on a device 285 000 years on: DeviceActivity
         // walked every day between (fuzz-snapshot's timeout).
         Damage(field: "activities.*.interval") { snapshot in snapshot.nowMilliseconds = 1 << 53 },
+        Damage(field: "monitorQueue.batchFlushAt") { snapshot in
+            snapshot.monitorQueue = MonitorCallbackQueue(batchFlushAt: VirtualInstant(milliseconds: .max))
+        },
         Damage(field: "usageToday[0]") { snapshot in
             snapshot.usageToday![0].end = VirtualInstant(milliseconds: snapshot.nowMilliseconds + 1)
         },

@@ -29,8 +29,12 @@ extension DeviceSnapshot {
         }
         try check(usageToday ?? [])
         try check(activities, "activities")
+        if let due = monitorQueue?.batchFlushAt { try instant(due.milliseconds, "monitorQueue.batchFlushAt") }
         for (index, installed) in (otherApps ?? []).enumerated() {
             try check(installed.activities, "otherApps[\(index)].activities")
+            if let due = installed.monitorQueue?.batchFlushAt {
+                try instant(due.milliseconds, "otherApps[\(index)].monitorQueue.batchFlushAt")
+            }
         }
         for (index, entry) in (pendingNotifications ?? []).enumerated() {
             try instant(entry.dueMilliseconds, "pendingNotifications[\(index)].dueMilliseconds")

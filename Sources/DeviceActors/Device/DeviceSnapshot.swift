@@ -27,6 +27,9 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var suites: [String: [String: StoredValue]]
     public var managedSettings: [String: ShieldSettings]
     var activities: [String: MonitoredActivity]
+    /// The callbacks DeviceActivity holds for the app's monitor (nil when none, and in older
+    /// snapshots).
+    var monitorQueue: MonitorCallbackQueue?
     public var usageByDay: [String: [String: Int64]]
     /// Today's usage as spans (nil in a snapshot written before they were kept: the
     /// `thresholdFiresOnStart` quirk then counts today's usage from the restore on).
@@ -63,6 +66,8 @@ public struct InstalledAppSnapshot: Sendable, Codable {
     public var name: String
     public var managedSettings: [String: ShieldSettings]
     var activities: [String: MonitoredActivity]
+    /// As ``DeviceSnapshot/monitorQueue``, for this app's monitor.
+    var monitorQueue: MonitorCallbackQueue?
     public var appData: Data?
     public var mainAppInMemory: Bool
 }

@@ -41,7 +41,7 @@ extension SimulatedDevice {
             await platform.managedSettings.restore(stores: snapshot.managedSettings, of: platform.appName)
             await platform.deviceActivity.restore(
                 activities: snapshot.activities, of: platform.appName, usageByDay: snapshot.usageByDay,
-                usageToday: snapshot.usageToday ?? [])
+                usageToday: snapshot.usageToday ?? [], queue: snapshot.monitorQueue ?? MonitorCallbackQueue())
             await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
             await platform.notifications.restore(authorization: snapshot.notificationAuthorization ?? .notDetermined)
             let pending = (snapshot.pendingNotifications ?? []).sorted { $0.request.identifier < $1.request.identifier }
@@ -66,7 +66,7 @@ extension SimulatedDevice {
                 await platform.managedSettings.restore(stores: saved.managedSettings, of: installed.name)
                 await platform.deviceActivity.restore(
                     activities: saved.activities, of: installed.name, usageByDay: snapshot.usageByDay,
-                    usageToday: snapshot.usageToday ?? [])
+                    usageToday: snapshot.usageToday ?? [], queue: saved.monitorQueue ?? MonitorCallbackQueue())
                 if let data = saved.appData { try await installed.app.restore(from: data) }
             }
             await springBoard.restore(
@@ -95,7 +95,8 @@ extension SimulatedDevice {
                 await platform.system.contacts, try await app.persistentData(), await platform.storeKit.transactions,
                 await springBoard.call, await platform.deviceActivity.usageSpansToday,
                 await platform.notifications.authorization, await self.healthSnapshot(), await platform.network.online,
-                await platform.shortcutsAgent.automations.values.sorted { $0.trigger.rawValue < $1.trigger.rawValue }
+                await platform.shortcutsAgent.automations.values.sorted { $0.trigger.rawValue < $1.trigger.rawValue },
+                await platform.deviceActivity.queue(of: platform.appName).nonEmpty
             )
         }
         let notifications = platform.notifications
@@ -107,6 +108,7 @@ extension SimulatedDevice {
                     InstalledAppSnapshot(
                         name: installed.name, managedSettings: await platform.managedSettings.stores(of: installed.name),
                         activities: await platform.deviceActivity.activities(of: installed.name),
+                        monitorQueue: await platform.deviceActivity.queue(of: installed.name).nonEmpty,
                         appData: try await installed.app.persistentData(), mainAppInMemory: installed.platform.mainApp.inMemory))
             }
             return (pending, saved)
@@ -116,7 +118,8 @@ extension SimulatedDevice {
             timezone: calendar.timeZoneName, seed: seed, random: Int64(bitPattern: world.random.state),
             traceSequence: trace.recorder.lastSequence, clock: clockMode, config: config,
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
-            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, usageByDay: parts.3, usageToday: parts.11,
+            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, monitorQueue: parts.16,
+            usageByDay: parts.3, usageToday: parts.11,
             appData: parts.8, storeTransactions: parts.9, call: parts.10, notificationAuthorization: parts.12,
             mainAppInMemory: platform.mainApp.inMemory, health: parts.13, online: parts.14, automations: parts.15,
             trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init),
@@ -184,4 +187,9 @@ public enum DeviceChange: Sendable, Equatable {
     case volatile
     /// Something a user set, an app stored, or time: on disk before the reply.
     case durable
+}
+
+extension MonitorCallbackQueue {
+    /// Self, or nil when empty: a snapshot leaves an empty queue out.
+    fileprivate var nonEmpty: MonitorCallbackQueue? { isEmpty ? nil : self }
 }

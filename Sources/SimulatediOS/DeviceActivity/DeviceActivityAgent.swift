@@ -60,6 +60,11 @@ import ExtensionSandbox
         deliveries[app]?.state.activities ?? [:]
     }
 
+    /// The callbacks held for `app`'s monitor (``MonitorCallbackQueue``).
+    @_spi(Host) public func queue(of app: String) -> MonitorCallbackQueue {
+        deliveries[app]?.queue ?? MonitorCallbackQueue()
+    }
+
     /// Counts every app's usage up to now. A snapshot calls it before reading usage and
     /// progress: they are otherwise counted only at the next event or deadline, and a device
     /// restored from the snapshot counts from its restore on, so it lost the usage in between.
@@ -85,13 +90,15 @@ import ExtensionSandbox
         for app in deliveries.keys { apply(settings, to: app) }
     }
 
-    /// Restores `app`'s activities and the usage saved by an earlier run (no callbacks are replayed).
+    /// Restores `app`'s activities, the usage and the callbacks held for its monitor, saved by
+    /// an earlier run.
     @_spi(Host) public func restore(
-        activities: [String: MonitoredActivity], of app: String, usageByDay: [String: [String: Int64]], usageToday: [UsageSpan]
+        activities: [String: MonitoredActivity], of app: String, usageByDay: [String: [String: Int64]], usageToday: [UsageSpan],
+        queue: MonitorCallbackQueue
     ) {
         perform(
             withDelivery(of: app) {
-                $0.restore(activities: activities, usageByDay: usageByDay, usageToday: usageToday, at: clock.now)
+                $0.restore(activities: activities, usageByDay: usageByDay, usageToday: usageToday, queue: queue, at: clock.now)
             }, of: app)
     }
 

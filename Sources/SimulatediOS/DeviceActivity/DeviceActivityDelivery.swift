@@ -66,14 +66,23 @@ struct DeviceActivityDelivery {
         state.connected = true
     }
 
-    /// Activities and usage saved by an earlier run (no callbacks are replayed).
+    /// The callbacks held for the monitor, for a snapshot.
+    var queue: MonitorCallbackQueue {
+        MonitorCallbackQueue(pending: state.pending, batched: state.batched, batchFlushAt: state.batchFlushAt)
+    }
+
+    /// Activities, usage and held callbacks saved by an earlier run. The held callbacks go out
+    /// when they would have: at the device's next use, at the batch's time.
     mutating func restore(
         activities: [String: MonitoredActivity], usageByDay: [String: [String: Int64]], usageToday: [UsageSpan],
-        at now: VirtualInstant
+        queue: MonitorCallbackQueue, at now: VirtualInstant
     ) -> [Action] {
         state.activities = activities
         state.usageByDay = usageByDay
         state.usageToday = usageToday
+        state.pending = queue.pending
+        state.batched = queue.batched
+        state.batchFlushAt = queue.batchFlushAt
         state.lastAccrual = now
         return [.wake(at: nextDeadline(after: now))]
     }

@@ -1,7 +1,9 @@
 import ExtensionSandbox
 
 /// A `DeviceActivityMonitor` callback, as the platform delivers it to the monitor extension.
-public enum MonitorCallback: Sendable, Equatable {
+///
+/// `Codable` for snapshots (``MonitorCallbackQueue``).
+public enum MonitorCallback: Sendable, Equatable, Codable {
     case intervalDidStart(activity: String)
     case intervalDidEnd(activity: String)
     case eventDidReachThreshold(event: String, activity: String)
