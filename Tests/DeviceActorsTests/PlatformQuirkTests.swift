@@ -61,6 +61,24 @@ import Testing
             #expect(try device.configAfterShieldingInstagram() == "Text Mom instead")
         }
     }
+
+    /// A compaction is no reboot: a device snapshotted between a reboot and the first unlock
+    /// comes back still waiting for that unlock (it came back unlocked since boot, and its
+    /// extensions read the App Group they should not have).
+    @Test func emptyDefaultsBeforeFirstUnlockHoldsAcrossASnapshot() throws {
+        let device = try device(quirk: "emptyDefaultsBeforeFirstUnlock")
+        _ = try device.storeSet(suite: nil, key: "prosocialContactName", value: .string("Mom"))
+        _ = try device.storeSet(suite: nil, key: "frictionLevel", value: .int(2))
+        _ = try device.apply(.reboot)
+        let restored = try SimulatedDevice(restoring: device.snapshot(), catalog: AppCatalog([.clarity]))
+        #expect(try restored.configAfterShieldingInstagram() == "Take a breath")
+        _ = try restored.apply(.unlock)
+        // Unlocked, its extensions read the App Group again: the friction level, and no name
+        // (the main app launched again at the restore and wrote the shared keys from its own
+        // store, which never had the "Mom" set here from outside).
+        #expect(try restored.configAfterShieldingInstagram() == "Text someone instead")
+        #expect(try restored.snapshot().unlockedSinceBoot == nil)
+    }
 }
 
 extension SimulatedDevice {

@@ -27,6 +27,9 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var suites: [String: [String: StoredValue]]
     public var managedSettings: [String: ShieldSettings]
     var activities: [String: MonitoredActivity]
+    /// False from a reboot to the first unlock, which protected data waits for (nil: true, and
+    /// in older snapshots).
+    public var unlockedSinceBoot: Bool?
     /// The callbacks DeviceActivity holds for the app's monitor (nil when none, and in older
     /// snapshots).
     var monitorQueue: MonitorCallbackQueue?

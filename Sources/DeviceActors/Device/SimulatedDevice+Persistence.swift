@@ -38,6 +38,7 @@ extension SimulatedDevice {
             for (suite, values) in snapshot.suites {
                 await platform.appGroups.restore(suite: suite, values: values)
             }
+            await platform.appGroups.setUnlockedSinceBoot(snapshot.unlockedSinceBoot ?? true)
             await platform.managedSettings.restore(stores: snapshot.managedSettings, of: platform.appName)
             await platform.deviceActivity.restore(
                 activities: snapshot.activities, of: platform.appName, usageByDay: snapshot.usageByDay,
@@ -96,7 +97,8 @@ extension SimulatedDevice {
                 await springBoard.call, await platform.deviceActivity.usageSpansToday,
                 await platform.notifications.authorization, await self.healthSnapshot(), await platform.network.online,
                 await platform.shortcutsAgent.automations.values.sorted { $0.trigger.rawValue < $1.trigger.rawValue },
-                await platform.deviceActivity.queue(of: platform.appName).nonEmpty
+                await platform.deviceActivity.queue(of: platform.appName).nonEmpty,
+                await platform.appGroups.unlockedSinceBoot
             )
         }
         let notifications = platform.notifications
@@ -118,7 +120,8 @@ extension SimulatedDevice {
             timezone: calendar.timeZoneName, seed: seed, random: Int64(bitPattern: world.random.state),
             traceSequence: trace.recorder.lastSequence, clock: clockMode, config: config,
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
-            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2, monitorQueue: parts.16,
+            contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2,
+            unlockedSinceBoot: parts.17 ? nil : false, monitorQueue: parts.16,
             usageByDay: parts.3, usageToday: parts.11,
             appData: parts.8, storeTransactions: parts.9, call: parts.10, notificationAuthorization: parts.12,
             mainAppInMemory: platform.mainApp.inMemory, health: parts.13, online: parts.14, automations: parts.15,

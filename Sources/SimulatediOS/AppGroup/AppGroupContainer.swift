@@ -31,7 +31,9 @@ import Foundation
     /// Set when `lateDefaultsPropagation` is on.
     private var propagationDelay: VirtualDuration?
     private var emptyBeforeFirstUnlock = false
-    private var unlockedSinceBoot = true
+    /// False from a reboot to the first unlock (kept in a snapshot: the device has not rebooted
+    /// at a compaction).
+    @_spi(Host) public private(set) var unlockedSinceBoot = true
     /// Set when the race detector is on.
     private var raceDetector: LostUpdateDetector?
 
