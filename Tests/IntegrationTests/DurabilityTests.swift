@@ -279,6 +279,22 @@ import Testing
         #expect(thresholds.first?["event"] == "friction_layer_1")
     }
 
+    /// A compaction keeps the callbacks DeviceActivity holds: locked from 23:30 to 00:30 and
+    /// compacted meanwhile, the unlock delivers the day's end and the next one's start (it
+    /// delivered nothing with the build before the fix).
+    @Test func aCompactionKeepsTheCallbacksWaitingForAnUnlock() throws {
+        let daemon = try DaemonProcess(config: ["compactJournalAfter": 4])
+        defer { daemon.stop() }
+        _ = try daemon.call("intent", ["name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]])
+        _ = try daemon.call("clock.advance", ["seconds": 52_200])
+        _ = try daemon.call("event", ["type": "lock"])
+        _ = try daemon.call("clock.advance", ["seconds": 3_600])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices").contains("default.1.snapshot"))
+        let effects = try daemon.call("event", ["type": "unlock"])["effects"]?.arrayValue ?? []
+        let callbacks = effects.filter { $0["kind"] == "extension.callback" }.compactMap { $0["callback"]?.stringValue }
+        #expect(callbacks == ["intervalDidEnd", "intervalDidStart"], "\(effects)")
+    }
+
     /// Issue 7 #17: a save costs what changed, not the whole device. After a 200 KB value, each
     /// small write adds one short journal line.
     @Test func aSmallWriteAfterALargeValueAppendsOneShortLine() throws {
