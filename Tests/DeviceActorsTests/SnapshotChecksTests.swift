@@ -98,6 +98,19 @@ import Testing
         #expect(try callbacks(restored.apply(.unlock)) == delivered)
     }
 
+    /// Focus mode is the system's: a device snapshotted with it on comes back with it on, for
+    /// an app that does not set it again at launch as Clarity does.
+    @Test func focusModeSurvivesASnapshot() throws {
+        let device = try makeClarityDevice()
+        let system = device.platform.system
+        try device.world.perform { await system.setFocusMode(true) }
+        let restored = try SimulatedDevice(restoring: device.snapshot(), catalog: AppCatalog([.clarity]))
+        let restoredSystem = restored.platform.system
+        #expect(try restored.world.perform { await restoredSystem.focusModeOn })
+        #expect(try restored.snapshot().focusMode == true)
+        #expect(try makeClarityDevice().snapshot().focusMode == nil, "off is left out")
+    }
+
     /// One damage to a written snapshot, and the field the restart names.
     struct Damage: Sendable, CustomTestStringConvertible {
         let field: String

@@ -27,6 +27,8 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var suites: [String: [String: StoredValue]]
     public var managedSettings: [String: ShieldSettings]
     var activities: [String: MonitoredActivity]
+    /// Whether iOS Focus mode is on (nil: off, and in older snapshots).
+    public var focusMode: Bool?
     /// False from a reboot to the first unlock, which protected data waits for (nil: true, and
     /// in older snapshots).
     public var unlockedSinceBoot: Bool?

@@ -39,6 +39,7 @@ extension SimulatedDevice {
                 await platform.appGroups.restore(suite: suite, values: values)
             }
             await platform.appGroups.setUnlockedSinceBoot(snapshot.unlockedSinceBoot ?? true)
+            await platform.system.restore(focusModeOn: snapshot.focusMode ?? false)
             await platform.managedSettings.restore(stores: snapshot.managedSettings, of: platform.appName)
             await platform.deviceActivity.restore(
                 activities: snapshot.activities, of: platform.appName, usageByDay: snapshot.usageByDay,
@@ -98,7 +99,7 @@ extension SimulatedDevice {
                 await platform.notifications.authorization, await self.healthSnapshot(), await platform.network.online,
                 await platform.shortcutsAgent.automations.values.sorted { $0.trigger.rawValue < $1.trigger.rawValue },
                 await platform.deviceActivity.queue(of: platform.appName).nonEmpty,
-                await platform.appGroups.unlockedSinceBoot
+                await platform.appGroups.unlockedSinceBoot, await platform.system.focusModeOn
             )
         }
         let notifications = platform.notifications
@@ -121,7 +122,7 @@ extension SimulatedDevice {
             traceSequence: trace.recorder.lastSequence, clock: clockMode, config: config,
             nowMilliseconds: world.clock.now.milliseconds, locked: parts.4, foregroundApp: parts.5, wifi: parts.6,
             contacts: parts.7, suites: parts.0, managedSettings: parts.1, activities: parts.2,
-            unlockedSinceBoot: parts.17 ? nil : false, monitorQueue: parts.16,
+            focusMode: parts.18 ? true : nil, unlockedSinceBoot: parts.17 ? nil : false, monitorQueue: parts.16,
             usageByDay: parts.3, usageToday: parts.11,
             appData: parts.8, storeTransactions: parts.9, call: parts.10, notificationAuthorization: parts.12,
             mainAppInMemory: platform.mainApp.inMemory, health: parts.13, online: parts.14, automations: parts.15,

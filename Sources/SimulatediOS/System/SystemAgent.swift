@@ -40,6 +40,10 @@ import ExtensionSandbox
 
     @_spi(Host) public func setContacts(_ contacts: [Contact]) { self.contacts = contacts }
 
+    /// Focus mode as a snapshot saved it: system state, which a compaction or a restart keeps
+    /// (untraced: nothing changed on the device).
+    @_spi(Host) public func restore(focusModeOn: Bool) { self.focusModeOn = focusModeOn }
+
     @_spi(Host) public func setFocusMode(_ on: Bool) {
         guard on != focusModeOn else { return }
         focusModeOn = on
