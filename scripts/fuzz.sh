@@ -39,7 +39,12 @@ echo "building the fuzz targets (release, -sanitize=fuzzer,address)…"
 # (libFuzzer ran blind, "ok"), the others no AddressSanitizer. `--sanitize=fuzzer` makes SwiftPM
 # build the targets as libFuzzer wants (no main of their own); the -sanitize naming both comes
 # last, so it is the one swiftc keeps. Each run below is checked for both.
-build=(swift build --package-path Fuzz -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
+# --disable-build-manifest-caching: the targets build clarityd's modules as a dependency, and
+# SwiftPM's cached build plan kept that dependency's old file list: a source file added to
+# clarityd since the last fuzz build was left out ("cannot find 'MonitorCallbackQueue' in scope")
+# until Fuzz/.build was deleted. Planning again costs a second.
+build=(swift build --package-path Fuzz -c release --disable-build-manifest-caching --sanitize=fuzzer
+  -Xswiftc -sanitize=fuzzer,address)
 mkdir -p .build
 if ! "${build[@]}" >.build/fuzz-build.log 2>&1; then
   grep -E "error:" -A 3 .build/fuzz-build.log | head -n 40 >&2
