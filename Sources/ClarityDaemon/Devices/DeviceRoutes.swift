@@ -73,7 +73,7 @@ enum DeviceRoutes {
             try device.apply(params.event)
         },
         .clockAdvance: .device(AdvanceParams.self) { device, params throws(DeviceError) in
-            guard params.seconds > 0, params.seconds <= 366 * 86_400 else {
+            guard params.seconds > 0, params.seconds <= SimulatedDevice.longestAdvanceSeconds else {
                 throw .invalidArgument(field: "seconds", reason: "must be > 0 and at most a year (31622400)")
             }
             return try device.advance(seconds: params.seconds)

@@ -13,13 +13,19 @@ extension DeviceSnapshot {
     public static let latestMilliseconds: Int64 = 1 << 53
 
     /// How far behind the device's time an activity's interval may be: one `clock.advance`.
-    static let longestLag: Int64 = 366 * 86_400_000
+    static let longestLag = Int64(SimulatedDevice.longestAdvanceSeconds * 1000)
+
+    /// Where a device's own time lies, and where its intervals may (today's may begin before
+    /// the device did, on a device made at noon).
+    private static let deviceTimes: ClosedRange<Int64> = 0...latestMilliseconds
+    private static let intervalTimes: ClosedRange<Int64> = -latestMilliseconds...latestMilliseconds
+    /// Where something may be due: wherever timers are held (an app may set one for a thousand
+    /// years; that is no damage).
+    private static let dueTimes: ClosedRange<Int64> = -VirtualDuration.farthest.milliseconds...VirtualDuration.farthest.milliseconds
 
     /// Throws ``DeviceError/invalidArgument(field:reason:)`` naming the first value out of bounds.
     public func check() throws(DeviceError) {
-        guard (0...Self.latestMilliseconds).contains(nowMilliseconds) else {
-            throw .invalidArgument(field: "nowMilliseconds", reason: "\(nowMilliseconds) is no virtual time of a device")
-        }
+        try Self.time(nowMilliseconds, in: Self.deviceTimes, "nowMilliseconds")
         try Self.count(traceSequence ?? 0, "traceSequence")
         try check(trace ?? [])
         for (day, apps) in usageByDay {
@@ -28,16 +34,14 @@ extension DeviceSnapshot {
             }
         }
         try check(usageToday ?? [])
-        try check(activities, "activities")
-        if let due = monitorQueue?.batchFlushAt { try instant(due.milliseconds, "monitorQueue.batchFlushAt") }
-        for (index, installed) in (otherApps ?? []).enumerated() {
-            try check(installed.activities, "otherApps[\(index)].activities")
-            if let due = installed.monitorQueue?.batchFlushAt {
-                try instant(due.milliseconds, "otherApps[\(index)].monitorQueue.batchFlushAt")
-            }
+        let apps = [("", activities, monitorQueue)]
+            + (otherApps ?? []).enumerated().map { ("otherApps[\($0.offset)].", $0.element.activities, $0.element.monitorQueue) }
+        for (prefix, activities, queue) in apps {
+            try check(activities, prefix + "activities")
+            if let due = queue?.batchFlushAt { try Self.time(due.milliseconds, in: Self.dueTimes, prefix + "monitorQueue.batchFlushAt") }
         }
         for (index, entry) in (pendingNotifications ?? []).enumerated() {
-            try instant(entry.dueMilliseconds, "pendingNotifications[\(index)].dueMilliseconds")
+            try Self.time(entry.dueMilliseconds, in: Self.dueTimes, "pendingNotifications[\(index)].dueMilliseconds")
             try Self.count(entry.generation, "pendingNotifications[\(index)].generation")
         }
         for (index, transaction) in (storeTransactions ?? []).enumerated() {
@@ -86,13 +90,8 @@ extension DeviceSnapshot {
                 try within(milliseconds, "\(field).\(name).progress.\(event)", "more usage than the device's whole time")
             }
             guard let interval = activity.interval else { continue }
-            // An interval may begin before the device did (today's, on a device made at noon).
-            for (end, instant) in [("start", interval.start), ("end", interval.end)] {
-                guard (-Self.latestMilliseconds...Self.latestMilliseconds).contains(instant.milliseconds) else {
-                    throw .invalidArgument(
-                        field: "\(field).\(name).interval.\(end)", reason: "\(instant.milliseconds) is no virtual time of a device")
-                }
-            }
+            try Self.time(interval.start.milliseconds, in: Self.intervalTimes, "\(field).\(name).interval.start")
+            try Self.time(interval.end.milliseconds, in: Self.intervalTimes, "\(field).\(name).interval.end")
             let longest = Int64(DeviceActivitySchedule.maximumInterval * 1000)
             guard interval.start < interval.end, interval.end.milliseconds - interval.start.milliseconds <= longest else {
                 throw .invalidArgument(field: "\(field).\(name).interval", reason: "not an interval of at most a week")
@@ -116,7 +115,7 @@ extension DeviceSnapshot {
             }
         }
         try Self.count(health.failuresPending, "health.failuresPending")
-        if let due = health.relaunchDueMilliseconds { try instant(due, "health.relaunchDueMilliseconds") }
+        if let due = health.relaunchDueMilliseconds { try Self.time(due, in: Self.dueTimes, "health.relaunchDueMilliseconds") }
     }
 
     /// Usage or progress: at least 0, at most the device's time.
@@ -126,11 +125,9 @@ extension DeviceSnapshot {
         }
     }
 
-    /// An instant something is due at: within ±``VirtualDuration/farthest``, where timers are
-    /// held (an app may set one for a thousand years; that is no damage).
-    private func instant(_ milliseconds: Int64, _ field: String) throws(DeviceError) {
-        let farthest = VirtualDuration.farthest.milliseconds
-        guard (-farthest...farthest).contains(milliseconds) else {
+    /// A virtual time, in milliseconds, within `range`.
+    private static func time(_ milliseconds: Int64, in range: ClosedRange<Int64>, _ field: String) throws(DeviceError) {
+        guard range.contains(milliseconds) else {
             throw .invalidArgument(field: field, reason: "\(milliseconds) is no virtual time of a device")
         }
     }

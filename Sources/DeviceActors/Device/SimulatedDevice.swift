@@ -170,6 +170,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         return try outcome { try await springBoard.handle(event) }
     }
 
+    /// The longest one `clock.advance` (or scenario `advance`, `waitUntil`) may move a device:
+    /// a leap year, 31 622 400 s. A device's time so moves a year at a time at most, which
+    /// bounds how far behind it an activity's interval can be (``DeviceSnapshot/check()``).
+    public static let longestAdvanceSeconds: Double = 366 * 86_400
+
     /// `clock.advance`: moves virtual time forward, firing everything due on the way.
     public func advance(seconds: Double) throws(DeviceError) -> DeviceOutcome {
         guard seconds > 0, seconds.isFinite else {

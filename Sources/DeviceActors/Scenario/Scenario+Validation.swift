@@ -119,11 +119,11 @@ extension Scenario {
                 throw ScenarioInvalid(field: "\(path).intent", reason: "\(error)")
             }
         case .advance(let seconds):
-            guard seconds > 0, seconds <= 366 * 86_400 else {
+            guard seconds > 0, seconds <= SimulatedDevice.longestAdvanceSeconds else {
                 throw ScenarioInvalid(field: "\(path).advance", reason: "must be > 0 and at most a year (31622400)")
             }
         case .waitUntil(_, let seconds):
-            guard seconds > 0, seconds <= 366 * 86_400 else {
+            guard seconds > 0, seconds <= SimulatedDevice.longestAdvanceSeconds else {
                 throw ScenarioInvalid(field: "\(path).waitUntil.within", reason: "must be > 0 and at most a year (31622400)")
             }
         case .parallel(let branches):
