@@ -10,8 +10,10 @@ import SimulatediOS
 ///   else `failure`. `getUnsynced()` is outside the `try`, as in the seed.
 /// - `enqueue(context)`: one-time work, network required, exponential backoff from 1 minute,
 ///   `enqueueUniqueWork("sync", ExistingWorkPolicy.REPLACE, request)` — a run in flight is
-///   cancelled (at its next platform call) and replaced.
-struct SyncWorker: Sendable {
+///   cancelled (at its next platform call) and replaced. The request names the worker's class;
+///   WorkManager asks the app for one at each run (``ThePhoneApp/createWorker(workerClassName:)``),
+///   so a sync waiting for the network or its backoff survives the process and a restart.
+struct SyncWorker: CoroutineWorker {
     let platform: Platform
     let api: APIClient
     let eventDao: EventDao
@@ -52,11 +54,7 @@ struct SyncWorker: Sendable {
 
     /// Seed: `SyncWorker.enqueue(context)`.
     func enqueue() async throws {
-        let worker = self
-        let request = OneTimeWorkRequest(requiresNetwork: true, initialBackoffSeconds: ThePhoneKeys.syncBackoffSeconds) {
-            runAttemptCount in
-            try await worker.doWork(runAttemptCount: runAttemptCount)
-        }
+        let request = OneTimeWorkRequest(SyncWorker.self, requiresNetwork: true, initialBackoffSeconds: ThePhoneKeys.syncBackoffSeconds)
         try await platform.workManager.enqueueUniqueWork(ThePhoneKeys.syncWorkName, .replace, request)
     }
 }

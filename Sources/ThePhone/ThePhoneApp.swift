@@ -41,4 +41,9 @@ public struct ThePhoneApp: SimulatedApp {
     public func restore(from data: Data) async throws { try await mainApp.restore(from: data) }
 
     public func state() async throws -> any Encodable & Sendable { try await mainApp.state() }
+
+    /// The Android client's `SyncWorker`, the app's only worker.
+    public func createWorker(workerClassName: String) -> (any CoroutineWorker)? {
+        mainApp.createWorker(workerClassName: workerClassName)
+    }
 }

@@ -54,6 +54,12 @@ actor ThePhoneMainApp: WorldActor {
         return false
     }
 
+    /// `WorkerFactory.createWorker`: the Android client's ``SyncWorker``, by its class name.
+    nonisolated func createWorker(workerClassName: String) -> (any CoroutineWorker)? {
+        guard case .android(let android) = client, workerClassName == String(describing: SyncWorker.self) else { return nil }
+        return android.syncWorker
+    }
+
     nonisolated var appShortcuts: [AppShortcut] {
         guard case .ios(let ios) = client else { return [] }
         return ios.appShortcuts

@@ -187,7 +187,22 @@ import Testing
         },
     ]
 
-    @Test(arguments: damages)
+    /// A WorkManager work as a snapshot file holds it, its backoff as written (unclamped).
+    static func work(_ name: String = "sync", backoff: Double = 60, attempts: Int = 0, wait: PendingWork.Wait = .network) -> PendingWork {
+        let request = try! JSONDecoder().decode(
+            OneTimeWorkRequest.self, from: Data(#"{"workerClassName":"SyncWorker","requiresNetwork":true,"initialBackoffSeconds":\#(backoff)}"#.utf8))
+        return PendingWork(name: name, request: request, attempts: attempts, wait: wait)
+    }
+
+    static let workDamages: [Damage] = [
+        Damage(field: "works[1].name") { snapshot in snapshot.works = [work(), work(wait: .run)] },
+        Damage(field: "works[0].request.initialBackoffSeconds") { snapshot in snapshot.works = [work(backoff: 0)] },
+        Damage(field: "works[0].request.initialBackoffSeconds") { snapshot in snapshot.works = [work(backoff: 1e300)] },
+        Damage(field: "works[0].attempts") { snapshot in snapshot.works = [work(attempts: -1)] },
+        Damage(field: "works[0].wait.backoff") { snapshot in snapshot.works = [work(wait: .backoff(untilMilliseconds: .max))] },
+    ]
+
+    @Test(arguments: damages + workDamages)
     func aDamagedSnapshotIsRefusedNamingTheField(damage: Damage) throws {
         var snapshot = try writtenSnapshot()
         damage.apply(&snapshot)

@@ -295,6 +295,28 @@ import Testing
         #expect(callbacks == ["intervalDidEnd", "intervalDidStart"], "\(effects)")
     }
 
+    /// A compaction keeps WorkManager's works: an Android phone unlocked offline has its sync
+    /// waiting for the network; compacted meanwhile, the phone back online runs it (the build
+    /// before the fix ran nothing, and the unlock stayed unsynced).
+    @Test func aCompactionKeepsTheSyncWaitingForTheNetwork() throws {
+        let daemon = try DaemonProcess(config: ["compactJournalAfter": 4])
+        defer { daemon.stop() }
+        _ = try daemon.call("device.create", ["device": "bob", "app": "thephone", "platform": "android"])
+        for type in ["network.offline", "lock", "unlock"] { _ = try daemon.call("event", ["device": "bob", "type": .string(type)]) }
+        func snapshots() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/devices").filter { $0.hasPrefix("bob.") && $0.hasSuffix(".snapshot") }
+        }
+        let before = try snapshots()
+        for value in 1...4 { _ = try daemon.call("store.set", ["device": "bob", "key": "k", "value": .int(value)]) }
+        #expect(try snapshots() != before, "compacted after the unlock")
+        #expect(try daemon.call("device.state", ["device": "bob"])["app"]?["unsynced"] == 2)
+        let effects = try daemon.call("event", ["device": "bob", "type": "network.online"])["effects"]?.arrayValue ?? []
+        let work = effects.filter { $0["kind"] == "work" }.compactMap { $0["event"]?.stringValue }
+        #expect(work == ["started", "succeeded"], "\(effects)")
+        #expect(effects.contains { $0["kind"] == "network.request" && $0["path"] == "/events/sync" })
+        #expect(try daemon.call("device.state", ["device": "bob"])["app"]?["unsynced"] == 0)
+    }
+
     /// Issue 7 #17: a save costs what changed, not the whole device. After a 200 KB value, each
     /// small write adds one short journal line.
     @Test func aSmallWriteAfterALargeValueAppendsOneShortLine() throws {

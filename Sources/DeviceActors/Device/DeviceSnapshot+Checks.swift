@@ -50,6 +50,24 @@ extension DeviceSnapshot {
         }
         if let call { try seconds(call.since, "call.since") }
         if let health { try check(health) }
+        try check(works ?? [])
+    }
+
+    /// WorkManager's works: one per name, a backoff within its bounds, a count of runs, a due time.
+    private func check(_ works: [PendingWork]) throws(DeviceError) {
+        var names: Set<String> = []
+        for (index, work) in works.enumerated() {
+            guard names.insert(work.name).inserted else {
+                throw .invalidArgument(field: "works[\(index)].name", reason: "a second work named \(work.name)")
+            }
+            guard OneTimeWorkRequest.backoffSeconds.contains(work.request.initialBackoffSeconds) else {
+                throw .invalidArgument(
+                    field: "works[\(index)].request.initialBackoffSeconds",
+                    reason: "\(work.request.initialBackoffSeconds) is outside WorkManager's 10 s to 5 h")
+            }
+            try Self.count(work.attempts, "works[\(index)].attempts")
+            if case .backoff(let until) = work.wait { try Self.time(until, in: Self.dueTimes, "works[\(index)].wait.backoff") }
+        }
     }
 
     /// The trace kept: numbered in order, none after the device's time; the next number goes on

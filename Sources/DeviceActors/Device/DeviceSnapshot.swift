@@ -60,6 +60,8 @@ public struct DeviceSnapshot: Sendable, Codable {
     public var trace: [SnapshotTraceEntry]?
     /// Notification requests waiting for their trigger (nil in older snapshots: none).
     public var pendingNotifications: [PendingNotification]?
+    /// Android's WorkManager works, by name (nil when none, and in older snapshots).
+    public var works: [PendingWork]?
     /// The apps installed after the primary (`app`), in order, with what is theirs alone; nil
     /// on a device with one app.
     public var otherApps: [InstalledAppSnapshot]?

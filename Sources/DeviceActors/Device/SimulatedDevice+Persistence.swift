@@ -9,6 +9,8 @@ extension SimulatedDevice {
     /// kept, its random generator and trace numbering going on where they stopped. No callback is replayed; the
     /// main app is launched again (it re-arms its timers), so what runs in memory only — an
     /// extension kept resident, the order of two timers due at the same instant — starts afresh.
+    /// The system's own records come back as they were (WorkManager's works wait again for the
+    /// network or their backoff); a work that was running is run again, once the app is launched.
     public convenience init(restoring snapshot: DeviceSnapshot, catalog: AppCatalog, servers: Servers? = nil) throws(DeviceError) {
         guard let start = DeviceCalendar.parseISO(snapshot.start) else {
             throw .invalidArgument(field: "start", reason: "not an ISO-8601 time")
@@ -62,6 +64,7 @@ extension SimulatedDevice {
                 }
             }
             await platform.network.restore(online: snapshot.online ?? true)
+            await platform.work.restore(snapshot.works ?? [])
             await platform.shortcutsAgent.restore(snapshot.automations ?? [])
             if let data = snapshot.appData { try await app.restore(from: data) }
             for (installed, saved) in zip(self.apps.dropFirst(), snapshot.otherApps ?? []) {
@@ -81,6 +84,9 @@ extension SimulatedDevice {
             installed.platform.mainApp.restore(inMemory: saved.mainAppInMemory)
         }
         try launchApp()
+        if snapshot.works?.contains(where: { $0.wait == .run }) == true {
+            try run { await platform.work.startRestored() }
+        }
     }
 
     /// The device's data, for a snapshot file (the daemon's compaction of a long journal).
@@ -103,8 +109,9 @@ extension SimulatedDevice {
             )
         }
         let notifications = platform.notifications
-        let (pending, otherApps) = try run { [apps] in
+        let (pending, works, otherApps) = try run { [apps] in
             let pending = await notifications.pending.values.sorted { $0.request.identifier < $1.request.identifier }
+            let works = await platform.work.pendingWorks
             var saved: [InstalledAppSnapshot] = []
             for installed in apps.dropFirst() {
                 saved.append(
@@ -114,7 +121,7 @@ extension SimulatedDevice {
                         monitorQueue: await platform.deviceActivity.queue(of: installed.name).nonEmpty,
                         appData: try await installed.app.persistentData(), mainAppInMemory: installed.platform.mainApp.inMemory))
             }
-            return (pending, saved)
+            return (pending, works, saved)
         }
         return DeviceSnapshot(
             name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
@@ -127,7 +134,8 @@ extension SimulatedDevice {
             appData: parts.8, storeTransactions: parts.9, call: parts.10, notificationAuthorization: parts.12,
             mainAppInMemory: platform.mainApp.inMemory, health: parts.13, online: parts.14, automations: parts.15,
             trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init),
-            pendingNotifications: pending.isEmpty ? nil : pending, otherApps: otherApps.isEmpty ? nil : otherApps)
+            pendingNotifications: pending.isEmpty ? nil : pending, works: works.isEmpty ? nil : works,
+            otherApps: otherApps.isEmpty ? nil : otherApps)
     }
 
     /// The HealthKit store as the snapshot keeps it (inside the world).

@@ -77,7 +77,10 @@ actor SpringBoard: WorldActor {
     func install() async {
         await platform.system.setURLOpener { [weak self] url in await self?.open(url: url) ?? false }
         await platform.system.setMainAppRunner { [weak self] action in await self?.runMainApp { await action() } }
-        await platform.work.setAppRunner { [weak self] body in await self?.runWork(body) }
+        let primary = primary
+        await platform.work.connect(
+            runner: { [weak self] body in await self?.runWork(body) },
+            workerFactory: { workerClassName in primary.app.createWorker(workerClassName: workerClassName) })
     }
 
     /// A WorkManager work runs in the app's process, which it starts when needed.

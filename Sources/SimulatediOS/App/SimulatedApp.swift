@@ -43,6 +43,10 @@ public protocol SimulatedApp: Sendable {
     func persistentData() async throws -> Data?
     /// Restores data saved by ``persistentData()`` (before ``launch()``).
     func restore(from data: Data) async throws
+    /// Android's `WorkerFactory.createWorker`: the worker of the class a WorkManager request
+    /// names (``OneTimeWorkRequest/workerClassName``), made anew for each run; nil for a class
+    /// the app does not have, which fails the work.
+    func createWorker(workerClassName: String) -> (any CoroutineWorker)?
 }
 
 extension SimulatedApp {
@@ -60,6 +64,7 @@ extension SimulatedApp {
     public var dataRevision: DataRevision { DataRevision.unchanging }
     public func persistentData() async throws -> Data? { nil }
     public func restore(from data: Data) async throws {}
+    public func createWorker(workerClassName: String) -> (any CoroutineWorker)? { nil }
 
     /// Every intent the app answers, in order (for errors and help).
     public var intentNames: [String] { intents.names }
