@@ -209,14 +209,18 @@ final class EventLoop: @unchecked Sendable {
         answersToSend.append(connection)
     }
 
-    /// Sends every held answer, in the order the connections were read; the list keeps its
-    /// storage for the next round (a copy of it would cost an allocation a round). Each of these
-    /// connections was read this round, so it is noted already (``noteChanged(_:)``).
+    /// Sends every held answer, the connection read last first (each connection's own answers
+    /// keep their order), as redis's `handleClientsWithPendingWrites` walks the clients it
+    /// linked at the head of its list: at `daemon.ping` -c 50 that took the daemon's system time
+    /// a request from 4.83 to 4.56 µs and the ratio to redis from 0.94 to 1.01 (14 alternated
+    /// rounds; docs/performance.md). The list keeps its storage for the next round (a copy of it
+    /// would cost an allocation a round). Each of these connections was read this round, so it
+    /// is noted already (``noteChanged(_:)``).
     private func sendRoundAnswers() {
-        var next = 0
-        while next < answersToSend.count {
+        var next = answersToSend.count
+        while next > 0 {
+            next -= 1
             answersToSend[next].sendHeldAnswers()
-            next += 1
         }
         answersToSend.removeAll(keepingCapacity: true)
     }
