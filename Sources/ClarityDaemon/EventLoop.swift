@@ -211,8 +211,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// Sends every held answer, the connection read last first (each connection's own answers
     /// keep their order), as redis's `handleClientsWithPendingWrites` walks the clients it
-    /// linked at the head of its list: at `daemon.ping` -c 50 that took the daemon's system time
-    /// a request from 4.83 to 4.56 µs and the ratio to redis from 0.94 to 1.01 (14 alternated
+    /// linked at the head of its list: at `daemon.ping` -c 50 that lowered the daemon's system
+    /// time a request in every run and took the ratio to redis from 0.94 to 0.99 (68 alternated
     /// rounds; docs/performance.md). The list keeps its storage for the next round (a copy of it
     /// would cost an allocation a round). Each of these connections was read this round, so it
     /// is noted already (``noteChanged(_:)``).
