@@ -84,9 +84,7 @@ extension SimulatedDevice {
             installed.platform.mainApp.restore(inMemory: saved.mainAppInMemory)
         }
         try launchApp()
-        if snapshot.works?.contains(where: { $0.wait == .run }) == true {
-            try run { await platform.work.startRestored() }
-        }
+        try run { await platform.work.startRestored() }
     }
 
     /// The device's data, for a snapshot file (the daemon's compaction of a long journal).
