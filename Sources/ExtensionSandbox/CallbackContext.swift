@@ -46,6 +46,7 @@ public final class CallbackContext: @unchecked Sendable {
         let context = current
         try context?.checkpoint()
         guard let scheduler = Scheduler.current else { return }
+        if scheduler.isReclaiming { throw WorldError.reclaimed }
         if let context, let sandbox = context.sandbox {
             if scheduler.faults.fires(.jetsam) { try sandbox.injectJetsam(context, at: operation()) }
             if let reboot = scheduler.rebootForFault, scheduler.faults.fires(.reboot) {

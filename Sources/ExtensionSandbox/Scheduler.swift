@@ -32,6 +32,15 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
 
     private let lock = NSLock()
     private var ready: [ReadyJob] = []
+    /// The jobs that were ready when the world stopped (the strategy refused to go on, or the
+    /// step budget ran out): their tasks were cut mid-run. A job dropped unrun is never freed,
+    /// and neither is its task, nor the actors its frames hold, nor the world they hold (each of
+    /// `dfs`'s pruned schedules leaked a whole device so: issue 38). They wait here, apart from
+    /// the world's later work, until ``reclaimStranded(budget:)`` runs them to their end.
+    private var stranded: [ReadyJob] = []
+    /// Set while ``reclaimStranded(budget:)`` runs a stopped world's tasks to their end: every
+    /// platform call throws (``WorldReclaimed``), so that they end at once and do nothing.
+    public private(set) var isReclaiming = false
     /// The strategy that picks at each decision (read it back to see a replay's divergence).
     public private(set) var strategy: any SchedulingStrategy
     private var runLoopThread: pthread_t?
@@ -65,7 +74,7 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     /// What the step after each decision touched, by decision (when the strategy
     /// ``SchedulingStrategy/usesFootprints``): the last one runs on to the end of the run.
     public private(set) var stepFootprints: [Footprint] = []
-    private let recordsFootprints: Bool
+    private var recordsFootprints: Bool
     /// Set when the strategy refused to go on (a replay that met another situation than the one
     /// it recorded): the world stops, and says why.
     public private(set) var stopped: String?
@@ -171,18 +180,41 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
         return try body()
     }
 
+    /// How ``runUntilIdle(budget:interruption:)`` ended.
+    public enum RunEnd: Sendable, Equatable {
+        /// No job is left: every task has ended or waits on something outside the world's jobs.
+        case idle
+        /// The strategy refused to go on (``stopped`` says why).
+        case stopped
+        /// `budget` jobs ran and the world was still busy.
+        case budgetSpent
+        /// The interruption said stop.
+        case interrupted
+    }
+
     /// Runs ready jobs until none is left, or `budget` jobs have run, or the strategy stops the
-    /// world (``stopped``); returns false in the last two cases, after dropping the jobs still
-    /// ready (their tasks never resume: a world stuck in an endless loop of awaits is stopped, and
-    /// later work starts afresh). Must be called inside ``withRunLoop(_:)``.
+    /// world (``stopped``), or `interruption` (asked every 1 024 jobs, so that a caller who went
+    /// away stops even one long step) says stop. In the last three cases the jobs still ready
+    /// are set aside: their tasks do not resume (a world stuck in an endless loop of awaits is
+    /// stopped, and later work starts afresh; ``reclaimStranded(budget:)`` ends them when the
+    /// world is let go of). Must be called inside ``withRunLoop(_:)``.
     @discardableResult
-    public func runUntilIdle(budget: Int = .max) -> Bool {
+    public func runUntilIdle(budget: Int = .max, interruption: (@Sendable () -> Bool)? = nil) -> RunEnd {
         let taskExecutor = asUnownedTaskExecutor()
         var ran = 0
         while let next = takeNext() {
-            guard ran < budget, stopped == nil else {
-                lock.withLock { ready.removeAll() }
-                return false
+            let end: RunEnd? =
+                if stopped != nil { .stopped }
+                else if ran >= budget { .budgetSpent }
+                else if ran & 1023 == 1023, let interruption, interruption() { .interrupted }
+                else { nil }
+            if let end {
+                lock.withLock {
+                    stranded.append(next)
+                    stranded += ready
+                    ready.removeAll()
+                }
+                return end
             }
             ran += 1
             steps += 1
@@ -198,7 +230,31 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
                 next.job.runSynchronously(on: taskExecutor)
             }
         }
-        return stopped == nil
+        return stopped == nil ? .idle : .stopped
+    }
+
+    /// Whether tasks were cut when the world stopped and wait for ``reclaimStranded(budget:)``.
+    public var hasStrandedTasks: Bool { lock.withLock { !stranded.isEmpty } }
+
+    /// Runs the tasks cut when the world stopped to their end, so that they and what they hold
+    /// are freed: first-in first-out, nothing recorded, no fault, and every platform call
+    /// throwing ``WorldError/reclaimed`` (they end at their next one). For a world about to be
+    /// let go of (``World/reclaim()``): what they do is never looked at. Returns false when
+    /// `budget` jobs ran without the world going idle (then what is left never runs, and leaks).
+    /// Must be called inside ``withRunLoop(_:)``.
+    func reclaimStranded(budget: Int) -> Bool {
+        lock.withLock {
+            ready = stranded + ready
+            stranded.removeAll()
+        }
+        isReclaiming = true
+        stopped = nil
+        strategy = FIFOStrategy()
+        recordsChoices = false
+        recordsFootprints = false
+        faults = .none
+        rebootForFault = nil
+        return runUntilIdle(budget: budget) == .idle
     }
 
     /// The next job: the running task's, while it has one ready and announced nothing; else, at
@@ -216,7 +272,13 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
             }
             var tasks: [Int] = []
             var actors: [String?] = []
-            for job in ready where !tasks.contains(job.task) {
+            // A handful of ready jobs is the rule, and scanning them is cheapest; a crowd (a
+            // scenario's thousand branches woken at one instant) is counted with a set, or each
+            // decision costs the square of the crowd (issue 38).
+            let crowded = ready.count > 16
+            var seen = Set<Int>()
+            for job in ready {
+                guard crowded ? seen.insert(job.task).inserted : !tasks.contains(job.task) else { continue }
                 tasks.append(job.task)
                 actors.append(job.actorExecutor?.label)
             }

@@ -26,6 +26,8 @@ public final class VirtualClock: @unchecked Sendable {
     public private(set) var now: VirtualInstant
     private var timers: [Timer] = []
     private var nextSequence = 0
+    /// Set by ``close()``: the clock takes no more timers.
+    private var closed = false
 
     public init(now: VirtualInstant = .epoch) {
         self.now = now
@@ -39,6 +41,7 @@ public final class VirtualClock: @unchecked Sendable {
     {
         Scheduler.note(Self.timersAccess)
         nextSequence += 1
+        guard !closed else { return TimerID(sequence: nextSequence) }
         let timer = Timer(id: TimerID(sequence: nextSequence), deadline: deadline, label: label, action: action)
         let index = timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex
         timers.insert(timer, at: index)
@@ -54,6 +57,12 @@ public final class VirtualClock: @unchecked Sendable {
     /// a world being let go of drops them, so that the cycle does not keep it alive.
     public func cancelAll() {
         timers.removeAll()
+    }
+
+    /// Takes no more timers (``schedule(at:label:action:)`` sets none): a world being reclaimed
+    /// fires the timers it has, and what they start must not set more, or it would never end.
+    func close() {
+        closed = true
     }
 
     /// The earliest pending deadline.

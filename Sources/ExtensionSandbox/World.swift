@@ -16,13 +16,18 @@ public final class World: @unchecked Sendable {
     /// The most jobs one request (or one timer) may run before the world is stopped, as iOS's
     /// watchdog stops an app that never returns: ``WorldError/stepBudgetExceeded(steps:)``.
     public var stepBudget = 5_000_000
-    /// Asked before each instant at which timers fire: true stops the world with
-    /// ``WorldError/interrupted`` (a scenario whose caller went away). Nil for a device, whose
-    /// requests always run to the end.
+    /// Asked before each instant at which timers fire, and every few thousand jobs of a drive:
+    /// true stops the world with ``WorldError/interrupted`` (a scenario whose caller went away;
+    /// one step of it can be long). Nil for a device, whose requests always run to the end.
     public var interruption: (@Sendable () -> Bool)?
     /// The scheduler's escape counts already reported: what arrives after one drive (a foreign
     /// enqueue while the world is idle, too) is reported by the next.
     private var reported: (escaped: Int, foreign: Int) = (0, 0)
+    /// Whether tasks may have been left behind: a drive stopped before the world went idle (the
+    /// strategy stopped it, or the step budget ran out: tasks were cut mid-run), or a request
+    /// ended before its task did (stalled, interrupted: it may wait on a timer that never
+    /// fires). Then ``reclaim()`` has work to do.
+    private var leftTasksBehind = false
 
     public init(seed: UInt64, start: VirtualInstant = .epoch, strategy: any SchedulingStrategy = FIFOStrategy()) {
         self.seed = seed
@@ -66,7 +71,10 @@ public final class World: @unchecked Sendable {
         while lettingTimePass, outcome.result == nil, let deadline = clock.nextDeadline {
             try fireTimers(dueAt: deadline)
         }
-        guard let result = outcome.result else { throw WorldError.stalled }
+        guard let result = outcome.result else {
+            leftTasksBehind = true
+            throw WorldError.stalled
+        }
         return try result.get()
     }
 
@@ -88,8 +96,33 @@ public final class World: @unchecked Sendable {
         clock.move(to: target)
     }
 
+    /// Lets go of the tasks a world stopped mid-run left behind, for a world about to be let go
+    /// of: the tasks cut when it stopped run to their end (``Scheduler/reclaimStranded(budget:)``:
+    /// every platform call throws ``WorldError/reclaimed``), and so do those waiting on its timers,
+    /// which all fire (setting no new one). A task never resumed is never freed, nor what it holds
+    /// — the actors, and through them this world: a `dfs` search, which stops a schedule as soon
+    /// as it repeats one already run, leaked a device a schedule (issue 38). Nothing a reclaimed
+    /// world does is looked at; a world whose every drive finished has nothing to reclaim. Tasks
+    /// waiting on anything else than the clock (a continuation the app keeps) stay unresumed.
+    public func reclaim() {
+        guard leftTasksBehind else { return }
+        leftTasksBehind = false
+        let budget = stepBudget
+        scheduler.withRunLoop {
+            guard scheduler.reclaimStranded(budget: budget) else { return }
+            clock.close()
+            while let timer = clock.popDue(upTo: VirtualInstant(milliseconds: .max)) {
+                Task(executorPreference: scheduler) { await timer.action() }
+                guard scheduler.runUntilIdle(budget: budget) == .idle else { return }
+            }
+        }
+    }
+
     private func fireTimers(dueAt deadline: VirtualInstant) throws {
-        if let interruption, interruption() { throw WorldError.interrupted }
+        if let interruption, interruption() {
+            leftTasksBehind = true
+            throw WorldError.interrupted
+        }
         var due: [@Sendable () async -> Void] = []
         while let timer = clock.popDue(upTo: deadline) { due.append(timer.action) }
         try drive {
@@ -103,15 +136,21 @@ public final class World: @unchecked Sendable {
         let missing = GlobalEnqueueHook.missingSymbols
         guard missing.isEmpty else { throw WorldError.escapeHooksMissing(missing) }
         let budget = stepBudget
-        let finished = scheduler.withRunLoop {
+        let interruption = interruption
+        let end = scheduler.withRunLoop {
             start()
-            return scheduler.runUntilIdle(budget: budget)
+            return scheduler.runUntilIdle(budget: budget, interruption: interruption)
         }
+        if end != .idle { leftTasksBehind = true }
         let before = reported
         let now = (escaped: scheduler.escapedJobs, foreign: scheduler.foreignEnqueues)
         reported = now
-        if let reason = scheduler.stopped { throw WorldError.diverged(reason) }
-        if !finished { throw WorldError.stepBudgetExceeded(steps: budget) }
+        switch end {
+        case .idle: break
+        case .stopped: throw WorldError.diverged(scheduler.stopped ?? "stopped")
+        case .budgetSpent: throw WorldError.stepBudgetExceeded(steps: budget)
+        case .interrupted: throw WorldError.interrupted
+        }
         if now.escaped > before.escaped { throw WorldError.jobEscaped(count: now.escaped - before.escaped) }
         if now.foreign > before.foreign { throw WorldError.foreignEnqueue(count: now.foreign - before.foreign) }
     }
@@ -146,10 +185,14 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     /// The Swift runtime lacks the hooks that catch escapes (symbols named): no world runs
     /// unchecked.
     case escapeHooksMissing([String])
-    /// ``World/interruption`` asked the world to stop; timers due were left unfired.
+    /// ``World/interruption`` asked the world to stop; timers due were left unfired, and the
+    /// tasks running were cut.
     case interrupted
     /// The strategy stopped the world: a replay met another situation than it recorded.
     case diverged(String)
+    /// Thrown at every platform call of a world being reclaimed (``World/reclaim()``): the
+    /// task it cuts ends there.
+    case reclaimed
 
     public var description: String {
         switch self {
@@ -165,6 +208,8 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
             "the world was stopped before it finished (its run was cancelled)"
         case .diverged(let reason):
             reason
+        case .reclaimed:
+            "the world was let go of: its unfinished tasks end at their next platform call"
         case .escapeHooksMissing(let symbols):
             "this Swift runtime lacks \(symbols.joined(separator: ", ")): jobs escaping a world could not be caught"
         }

@@ -14,12 +14,6 @@ import Testing
 /// scenarios, the search with sleep sets reaches exactly the end states (device state, App Group
 /// contents, the failing step) that the search without them reaches, in far fewer schedules.
 @Suite struct SleepSetTests {
-    private static func scenario(_ name: String) throws -> Scenario {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../config/scenarios/\(name).json").standardizedFileURL
-        return try ScenarioFile.requested(try JSONWire.decode(JSONValue.self, from: Data(contentsOf: url)), catalog: .builtIn)
-    }
-
     /// The end states of every schedule a `dfs` run reached, and how many it ran.
     private static func endStates(of scenario: Scenario, bound: Int, sleepSets: Bool) -> (Set<String>, BoundedSearch.Result) {
         var plan = ExplorationPlan(strategy: .dfs, schedules: 1_000_000, stopAtFirst: false)
@@ -34,7 +28,7 @@ import Testing
 
     @Test(arguments: ["clarity-stale-verification", "clarity-stale-verification-fixed"])
     func sleepSetsReachEveryEndStateAtBoundZero(_ name: String) throws {
-        let scenario = try Self.scenario(name)
+        let scenario = try shippedScenario(name)
         let (every, all) = Self.endStates(of: scenario, bound: 0, sleepSets: false)
         let (reduced, fewer) = Self.endStates(of: scenario, bound: 0, sleepSets: true)
         #expect(all.exhaustive && fewer.exhaustive)
@@ -50,7 +44,7 @@ import Testing
     /// process's read of the same key and not with its write.
     @Test func aStepsFootprintHoldsTheKeyItReadOrWrote() throws {
         let outcome = ScenarioRunner.run(
-            try Self.scenario("clarity-stale-verification-fixed"), strategy: BoundedSearch.SleepingStrategy(prefix: []))
+            try shippedScenario("clarity-stale-verification-fixed"), strategy: BoundedSearch.SleepingStrategy(prefix: []))
         #expect(outcome.passed)
         var checked = (reads: 0, writes: 0)
         for decision in outcome.decisionLog {

@@ -124,7 +124,7 @@ import Testing
     }
 
     /// One run's cost is bounded before anything runs: 500 steps × 2 000 invariants took 60
-    /// CPU-seconds a schedule. A step past its own bound is named before the sum of them:
+    /// CPU-seconds a schedule, and a `parallel` step's by its branches × their steps. A step past its own bound is named before the sum of them:
     /// `advance: 1e19` once crashed the daemon, converting the total for the message.
     @Test func aScenarioTooCostlyToRunIsRefusedNamingWhy() throws {
         let daemon = try DaemonProcess()
@@ -146,6 +146,12 @@ import Testing
             (
                 ["steps": [["parallel": [[["waitUntil": ["shielded": ["app": "x", "is": true], "within": 1e300]]]]]]],
                 "steps[0].parallel[0][0].waitUntil.within", "at most a year"
+            ),
+            // 9 998 one-`advance` branches, within the 10 000 steps: every decision weighed every
+            // branch, and the run went on for over 5 minutes, to 7.8 GB (issue 38).
+            (
+                ["steps": [["event": ["type": "lock"]], ["parallel": .array(Array(repeating: [["advance": 1]], count: 9_998))]]],
+                "steps[1].parallel", "9998 branches × 9998 steps in them = 99960004; at most 100000"
             ),
         ]
         for (scenario, field, reason) in cases {

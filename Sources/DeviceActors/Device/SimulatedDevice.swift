@@ -146,9 +146,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         try run { await network.startTicking() }
     }
 
-    /// A device let go of frees its world: its timers, its apps' manifest receivers and the
-    /// works WorkManager keeps (which hold the actors and apps that hold the world) are dropped.
+    /// A device let go of frees its world: the tasks a stopped run left behind end
+    /// (``World/reclaim()``), and its timers, its apps' manifest receivers and the works
+    /// WorkManager keeps (which hold the actors and apps that hold the world) are dropped.
     deinit {
+        world.reclaim()
         world.clock.cancelAll()
         for installed in apps { installed.platform.receivers.removeAll() }
         let work = platform.work

@@ -9,7 +9,8 @@ public struct ScenarioOutcome: Sendable {
     /// Everything the device traced, oldest first (made when asked: an exploration asks only
     /// of the failures it reports).
     public var trace: [TracedEffect] { device?.traceEntries(since: nil, limit: nil) ?? [] }
-    private let device: SimulatedDevice?
+    var device: SimulatedDevice? { ran?.device }
+    private let ran: ScheduleDevice?
     /// The task picked at each decision: replays this run under ``ReplayStrategy``.
     public let schedule: [Int]
     /// Every decision, with what it chose between.
@@ -44,7 +45,7 @@ public struct ScenarioOutcome: Sendable {
         self.failure = failure
         self.quirks = quirks
         self.interrupted = interrupted
-        self.device = device
+        self.ran = device.map(ScheduleDevice.init)
         guard let device else {
             (schedule, decisionLog, steps, decisions, preemptions, divergence, strategy) = ([], [], 0, 0, 0, nil, nil)
             stepFootprints = []
@@ -92,6 +93,22 @@ public struct ScenarioOutcome: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+    }
+}
+
+/// The device one schedule ran on, shared by its outcome's copies for as long as they are
+/// looked at. When the last goes, the tasks the run left behind are ended (``World/reclaim()``):
+/// they hold the device's actors, so without this a stopped schedule — every one `dfs` prunes —
+/// would keep its whole device alive for good.
+private final class ScheduleDevice: Sendable {
+    let device: SimulatedDevice
+
+    init(_ device: SimulatedDevice) {
+        self.device = device
+    }
+
+    deinit {
+        device.world.reclaim()
     }
 }
 

@@ -56,10 +56,12 @@ import ExtensionSandbox
     }
 
     /// An invocation's last read of a key: its trace seq, and the last write it has seen (by
-    /// ``commitCount``; 0: none). The invocation is its context, held (compared by identity, so
-    /// a freed context's address can never be taken for a later one's).
+    /// ``commitCount``; 0: none). The invocation is its context, compared by identity and held
+    /// weakly: a freed context reads as nil, so its address can never be taken for a later
+    /// one's, and a context does not keep its sandbox — nor through it the App Group that holds
+    /// this detector — alive (every device with the detector on was leaked so, issue 38).
     private struct Reading: Sendable {
-        let invocation: CallbackContext
+        weak var invocation: CallbackContext?
         let readSeq: Int
         var seen: Int
     }
