@@ -59,10 +59,10 @@ import Testing
         let bare = AppRegistration(
             description: AppDescription(name: "bare", bundleIdentifier: nil, appGroup: nil, available: true, intents: [])
         ) { ClarityApp(platform: $0, world: $1, config: ClarityConfig()) }
-        #expect(scenario([.clarity]).scenarioInvariants.first?.name == "shieldShownOnlyOverTheFrontmostApp")
-        #expect(scenario([bare]).scenarioInvariants.map(\.name) == ["shieldShownOnlyOverTheFrontmostApp"])
+        #expect(scenario([.clarity]).scenarioInvariants.first?.invariant.name == "shieldShownOnlyOverTheFrontmostApp")
+        #expect(scenario([bare]).scenarioInvariants.map(\.invariant.name) == ["shieldShownOnlyOverTheFrontmostApp"])
         #expect(
-            scenario([bare, .clarity]).scenarioInvariants.map(\.name)
+            scenario([bare, .clarity]).scenarioInvariants.map(\.invariant.name)
                 == ["shieldShownOnlyOverTheFrontmostApp"] + ClarityInvariants.all.map(\.name),
             "the platform's once, then each installed app's")
     }

@@ -54,8 +54,11 @@ public struct AppCatalog: Sendable {
 }
 
 extension Scenario {
-    /// The built-in invariants a scenario checks: the platform's, then each installed app's.
-    var scenarioInvariants: [AppInvariant] { PlatformInvariants.all + apps.flatMap(\.invariants) }
+    /// The built-in invariants a scenario checks: the platform's (`app` nil: over the whole
+    /// device), then each installed app's (over what is that app's, ``AppInvariantContext``).
+    var scenarioInvariants: [(app: String?, invariant: AppInvariant)] {
+        PlatformInvariants.all.map { (nil, $0) } + apps.flatMap { app in app.invariants.map { (app.name, $0) } }
+    }
 }
 
 extension DeviceConfig {

@@ -132,12 +132,12 @@ public enum ScenarioRunner {
     /// verdict, over one run: each look is shown the trace entries recorded since the last.
     private struct Checks {
         let scenario: Scenario
-        var builtIn: [(name: String, check: any InvariantCheck)]
+        var builtIn: [(name: String, app: String?, check: any InvariantCheck)]
         var seen = 0
 
-        init(scenario: Scenario, invariants: [AppInvariant]) {
+        init(scenario: Scenario, invariants: [(app: String?, invariant: AppInvariant)]) {
             self.scenario = scenario
-            builtIn = invariants.map { ($0.name, $0.start()) }
+            builtIn = invariants.map { ($0.invariant.name, $0.app, $0.invariant.start()) }
         }
 
         /// Why the device breaks a rule after `step` (nil: at the end), or nil.
@@ -152,7 +152,14 @@ public enum ScenarioRunner {
                     }
                 }
                 for index in builtIn.indices {
-                    if let violation = try builtIn[index].check.violation(in: device, newEntries: newEntries) {
+                    let violation =
+                        if let app = builtIn[index].app, device.appNames.count > 1 {
+                            try AppInvariantContext(device: device, appName: app).violation(
+                                of: &builtIn[index].check, newEntries: newEntries)
+                        } else {
+                            try builtIn[index].check.violation(in: device, newEntries: newEntries)
+                        }
+                    if let violation {
                         return ScenarioFailureReason(message: violation, step: step, invariant: builtIn[index].name)
                     }
                 }
