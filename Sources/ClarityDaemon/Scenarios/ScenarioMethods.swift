@@ -189,7 +189,7 @@ struct ScheduleParams: Decodable, Sendable {
     /// `perfetto` adds the run's trace in Chrome trace-event JSON (`perfetto` in the answer).
     var traceFormat: TraceFormat?
 
-    enum TraceFormat: String, Decodable, Sendable { case perfetto }
+    enum TraceFormat: String, Decodable, Sendable, CaseIterable { case perfetto }
 
     /// PCT's depth, when given: 1 to 10.
     static func check(depth: Int?) throws(RPCError) {
