@@ -140,7 +140,7 @@ import Testing
         #expect(try WebDomain.normalizedForegroundName("com.burbn.instagram") == "com.burbn.instagram")
         let refused = [
             "", "reddit.com\u{0}x", "\u{202E}reddit.com", "reddit\u{200B}.com", "reddit..com", ".reddit.com", "reddit.com.",
-            "a b/c", "reddit.com:443", "user@reddit.com", String(repeating: "a", count: 64) + ".com",
+            "a b/c", "reddit.com:443", "user@reddit.com", "reddit%2ecom", "reddit.com\\", String(repeating: "a", count: 64) + ".com",
             String(repeating: "abc.", count: 64) + "com",
         ]
         for text in refused {

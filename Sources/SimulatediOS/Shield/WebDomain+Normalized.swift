@@ -10,17 +10,19 @@ extension WebDomain {
 
     /// `text` as a website's domain the way iOS keeps one (`WebDomain`'s host): lowercased, and
     /// refused — never kept as given, so that `REDDIT.com` and `Reddit.com` are one website —
-    /// when it is not a host name: empty, a control or formatting character (`\u{0}`, the bidi
-    /// overrides U+202A–U+202E and U+2066–U+2069, zero-width characters), a space, a scheme, a
-    /// path, a port, a query or a user (`: / \ ? # @`), an empty label (`.reddit.com`,
-    /// `reddit..com`, `reddit.com.`), a label over 63 characters or a name over 253.
+    /// when it is not a host name: empty; a character other than a letter, a digit (an
+    /// internationalized name's marks included), `-`, `_` and the dots between labels — so no
+    /// control or formatting character (`\u{0}`, the bidi overrides U+202A–U+202E and
+    /// U+2066–U+2069, zero-width characters), space, scheme, path, port, query or user (`: / ?
+    /// # @ %`); an empty label (`.reddit.com`, `reddit..com`, `reddit.com.`); a label over 63
+    /// characters or a name over 253.
     public static func normalized(_ text: String) throws(InvalidDomain) -> String {
         let domain = text.lowercased()
         guard !domain.isEmpty else { throw InvalidDomain(reason: "must not be empty: a domain such as reddit.com") }
-        if let scalar = domain.unicodeScalars.first(where: isForbidden) {
+        if let scalar = domain.unicodeScalars.first(where: { !isHostCharacter($0) }) {
             throw InvalidDomain(
-                reason: "must be a domain such as reddit.com: U+\(String(scalar.value, radix: 16, uppercase: true)) "
-                    + "(a control, formatting or space character, or part of a scheme, path, port or query) is not allowed")
+                reason: "must be a domain such as reddit.com: U+\(hex(scalar)) is not a letter, a digit, '-', '_' or '.' "
+                    + "(no control, formatting or space character, scheme, path, port or query)")
         }
         guard domain.count <= maxLength else {
             throw InvalidDomain(reason: "must be a domain of at most \(maxLength) characters, got \(domain.count)")
@@ -50,13 +52,19 @@ extension WebDomain {
         (try? normalized(text)) ?? text.lowercased()
     }
 
-    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+    /// A letter, a digit or a mark of one (what an internationalized label holds), `-`, `_`, `.`.
+    private static func isHostCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
-        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse,
-            .unassigned:
+        case .lowercaseLetter, .uppercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+            .nonspacingMark, .spacingMark:
             return true
         default:
-            return scalar.properties.isWhitespace || ":/\\?#@".unicodeScalars.contains(scalar)
+            return scalar == "-" || scalar == "_" || scalar == "."
         }
+    }
+
+    private static func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
