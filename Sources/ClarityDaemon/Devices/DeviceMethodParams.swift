@@ -104,7 +104,7 @@ struct ShieldConfigParams: DeviceParams {
         do {
             return try WebDomain.normalizedForegroundName(app)
         } catch {
-            throw .invalidArgument(field: "app", reason: "a website's \(error.reason)")
+            throw .invalidArgument(field: "app", reason: "web:<domain>, whose domain \(error.reason)")
         }
     }
 }

@@ -109,7 +109,7 @@ extension DeviceEvent: Decodable {
             do {
                 return try WebDomain.normalizedForegroundName(try name(.app))
             } catch let error as WebDomain.InvalidDomain {
-                throw DecodingError.dataCorruptedError(forKey: .app, in: fields, debugDescription: "a website's \(error.reason)")
+                throw DecodingError.dataCorruptedError(forKey: .app, in: fields, debugDescription: "web:<domain>, whose domain \(error.reason)")
             }
         }
         switch type {
