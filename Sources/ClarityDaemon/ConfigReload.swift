@@ -15,11 +15,11 @@ import Foundation
 /// A file that does not load (bad JSON, a bad field, gone when `--config` named it), or that
 /// start would refuse (``ConfigFile/load(explicitPath:catalog:)``: one check for both), or whose
 /// devices' defaults the running default app cannot take, changes nothing and is logged as an
-/// error: the daemon keeps serving with what it had. What needs a
-/// restart (socket, state directory, clock, durability, limits, threads, `defaultApp`) is
-/// logged as a warning when the file changed it. systemd (`Type=notify-reload`) is told
-/// `RELOADING=1` and then `READY=1`. Before this, SIGHUP's default action ended the daemon and
-/// left its socket refusing connections (issue 22).
+/// error: the daemon keeps serving with what it had. What needs a restart (socket, state
+/// directory, clock, durability, limits, threads, `defaultApp`) is logged as a warning when the
+/// file changed it. systemd (`Type=notify-reload`) is told `RELOADING=1` and then `READY=1`.
+/// Before this, SIGHUP's default action ended the daemon and left its socket refusing
+/// connections (issue 22).
 ///
 /// `@unchecked Sendable`: `source` is set once; `running` only changes on the signal queue.
 final class ConfigReload: @unchecked Sendable {
