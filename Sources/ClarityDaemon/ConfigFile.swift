@@ -29,10 +29,18 @@ struct ConfigFile {
         }
     }
 
-    /// Reads `explicitPath`, or ``defaultPath`` when nil. A missing default file means built-in
-    /// defaults; a missing explicit file, or any invalid file, is a usage failure naming the file
-    /// and the bad field.
-    static func load(explicitPath: String?) throws(StartupFailure) -> ConfigFile {
+    /// Reads `explicitPath`, or ``defaultPath`` when nil, and checks it against the daemon's
+    /// apps (``check(against:defaultApp:)``). A missing default file means built-in defaults; a
+    /// missing explicit file, or any invalid file, is a usage failure (exit 2) naming the file
+    /// and the bad field. The one way the config is read, at start and on SIGHUP
+    /// (``ConfigReload``), so that a file refused at start is refused by a reload too.
+    static func load(explicitPath: String?, catalog: AppCatalog) throws(StartupFailure) -> ConfigFile {
+        let file = try read(explicitPath: explicitPath)
+        try file.check(against: catalog, defaultApp: file.defaultApp(in: catalog))
+        return file
+    }
+
+    private static func read(explicitPath: String?) throws(StartupFailure) -> ConfigFile {
         let path = explicitPath ?? defaultPath
         guard let data = FileManager.default.contents(atPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else {
@@ -58,6 +66,37 @@ struct ConfigFile {
             throw .usage("config file \(path): field \"\(field)\": \(reason)")
         } catch {
             throw .usage("config file \(path): \(error)")
+        }
+    }
+
+    /// The app of device `default` and of devices created without `app`: `defaultApp`; for a
+    /// daemon given its own apps without Clarity, and a file that names none, the first of them.
+    func defaultApp(in catalog: AppCatalog) -> String {
+        let named = config.defaultApp
+        guard catalog.registrations[named] == nil, named == DaemonConfig().defaultApp else { return named }
+        return catalog.available.first ?? named
+    }
+
+    /// Refuses devices' defaults that would refuse every `device.create` without `app`: a
+    /// `defaultApp` the daemon does not run, a `platform` it has no client for (`{"platform":
+    /// "android"}` with Clarity, which has only an iOS one), settings it does not take. A reload
+    /// checks the new defaults against the running daemon's default app as well.
+    func check(against catalog: AppCatalog, defaultApp: String) throws(StartupFailure) {
+        do {
+            try catalog.check(deviceDefaults, for: defaultApp)
+        } catch let DeviceError.invalidArgument(field, reason) {
+            let member = field == "app" ? "defaultApp" : field.hasPrefix("config.") ? String(field.dropFirst(7)) : field
+            let explained =
+                switch member {
+                case "defaultApp": reason
+                case "platform":
+                    "\"\(deviceDefaults.platform.rawValue)\" for every new device, but the default app \(reason); make "
+                        + "defaultApp one of those, or give platform per device (device.create's platform)"
+                default: "\(reason) (the default app: \(defaultApp))"
+                }
+            throw .usage("config file \(path ?? "(built-in defaults)"): field \"\(member)\": \(explained)")
+        } catch {
+            throw .usage("config file \(path ?? "(built-in defaults)"): \(error)")
         }
     }
 

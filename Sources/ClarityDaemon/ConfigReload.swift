@@ -1,3 +1,4 @@
+import DeviceActors
 import Dispatch
 import Foundation
 
@@ -11,18 +12,23 @@ import Foundation
 /// while the daemon serves: the log level and the defaults new devices start from (clarityd.json's
 /// `devices`). Devices that exist keep their config. The command line still wins (`--log-level`).
 ///
-/// A file that does not load (bad JSON, a bad field, gone when `--config` named it) changes
-/// nothing and is logged as an error: the daemon keeps serving with what it had. What needs a
-/// restart (socket, state directory, clock, durability, limits, threads, `defaultApp`) is
-/// logged as a warning when the file changed it. systemd (`Type=notify-reload`) is told
-/// `RELOADING=1` and then `READY=1`. Before this, SIGHUP's default action ended the daemon and
-/// left its socket refusing connections (issue 22).
+/// A file that does not load (bad JSON, a bad field, gone when `--config` named it), or that
+/// start would refuse (``ConfigFile/load(explicitPath:catalog:)``: one check for both), or whose
+/// devices' defaults the running default app cannot take, changes nothing and is logged as an
+/// error: the daemon keeps serving with what it had. What needs a restart (socket, state
+/// directory, clock, durability, limits, threads, `defaultApp`) is logged as a warning when the
+/// file changed it. systemd (`Type=notify-reload`) is told `RELOADING=1` and then `READY=1`.
+/// Before this, SIGHUP's default action ended the daemon and left its socket refusing
+/// connections (issue 22).
 ///
 /// `@unchecked Sendable`: `source` is set once; `running` only changes on the signal queue.
 final class ConfigReload: @unchecked Sendable {
     private let options: CommandLineOptions
     private let environment: [String: String]
     private let devices: DeviceService
+    /// The app devices created without `app` run, as the daemon started with it.
+    private let defaultApp: String
+    private let catalog: AppCatalog
     private let notifier: ServiceNotifier
     private let log: Logger
     /// The daemon's config as it was last loaded (at start, or by the last reload that worked).
@@ -30,10 +36,12 @@ final class ConfigReload: @unchecked Sendable {
     private var source: DispatchSourceSignal?
 
     init(
-        running: DaemonConfig, options: CommandLineOptions, environment: [String: String], devices: DeviceService,
-        notifier: ServiceNotifier, log: Logger
+        running: DaemonConfig, defaultApp: String, catalog: AppCatalog, options: CommandLineOptions,
+        environment: [String: String], devices: DeviceService, notifier: ServiceNotifier, log: Logger
     ) {
         self.running = running
+        self.defaultApp = defaultApp
+        self.catalog = catalog
         self.options = options
         self.environment = environment
         self.devices = devices
@@ -52,7 +60,8 @@ final class ConfigReload: @unchecked Sendable {
         defer { notifier.notify("READY=1") }
         var file: ConfigFile
         do {
-            file = try ConfigFile.load(explicitPath: options.configPath)
+            file = try ConfigFile.load(explicitPath: options.configPath, catalog: catalog)
+            try file.check(against: catalog, defaultApp: defaultApp)
         } catch {
             log.error("SIGHUP: the config was not reloaded, the daemon keeps its running config: \(error.message)")
             return

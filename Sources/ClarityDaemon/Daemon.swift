@@ -53,7 +53,7 @@ final class Daemon: Sendable {
                 exit(0)
             case .run(let given):
                 options = given
-                file = try ConfigFile.load(explicitPath: options.configPath)
+                file = try ConfigFile.load(explicitPath: options.configPath, catalog: catalog)
                 file.apply(options, environment: environment)
             }
         } catch {
@@ -100,16 +100,12 @@ final class Daemon: Sendable {
         let descriptorLimit = DescriptorLimit.raise(log: log)
         let devices: DeviceService
         let store: DeviceStateStore
+        let defaultApp = file.defaultApp(in: catalog)
         do {
             store = try DeviceStateStore(
                 stateDirectory: stateDirectory, syncs: config.durability == .fsync,
                 syncsWithin: config.durability == .everysec ? 1 : nil,
                 openJournals: DescriptorLimit.journals(for: descriptorLimit), log: log)
-            // A daemon given its own apps without Clarity makes its `default` with the first of
-            // them, unless clarityd.json names one.
-            let defaultApp =
-                catalog.registrations[config.defaultApp] == nil && config.defaultApp == DaemonConfig().defaultApp
-                ? catalog.available.first ?? config.defaultApp : config.defaultApp
             devices = try DeviceService(
                 catalog: catalog, defaultApp: defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
                 lanes: lanes,
@@ -120,7 +116,9 @@ final class Daemon: Sendable {
             throw .runtime("the devices failed to start: \(error)")
         }
         notifier = ServiceNotifier(environment: environment, log: log)
-        reload = ConfigReload(running: config, options: options, environment: environment, devices: devices, notifier: notifier, log: log)
+        reload = ConfigReload(
+            running: config, defaultApp: defaultApp, catalog: catalog, options: options, environment: environment, devices: devices,
+            notifier: notifier, log: log)
         do {
             loops = try EventLoops(count: config.eventLoops, log: log)
         } catch {

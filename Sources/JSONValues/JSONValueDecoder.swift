@@ -271,8 +271,34 @@ private enum Scalar {
         case is JSONValue.Type:
             if case .object(let members) = value { tracker.askAll(in: tracker.register(members, at: path)) }
             return value as! T
-        default: return try T(from: ValueDecoder(value: value, codingPath: path, tracker: tracker))
+        default:
+            do {
+                return try T(from: ValueDecoder(value: value, codingPath: path, tracker: tracker))
+            } catch DecodingError.dataCorrupted(let context) where context.codingPath.count == path.count {
+                throw namingTheChoices(of: T.self, value, context)
+            }
         }
+    }
+
+    /// A string enum's synthesized refusal of a name it has no case for ("Cannot initialize
+    /// StrategyKind from invalid String value DFS": Swift's words, naming a type the user never
+    /// sees) said as the protocol says it: `one of fifo, random, pct, dfs` (for an enum that is
+    /// not `CaseIterable`, that the name is not one it takes). A refusal the type wrote itself
+    /// stays as it was.
+    private static func namingTheChoices<T>(of type: T.Type, _ value: JSONValue, _ context: DecodingError.Context)
+        -> DecodingError
+    {
+        guard case .string(let name) = value, context.debugDescription.hasPrefix("Cannot initialize ") else {
+            return .dataCorrupted(context)
+        }
+        let names = (type as? any (RawRepresentable & CaseIterable).Type).flatMap { rawNames(of: $0) }
+        let reason = names.map { "one of \($0.joined(separator: ", "))" } ?? "\(name.debugDescription) is not a value this field takes"
+        return .dataCorrupted(.init(codingPath: context.codingPath, debugDescription: reason))
+    }
+
+    private static func rawNames<Choice: RawRepresentable & CaseIterable>(of type: Choice.Type) -> [String]? {
+        let names = Choice.allCases.compactMap { $0.rawValue as? String }
+        return names.count == Choice.allCases.count ? names : nil
     }
 }
 

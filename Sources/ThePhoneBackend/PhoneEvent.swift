@@ -1,7 +1,7 @@
 /// A row of the seed's append-only `events` table ("Database Schema").
 public struct PhoneEvent: Codable, Sendable, Equatable {
     /// The seed's `event_type … CHECK (event_type IN ('lock', 'unlock'))`.
-    public enum EventType: String, Codable, Sendable {
+    public enum EventType: String, Codable, Sendable, CaseIterable {
         case lock
         case unlock
     }

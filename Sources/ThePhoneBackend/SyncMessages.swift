@@ -8,7 +8,12 @@ public struct SyncRequest: Codable, Sendable, Equatable {
         public let eventType: PhoneEvent.EventType
         /// Milliseconds since 1970, by the device's clock.
         public let timestamp: Int64
+        /// One of ``sources``.
         public let source: String
+
+        /// What a client sends as `source`: the seed's iOS `EventSource` cases and the Android
+        /// receiver's `automatic` (a raw client's `backend.sync` is refused anything else).
+        public static let sources = ["shortcut", "manual", "install", "verification", "automatic"]
 
         public init(id: String, eventType: PhoneEvent.EventType, timestamp: Int64, source: String) {
             self.id = id

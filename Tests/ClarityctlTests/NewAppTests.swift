@@ -40,6 +40,25 @@ import Testing
         }
     }
 
+    /// A module the package would declare (the app, `<name>d`, `<Name>Tests`) may not take the
+    /// name of one of clarityd's or of the toolchain's, which the package imports (issue 38:
+    /// `new-app ClarityDaemon` wrote a package importing a module that clashes with its own).
+    @Test func aNameWhoseModuleClashesWithAnImportedOneIsRefused() {
+        for name in ["ClarityDaemon", "SimulatediOS", "Foundation", "Swift", "DeviceTesting", "Clarityctl", "Testing", "Devicetesting"] {
+            let error = #expect(throws: UsageError.self, "\(name)") { try parsedCommand(NewApp.self, [name, "--path", directory.path]) }
+            #expect(error?.message.hasPrefix("NAME \(name): the package would have a module ") == true, "\(String(describing: error))")
+        }
+    }
+
+    /// `--path` naming a file is a usage error (exit 2), found before anything is written (issue
+    /// 38: it failed writing, exit 1).
+    @Test func aPathThatIsAFileIsRefused() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("x".utf8).write(to: directory)
+        let error = #expect(throws: UsageError.self) { try parsedCommand(NewApp.self, ["FocusGuard", "--path", directory.path]) }
+        #expect(error?.message == "--path \(directory.path) is a file: give a new directory")
+    }
+
     @Test func aDirectoryWithFilesInItIsRefused() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -31,7 +31,7 @@ import Testing
         try withScenarioFile(scenario) { path in
             let command = try parsedCommand(ScenarioExplore.self, [path])
             #expect(command.params == ["schedules": 1000])
-            #expect(command.files.map(\.scenario) == [try JSONWire.decode(JSONValue.self, from: Data(scenario.utf8))])
+            #expect(command.files.map { try? $0.file.get().scenario } == [try JSONWire.decode(JSONValue.self, from: Data(scenario.utf8))])
             let all = try parsedCommand(
                 ScenarioExplore.self,
                 [
@@ -283,7 +283,23 @@ import Testing
         #expect(xml.contains(#"<failure message="a &lt;b&gt; &amp; &quot;c&quot;">"#))
         #expect(xml.contains("⇄ decision 9\nreplay:\nclarityctl replay race.json --schedule v1:ab:9@29\n"))
         #expect(xml.contains(#"<property name="scheduleIndex" value="13"/>"#))
-        #expect(xml.contains("expected a failure (expectFailure), but no schedule failed"))
+        #expect(xml.contains("expected a failure (expectFailure), but none of 50 schedules failed"))
         #expect(xml.components(separatedBy: "<failure").count == 3)
+    }
+
+    /// A case that ran no schedule failed; one that could not be explored is an `<error>`; what
+    /// XML 1.0 cannot hold (U+0001, U+FFFF) is written visibly, and a line break in an attribute
+    /// as a character reference (issue 38).
+    @Test func aScenarioThatRanNothingFailsOneNotExploredErrsAndNamesStayWellFormed() {
+        var report = JUnitReport(path: "/dev/null")
+        report.add(
+            file: "slow\u{1}.json", report: ["schedules": 0, "failed": 0, "passed": false, "stoppedBy": "timeLimit"], replayLines: [])
+        report.add(file: "bad.json", error: "Scenario invalid: steps[0].event.app: \u{FFFF}\nsecond line")
+        let xml = report.xml
+        #expect(xml.contains(#"tests="2" failures="1" errors="1""#))
+        #expect(xml.contains(#"name="slow\u0001.json""#))
+        #expect(xml.contains(#"<failure message="no schedule ran (stopped by timeLimit), so nothing was explored: not a pass"#))
+        #expect(xml.contains(#"<error message="Scenario invalid: steps[0].event.app: \uFFFF&#10;second line"/>"#))
+        #expect(!xml.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0xFFFF })
     }
 }

@@ -106,7 +106,7 @@ import Testing
     /// The same pick stores the same bytes in every run (a `Set` alone encodes in the process's
     /// hash order): traces, replays and snapshots of a selection are reproducible.
     @Test func aSelectionEncodesTheSameBytesInEveryRun() throws {
-        let selection = FamilyActivityPicker(catalog: .builtIn).selection(
+        let selection = try FamilyActivityPicker(catalog: .builtIn).selection(
             applications: ["c.app", "a.app", "b.app"], categories: ["social", "games"], webDomains: ["b.com", "A.com"])
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -21,7 +21,7 @@ import Testing
         let platform: Platform
 
         func pick(_ sites: [String]) async throws -> String {
-            let selection = platform.familyActivityPicker.selection(applications: [], webDomains: sites)
+            let selection = try platform.familyActivityPicker.selection(applications: [], webDomains: sites)
             try await platform.userDefaults(suiteName: WebDomainTests.group).set(try JSONEncoder().encode(selection), forKey: "selection")
             try await platform.deviceActivityCenter.startMonitoring(
                 "daily", during: allDay,
@@ -127,6 +127,35 @@ import Testing
     @Test func aWebsiteMustBeADomain() {
         for bad in [#""""#, #""https://reddit.com""#, #""reddit.com/r/swift""#, #""red dit.com""#] {
             #expect(throws: DecodingError.self) { try Self.event(#"{"type":"web.open","domain":\#(bad)}"#) }
+        }
+    }
+
+    /// A domain as iOS keeps one: lowercased, and refused — not kept as given — when it is no
+    /// host name (issue 38: `reddit.com\u{0}x`, `\u{202E}reddit.com`, `reddit..com` and
+    /// `.reddit.com` were taken, and `REDDIT.com` was another website than `Reddit.com`).
+    @Test func aDomainIsLowercasedAndWhatIsNoHostNameIsRefused() throws {
+        #expect(try WebDomain.normalized("REDDIT.com") == "reddit.com")
+        #expect(try WebDomain.normalized("www.Old.Reddit.com") == "www.old.reddit.com")
+        #expect(try WebDomain.normalizedForegroundName("web:REDDIT.com") == "web:reddit.com")
+        #expect(try WebDomain.normalizedForegroundName("com.burbn.instagram") == "com.burbn.instagram")
+        let refused = [
+            "", "reddit.com\u{0}x", "\u{202E}reddit.com", "reddit\u{200B}.com", "reddit..com", ".reddit.com", "reddit.com.",
+            "a b/c", "reddit.com:443", "user@reddit.com", "reddit%2ecom", "reddit.com\\", String(repeating: "a", count: 64) + ".com",
+            String(repeating: "abc.", count: 64) + "com",
+        ]
+        for text in refused {
+            #expect(throws: WebDomain.InvalidDomain.self, "\(text.debugDescription)") { try WebDomain.normalized(text) }
+        }
+        #expect(throws: WebDomain.InvalidDomain.self) { try WebDomain.normalizedForegroundName("web:") }
+    }
+
+    /// The picker takes what a user types as a domain, kept as iOS keeps it (two spellings of
+    /// one website are one token), and refuses what is none, naming which.
+    @Test func thePickerKeepsDomainsAsWebOpenDoes() throws {
+        let device = try TestDevice(appName: "sites", exhaustivity: .kinds(["shield.apply"])) { platform, _ in SitesApp(platform: platform) }
+        #expect(try device.intent("pick", ["sites": ["REDDIT.com", "reddit.com"]]) == "picked 1")
+        #expect(throws: DeviceError.invalidArgument(field: "webDomains[1]", reason: "must be a domain such as reddit.com: an empty label (a leading, trailing or double dot)")) {
+            try device.device.familyActivityPicker.selection(applications: [], webDomains: ["reddit.com", "reddit..com"])
         }
     }
 

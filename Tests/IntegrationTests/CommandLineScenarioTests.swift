@@ -72,6 +72,45 @@ import Testing
         #expect(report["failures"] == [])
     }
 
+    /// An exploration that ran no schedule is no pass: exit status 1, saying why (issue 38: a
+    /// `--time-limit` too short to run one passed, exit 0).
+    @Test func exploreThatRanNoScheduleExitsOneSayingSo() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let explore = daemon.runCtl(["explore", Self.fixed, "--time-limit", "0.000000001"])
+        #expect(explore.status == 1, "stdout: \(explore.stdout)")
+        #expect(explore.stdout.contains("\npassed:      no: no schedule ran (stopped by timeLimit)"), "\(explore.stdout)")
+        #expect(explore.stderr.contains("explore: no schedule ran (stopped by timeLimit), so nothing was explored: not a pass"))
+    }
+
+    /// Of a directory, a scenario that cannot be explored — not JSON, or one the daemon refuses —
+    /// is an errored JUnit case, and the others are explored and reported; the XML stays
+    /// well-formed whatever the names hold (issue 38: one invalid scenario made `explore DIR
+    /// --junit` exit 1 with no XML and no summary, and a U+0001 in a file name made it ill-formed).
+    @Test func exploreOfADirectoryReportsWhatItCannotExploreAndGoesOn() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let directory = daemon.directory.appendingPathComponent("scenarios")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fixed = try Data(contentsOf: URL(fileURLWithPath: Self.fixed))
+        try fixed.write(to: directory.appendingPathComponent("a-fixed.json"))
+        try Data("{nope".utf8).write(to: directory.appendingPathComponent("b-not-json.json"))
+        try Data(#"{"app":"clarity","steps":[{"event":{"type":"teleport"}}]}"#.utf8).write(to: directory.appendingPathComponent("c-refused.json"))
+        try fixed.write(to: directory.appendingPathComponent("d-\u{1}.json"))
+        let junit = daemon.directory.appendingPathComponent("report.xml").path
+
+        let explore = daemon.runCtl(["explore", directory.path, "--schedules", "5", "--junit", junit])
+        #expect(explore.status == 1)
+        #expect(explore.stdout.contains("\n4 scenarios: 2 passed, 0 did not, 2 could not be explored ("), "\(explore.stdout)")
+        #expect(explore.stdout.contains("error: Scenario invalid: steps[0].event.type: unknown event type teleport"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"tests="4" failures="0" errors="2""#), "\(xml)")
+        #expect(xml.contains(#"<error message="scenario file \#(directory.path)/b-not-json.json: not valid JSON"#))
+        #expect(xml.contains(#"name="\#(directory.path)/d-\u0001.json""#))
+        #expect(!xml.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "nothing XML 1.0 forbids")
+        #expect(xml.components(separatedBy: "<testcase ").count == 5)
+    }
+
     @Test func runAndReplayWithTracePrintTheTraceAsClarityctlTraceDoes() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

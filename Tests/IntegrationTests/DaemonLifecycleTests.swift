@@ -72,6 +72,55 @@ import Testing
         #expect(run.stderr.contains(#"field "eventLoops": \#(reason)"#), "\(run.stderr)")
     }
 
+    /// Devices' defaults no `device.create` without `app` could take are a bad config, exit 2
+    /// (the unit does not restart on 2), naming the field (issue 38: `{"platform": "android"}`
+    /// with Clarity, which has only an iOS client, exited 1, a restart loop under systemd).
+    @Test(arguments: [
+        (#"{"platform":"android"}"#, #"field "platform": "android" for every new device, but the default app clarity has no android client (android: thephone)"#),
+        (#"{"defaultApp":"nope"}"#, #"field "defaultApp": nope is not an app this daemon runs"#),
+        (#"{"variant":"nope"}"#, #"field "variant": unknown setting"#),
+    ])
+    func devicesDefaultsTheDefaultAppCannotTakeRefuseToStart(config: String, message: String) throws {
+        let (run, _) = try startRefused(config: config)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
+    /// Android as every device's default is a config for a daemon whose default app has an
+    /// Android client: `device.create` without `app` makes one.
+    @Test func androidIsTheDefaultPlatformWhenTheDefaultAppHasAnAndroidClient() throws {
+        let daemon = try DaemonProcess(config: ["defaultApp": "thephone", "platform": "android"])
+        defer { daemon.stop() }
+        _ = try daemon.call("device.create", ["device": "phone"])
+        #expect(try daemon.call("device.state", ["device": "phone"])["platform"] == "android")
+    }
+
+    /// A reload checks the file as start does, and against the running default app: a file that
+    /// start would refuse is refused, logged naming the field, and the running config kept — a
+    /// `device.create` without `app` still works (issue 38: SIGHUP took `{"platform":
+    /// "android"}`, and every such create failed after it).
+    @Test func aReloadRefusesWhatStartWouldRefuseAndKeepsTheRunningConfig() throws {
+        let daemon = try DaemonProcess(config: ["raceDetector": true])
+        defer { daemon.stop() }
+        let configFile = daemon.directory.appendingPathComponent("clarityd.json")
+        try JSONWire.encode(["platform": "android", "raceDetector": false] as JSONValue).write(to: configFile)
+        daemon.kill(SIGHUP)
+        #expect(daemon.eventually { daemon.log.contains("was not reloaded") })
+        #expect(daemon.log.contains(#"field "platform""#), "\(daemon.log)")
+        _ = try daemon.call("device.create", ["device": "after"])
+        #expect(try daemon.call("device.config", ["device": "after"])["raceDetector"] == true, "the running defaults kept")
+
+        // A file that changes defaultApp (taking effect at the next start) is checked against the
+        // running default app too: Android defaults do not suit the running Clarity.
+        try JSONWire.encode(["defaultApp": "thephone", "platform": "android"] as JSONValue).write(to: configFile)
+        daemon.kill(SIGHUP)
+        #expect(daemon.eventually { daemon.log.components(separatedBy: "was not reloaded").count == 3 })
+        _ = try daemon.call("device.create", ["device": "later"])
+        #expect(try daemon.call("device.state", ["device": "later"])["appName"] == "clarity")
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// clarityd takes its socket from `$CLARITYD_SOCKET` as clarityctl does; `--socket` wins.
     @Test func bothProgramsTakeTheSocketFromTheEnvironment() throws {
         let directory = try temporaryDirectory()

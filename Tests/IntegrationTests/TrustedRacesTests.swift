@@ -111,6 +111,72 @@ import Testing
         #expect(report["expectFailure"] == true && report["passed"] == false)
     }
 
+    /// An exploration whose time limit ran out before any schedule passes nothing: `passed` is
+    /// false, for a scenario that pins a race too (issue 38: `timeLimit: 0.001` answered
+    /// `schedules: 0, passed: true`, and a CI with a tiny limit passed without exploring).
+    @Test func anExplorationThatRanNoScheduleHasNotPassed() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        for scenario in [Self.fixed, Self.race] {
+            let report = try daemon.call("scenario.explore", ["scenario": scenario, "timeLimit": 1e-9])
+            #expect(report["schedules"] == 0 && report["stoppedBy"] == "timeLimit", "\(report)")
+            #expect(report["passed"] == false, "\(report)")
+        }
+    }
+
+    /// Schedule i runs seed seedStart + i, and each must be a seed a request can carry exactly,
+    /// so that a failure replays: an exploration whose last seed would pass Int.max is refused
+    /// naming `seedStart` (issue 38: 9223372036854775806 was taken, and the seeds after Int.max
+    /// came back as 9.223372036854776e+18); up to it, every seed comes back as the exact integer.
+    @Test func everySeedOfAnExplorationIsAnIntegerARequestCarries() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        daemon.answerTimeout = 300
+        let refused = daemon.error(
+            calling: "scenario.explore", ["scenario": Self.race, "seedStart": .int(Int.max - 1), "schedules": 3])
+        #expect(refused?.data?["field"] == "seedStart", "\(String(describing: refused))")
+        #expect(refused?.message.contains("at most \(Int.max - 2) with 3 schedules") == true)
+        let start = Int.max - 99
+        let report = try daemon.call(
+            "scenario.explore", ["scenario": Self.race, "seedStart": .int(start), "schedules": 100, "stopAtFirst": false])
+        let seeds = (report["failures"]?.arrayValue ?? []).filter { $0["scheduleIndex"] != -1 }.map { $0["seed"] }
+        #expect(!seeds.isEmpty, "\(report)")
+        for seed in seeds {
+            #expect(seed?.intValue.map { $0 >= start } == true, "an exact integer seed: \(String(describing: seed))")
+        }
+    }
+
+    /// Request ids are each connection's own: two explorations under one id on two connections
+    /// are not both stopped by one `scenario.cancel` (issue 38) — a bare id that names several is
+    /// refused naming their connections, and `connection` picks one; `daemon.status` lists them.
+    @Test func aCancelStopsTheExplorationOfOneConnectionOnly() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let first = try daemon.connect(receiveTimeout: 60)
+        let second = try daemon.connect(receiveTimeout: 60)
+        let endless: JSONValue = ["scenario": Self.fixed, "strategy": "random", "schedules": 10_000_000]
+        func explorations() throws -> [JSONValue] {
+            try daemon.call("daemon.status")["scenarios"]?["explorations"]?.arrayValue ?? []
+        }
+        try first.request(id: 7, "scenario.explore", endless)
+        try second.request(id: 7, "scenario.explore", endless)
+        #expect(try daemon.eventually { try explorations().count == 2 })
+        let connections = try explorations().compactMap { $0["connection"]?.intValue }
+        #expect(try explorations().map { $0["id"] } == [7, 7] && connections.count == 2)
+
+        let ambiguous = daemon.error(calling: "scenario.cancel", ["id": 7])
+        #expect(ambiguous?.data?["field"] == "id", "\(String(describing: ambiguous))")
+        #expect(ambiguous?.message.contains("connections \(connections[0]), \(connections[1])") == true)
+        #expect(try explorations().count == 2, "a cancel that names several stops none")
+
+        #expect(try daemon.call("scenario.cancel", ["id": 7, "connection": .int(connections[1])])["cancelled"] == true)
+        let stopped = try #require(try second.answer())
+        #expect(stopped["result"]?["stoppedBy"] == "cancelled", "\(stopped)")
+        #expect(try explorations().map { $0["connection"] } == [.int(connections[0])], "the other still runs")
+        #expect(try daemon.call("scenario.cancel", ["id": 7])["cancelled"] == true, "now the id names one")
+        #expect(try first.answer()?["result"]?["stoppedBy"] == "cancelled")
+    }
+
     /// `scenario.cancel` stops an exploration from another connection; its caller gets what it
     /// found, `stoppedBy: "cancelled"`.
     @Test func anExplorationIsCancelledFromAnotherConnection() throws {

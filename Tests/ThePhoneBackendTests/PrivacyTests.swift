@@ -55,4 +55,19 @@ import Testing
         #expect(throws: PhoneBackendError.groupCreator) { try backend.deleteUserData(username: "bob") }
         #expect(backend == before)
     }
+
+    /// Times are written in the proleptic Gregorian calendar, as the device writes them, before
+    /// 1582 too (issue 38: Foundation's calendar, Julian there, showed 1000-01-01 as 0999-12-27);
+    /// years before 1 as the device writes them.
+    @Test func timesAreProlepticGregorianAsTheDeviceWritesThem() {
+        #expect(Timestamps.iso(0) == "1970-01-01T00:00:00.000Z")
+        #expect(Timestamps.iso(-1) == "1969-12-31T23:59:59.999Z")
+        #expect(Timestamps.iso(-30_610_224_000_000) == "1000-01-01T00:00:00.000Z")
+        #expect(Timestamps.iso(-12_219_292_800_001) == "1582-10-14T23:59:59.999Z", "the day before the Gregorian switch")
+        #expect(Timestamps.iso(-62_135_596_800_000) == "0001-01-01T00:00:00.000Z")
+        #expect(Timestamps.iso(-62_167_219_200_000) == "0000-01-01T00:00:00.000Z")
+        #expect(Timestamps.iso(-62_198_755_200_000) == "-0001-01-01T00:00:00.000Z")
+        #expect(Timestamps.iso(253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamps.iso(1_767_603_600_123) == "2026-01-05T09:00:00.123Z")
+    }
 }

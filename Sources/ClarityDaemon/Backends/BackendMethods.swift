@@ -105,6 +105,10 @@ struct BackendMethods: Sendable {
     /// saved before the answer, as a device's sync is.
     func sync(_ params: JSONValue?) throws -> JSONValue {
         let request = try decodeParams(SyncParams.self, params)
+        for (index, event) in request.events.enumerated() where !SyncRequest.Event.sources.contains(event.source) {
+            throw RPCError.invalidParams(
+                field: "events[\(index)].source", reason: "one of \(SyncRequest.Event.sources.joined(separator: ", "))")
+        }
         let host = try backend(request.backend)
         let response: SyncResponse
         do {
@@ -144,6 +148,9 @@ struct BackendMethods: Sendable {
         var user: String?
 
         func username(in backend: PhoneBackend) throws(RPCError) -> String {
+            if user != nil, device != nil {
+                throw RPCError.invalidParams(field: "device", reason: "give device or user, not both")
+            }
             if let user {
                 guard backend.user(named: user) != nil else { throw RPCError.invalidParams(field: "user", reason: "no user \(user)") }
                 return user

@@ -98,6 +98,15 @@ struct StoreSuiteParams: DeviceParams {
 struct ShieldConfigParams: DeviceParams {
     var device: String?
     var app: String
+
+    /// `app`, a website's (`web:REDDIT.com`) with its domain as `web.open` keeps it.
+    func foregroundName() throws(DeviceError) -> String {
+        do {
+            return try WebDomain.normalizedForegroundName(app)
+        } catch {
+            throw .invalidArgument(field: "app", reason: "web:<domain>, whose domain \(error.reason)")
+        }
+    }
 }
 
 /// `notifications.list`.
@@ -112,6 +121,21 @@ struct ActivityStartParams: DeviceParams {
     var name: String
     var schedule: DeviceActivitySchedule
     var events: [String: DeviceActivityEvent]?
+
+    /// Refuses an event's website that is no domain (`events.<name>.webDomains`), as `web.open`
+    /// refuses it: one could never be counted. (Decoding keeps what files hold; the request is
+    /// judged here.)
+    func checkWebDomains() throws(DeviceError) {
+        for (name, event) in (events ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for domain in event.webDomains.sorted() {
+                do {
+                    _ = try WebDomain.normalized(domain)
+                } catch {
+                    throw .invalidArgument(field: "events.\(name).webDomains", reason: "\(domain.debugDescription): \(error.reason)")
+                }
+            }
+        }
+    }
 }
 
 /// `activity.stop`: `names`, or one `name`.

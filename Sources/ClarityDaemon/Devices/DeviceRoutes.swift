@@ -99,13 +99,14 @@ enum DeviceRoutes {
         },
         .shieldsGet: .device(DeviceOnlyParams.self) { device, _ throws(DeviceError) in try device.shields() },
         .shieldConfig: .device(ShieldConfigParams.self) { device, params throws(DeviceError) in
-            try device.shieldConfig(app: params.app)
+            try device.shieldConfig(app: try params.foregroundName())
         },
         .notificationsList: .device(NotificationsParams.self) { device, params throws(DeviceError) in
             try device.notifications(since: params.since)
         },
         .sandboxList: .device(DeviceOnlyParams.self) { device, _ in device.sandboxes() },
         .activityStart: .device(ActivityStartParams.self) { device, params throws(DeviceError) in
+            try params.checkWebDomains()
             _ = try device.activityStart(name: params.name, schedule: params.schedule, events: params.events ?? [:])
             return OK()
         },

@@ -304,12 +304,18 @@ final class DeviceService: Sendable {
             guard let chosen = DevicePlatform(rawValue: platform) else {
                 throw RPCError.invalidParams(field: "platform", reason: "one of ios, android")
             }
+            if let inConfig = params.config?.platform, inConfig != chosen {
+                throw RPCError.invalidParams(
+                    field: "platform", reason: "\(platform), but config.platform is \(inConfig.rawValue): give one, or the same in both")
+            }
             config.platform = chosen
         }
         for (index, app) in apps.enumerated() where !catalog.runs(app, on: config.platform) {
+            let given = params.platform != nil || params.config?.platform != nil
             throw RPCError.invalidParams(
-                field: params.apps != nil ? "apps[\(index)]" : params.platform != nil ? "platform" : "config.platform",
-                reason: "\(app) has no \(config.platform.rawValue) client (\(config.platform.rawValue): \(catalog.apps(on: config.platform)))")
+                field: params.apps != nil ? "apps[\(index)]" : params.platform != nil || !given ? "platform" : "config.platform",
+                reason: "\(app) has no \(config.platform.rawValue) client (\(config.platform.rawValue): \(catalog.apps(on: config.platform)))"
+                    + (given ? "" : "; \(config.platform.rawValue) is clarityd.json's default platform: give platform ios"))
         }
         return DeviceCreation(
             name: name, app: app, apps: apps.count > 1 ? apps : nil, start: start, timezone: timezone, seed: params.seed ?? 0,
@@ -334,6 +340,9 @@ final class DeviceService: Sendable {
             (apps, field) = ([app ?? defaultApp], { _ in "app" })
         }
         for (index, app) in apps.enumerated() {
+            guard !app.isEmpty else {
+                throw RPCError.invalidParams(field: field(index), reason: "an app's name, one of \(catalog.available.joined(separator: ", "))")
+            }
             guard catalog.knownNames.contains(app) else {
                 var error = RPCError.unknownName(kind: "app", name: app, known: catalog.available)
                 if params.apps != nil, case .object(var data)? = error.data {

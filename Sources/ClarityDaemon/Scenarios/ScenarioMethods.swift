@@ -123,12 +123,22 @@ struct ScenarioMethods: Sendable {
         return try encode(report)
     }
 
-    /// `scenario.cancel`: `id`, the request id of a `scenario.explore` that runs or waits, on any
-    /// connection; `{"cancelled": true}` when one was (it answers its caller with what it found,
-    /// `stoppedBy: "cancelled"`), false when none runs under that id.
+    /// `scenario.cancel`: `id`, the request id of a `scenario.explore` that runs or waits, and
+    /// `connection` when needed (``ScenarioWorkers/cancel(explorationWithID:on:)``), from any
+    /// connection: `{"cancelled": true}` when one was (it answers its caller with what it found,
+    /// `stoppedBy: "cancelled"`), false when none runs under that id; -32602 `id` when several
+    /// connections run one under it, naming them.
     func cancel(_ params: JSONValue?) throws -> JSONValue {
         let request = try decodeParams(CancelParams.self, params)
-        return ["cancelled": .bool(workers.cancel(explorationsWithID: request.id) > 0)]
+        switch workers.cancel(explorationWithID: request.id, on: request.connection) {
+        case .cancelled: return ["cancelled": true]
+        case .noneFound: return ["cancelled": false]
+        case .ambiguous(let connections):
+            throw RPCError.invalidParams(
+                field: "id",
+                reason: "explorations with this id run on connections \(connections.map(String.init).joined(separator: ", ")): "
+                    + "give connection, one of them (ids are each connection's own)")
+        }
     }
 
     private func encode(_ value: some Encodable) throws(RPCError) -> JSONValue {
@@ -179,7 +189,7 @@ struct ScheduleParams: Decodable, Sendable {
     /// `perfetto` adds the run's trace in Chrome trace-event JSON (`perfetto` in the answer).
     var traceFormat: TraceFormat?
 
-    enum TraceFormat: String, Decodable, Sendable { case perfetto }
+    enum TraceFormat: String, Decodable, Sendable, CaseIterable { case perfetto }
 
     /// PCT's depth, when given: 1 to 10.
     static func check(depth: Int?) throws(RPCError) {
@@ -262,6 +272,14 @@ struct ExploreParams: Decodable, Sendable {
             throw RPCError.invalidParams(field: "timeLimit", reason: "seconds, > 0 and at most 86400")
         }
         if let jobs, !(1...256).contains(jobs) { throw RPCError.invalidParams(field: "jobs", reason: "must be 1 to 256") }
+        // Schedule i runs seed seedStart + i; every one must be a seed a request can carry
+        // exactly (an integer up to Int.max), or a failure's seed could not be replayed.
+        let lastStart = UInt64(Int.max) - UInt64(schedules - 1)
+        if let seedStart, seedStart > lastStart {
+            throw RPCError.invalidParams(
+                field: "seedStart",
+                reason: "at most \(lastStart) with \(schedules) schedules: schedule i runs seed seedStart + i, and a seed is at most \(Int.max)")
+        }
         var plan = ExplorationPlan(
             strategy: strategy, depth: depth ?? 3, schedules: schedules, seedStart: seedStart ?? 0,
             stopAtFirst: stopAtFirst ?? true, timeLimit: timeLimit, shard: try parsedShard(), swarm: swarm ?? false,
@@ -319,7 +337,9 @@ enum ScheduleParam: Decodable, Sendable {
     }
 }
 
-/// `scenario.cancel`'s params: the id of the exploration's request.
+/// `scenario.cancel`'s params: the id of the exploration's request, and the connection it came
+/// on (the number the daemon's log gives it) when the id alone does not tell.
 struct CancelParams: Decodable, Sendable {
     var id: RPCID
+    var connection: Int?
 }

@@ -15,13 +15,14 @@ import Foundation
 final class ScenarioWorkers: Sendable {
     private let threads: WorkerThreads
     let queueLimit: Int
-    /// The requests admitted: how to cancel each, its method and request id (for
+    /// The requests admitted: how to cancel each, its method, connection and request id (for
     /// `scenario.cancel`), and whether a thread has started it.
     private let admitted = Protected<[ObjectIdentifier: Admitted]>([:])
 
     private struct Admitted {
         let cancellation: RequestCancellation
         let method: Method
+        let connection: Int
         let requestID: RPCID?
         var started = false
     }
@@ -33,14 +34,20 @@ final class ScenarioWorkers: Sendable {
 
     var threadCount: Int { threads.count }
 
-    /// `daemon.status`'s `scenarios`: threads, requests running and waiting.
+    /// `daemon.status`'s `scenarios`: threads, requests running and waiting, and the
+    /// explorations by connection and request id (what `scenario.cancel` takes).
     var status: JSONValue {
-        let (running, queued) = admitted.withLock { admitted in
-            (admitted.values.filter(\.started).count, admitted.values.filter { !$0.started }.count)
+        let (running, queued, explorations) = admitted.withLock { admitted in
+            (
+                admitted.values.filter(\.started).count, admitted.values.filter { !$0.started }.count,
+                admitted.values.filter { $0.method == .scenarioExplore }.sorted { $0.connection < $1.connection }
+            )
         }
         return [
             "threads": .int(threads.count), "queueLimit": .int(queueLimit), "running": .int(running),
             "queued": .int(queued),
+            "explorations": .array(
+                explorations.map { ["connection": .int($0.connection), "id": (try? JSONWire.value($0.requestID)) ?? .null] }),
         ]
     }
 
@@ -53,7 +60,8 @@ final class ScenarioWorkers: Sendable {
         let limit = threads.count + queueLimit
         let admittedNow = admitted.withLock { admitted in
             guard admitted.count < limit else { return false }
-            admitted[key] = Admitted(cancellation: cancellation, method: method, requestID: caller.requestID)
+            admitted[key] = Admitted(
+                cancellation: cancellation, method: method, connection: caller.connection, requestID: caller.requestID)
             return true
         }
         guard admittedNow else { throw RPCError.busy(limit: limit) }
@@ -103,14 +111,31 @@ final class ScenarioWorkers: Sendable {
         group.wait()
     }
 
-    /// `scenario.cancel`: cancels the admitted `scenario.explore` requests whose id is `id`, on
-    /// whatever connection; how many it cancelled.
-    func cancel(explorationsWithID id: RPCID) -> Int {
+    /// What `scenario.cancel` did.
+    enum CancelOutcome: Equatable {
+        case cancelled
+        /// No exploration runs or waits under that id (on that connection, when one was named).
+        case noneFound
+        /// Several connections each run one under that id: which one is not for the daemon to guess.
+        case ambiguous(connections: [Int])
+    }
+
+    /// `scenario.cancel`: request ids are a connection's own, so an exploration is the pair
+    /// (connection, id). Cancels the admitted `scenario.explore` of `id` on `connection` when it
+    /// is named; else the one that runs or waits under `id`, when only one connection has one —
+    /// a second process stopping a CI's exploration. (The exploring connection itself cannot
+    /// ask: it reads nothing more until its exploration answers.)
+    func cancel(explorationWithID id: RPCID, on connection: Int?) -> CancelOutcome {
         let matching = admitted.withLock { admitted in
-            admitted.values.filter { $0.method == .scenarioExplore && $0.requestID == id && !$0.cancellation.isCancelled }
+            admitted.values.filter {
+                $0.method == .scenarioExplore && $0.requestID == id && !$0.cancellation.isCancelled
+                    && (connection == nil || $0.connection == connection)
+            }
         }
+        let connections = Set(matching.map(\.connection)).sorted()
+        guard connections.count <= 1 else { return .ambiguous(connections: connections) }
         for request in matching { request.cancellation.cancel(.cancelled) }
-        return matching.count
+        return matching.isEmpty ? .noneFound : .cancelled
     }
 
     /// Cancels every admitted request (the daemon is stopping).

@@ -51,6 +51,21 @@ public struct AppCatalog: Sendable {
     public func runs(_ app: String, on platform: DevicePlatform) -> Bool {
         registrations[app]?.platforms.contains(platform) ?? (platform == .ios)
     }
+
+    /// Refuses `config` where a device of `app` made with it would be refused: an app this
+    /// catalog does not run, a platform it has no client for, settings it does not take — each
+    /// named as `device.create` names it (`app`, `config.platform`, `config.app.<member>`).
+    public func check(_ config: DeviceConfig, for app: String) throws(DeviceError) {
+        guard let registration = registrations[app] else {
+            throw .invalidArgument(field: "app", reason: "\(app) is not an app this daemon runs (it runs \(available.joined(separator: ", ")))")
+        }
+        guard runs(app, on: config.platform) else {
+            throw .invalidArgument(
+                field: "config.platform",
+                reason: "\(app) has no \(config.platform.rawValue) client (\(config.platform.rawValue): \(apps(on: config.platform)))")
+        }
+        try registration.check(settings: config.settings(for: registration))
+    }
 }
 
 extension Scenario {

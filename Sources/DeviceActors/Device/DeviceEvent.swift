@@ -94,15 +94,23 @@ extension DeviceEvent: Decodable {
             }
             return value
         }
-        /// A website: `domain` (lowercased; no spaces, slashes or scheme), as the device names it
-        /// where an app would stand (``WebDomain/foregroundName(_:)``).
+        /// A website: `domain`, normalized as iOS keeps one (``WebDomain/normalized(_:)``), as the
+        /// device names it where an app would stand (``WebDomain/foregroundName(_:)``).
         func website() throws -> String {
-            let domain = try name(.domain).lowercased()
-            guard !domain.contains(where: { $0.isWhitespace || $0 == "/" || $0 == ":" }) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .domain, in: fields, debugDescription: "must be a domain such as reddit.com (no scheme, path or spaces)")
+            do {
+                return WebDomain.foregroundName(try WebDomain.normalized(try fields.decode(String.self, forKey: .domain)))
+            } catch let error as WebDomain.InvalidDomain {
+                throw DecodingError.dataCorruptedError(forKey: .domain, in: fields, debugDescription: error.reason)
             }
-            return WebDomain.foregroundName(domain)
+        }
+        /// An app's bundle id, or a website's name (`web:reddit.com`) with its domain normalized:
+        /// `web:REDDIT.com` is `web.open domain=reddit.com`, and `web:` or `web:a b/c` is refused.
+        func appOrWebsite() throws -> String {
+            do {
+                return try WebDomain.normalizedForegroundName(try name(.app))
+            } catch let error as WebDomain.InvalidDomain {
+                throw DecodingError.dataCorruptedError(forKey: .app, in: fields, debugDescription: "web:<domain>, whose domain \(error.reason)")
+            }
         }
         switch type {
         case "lock": self = .lock
@@ -110,10 +118,10 @@ extension DeviceEvent: Decodable {
         case "web.close": self = .appClose(app: try website())
         case "unlock": self = .unlock
         case "device.reboot": self = .reboot
-        case "app.open": self = .appOpen(app: try name(.app))
-        case "app.close": self = .appClose(app: try name(.app))
+        case "app.open": self = .appOpen(app: try appOrWebsite())
+        case "app.close": self = .appClose(app: try appOrWebsite())
         case "shield.press":
-            let app = fields.contains(.domain) && !fields.contains(.app) ? try website() : try name(.app)
+            let app = fields.contains(.domain) && !fields.contains(.app) ? try website() : try appOrWebsite()
             guard let button = ShieldButton(rawValue: try fields.decode(String.self, forKey: .button)) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .button, in: fields, debugDescription: "must be primary or secondary")
@@ -148,7 +156,7 @@ extension DeviceEvent: Decodable {
                     forKey: .count, in: fields, debugDescription: "must be 1 to \(Self.maxHealthFailures)")
             }
             self = .healthFail(count: count)
-        case "app.terminate": self = .appTerminate(app: try name(.app))
+        case "app.terminate": self = .appTerminate(app: try appOrWebsite())
         case "network.offline": self = .networkOffline
         case "network.online": self = .networkOnline
         default: throw DeviceError.unknownEvent(type)

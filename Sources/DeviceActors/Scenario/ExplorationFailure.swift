@@ -86,8 +86,10 @@ public struct ExplorationReport: Sendable, Encodable {
     public var pruned: Int?
     /// The scenario pins a known race (`expectFailure`): then it passes when a schedule failed.
     public var expectFailure: Bool?
-    /// The verdict: no schedule failed, or, for a scenario that expects a failure, one did.
-    public var passed: Bool { expectFailure == true ? failed > 0 : failed == 0 }
+    /// The verdict: a schedule ran, and none failed — or, for a scenario that expects a
+    /// failure, one did. An exploration that ran none (a `timeLimit` that ran out first, a
+    /// cancel) has not passed: it found nothing because it looked at nothing.
+    public var passed: Bool { schedules > 0 && (expectFailure == true ? failed > 0 : failed == 0) }
 
     private enum CodingKeys: String, CodingKey {
         case schedules, failed, firstFailingSeed, failures, schedulesPerSecond, stepsPerSecond, decisionsPerSecond, steps

@@ -16,6 +16,8 @@ public struct AppRegistration: Sendable {
     /// `frictionThresholdsMinutes`); `config.app` wins over them. `variant` is always taken.
     public let topLevelSettings: Set<String>
     let make: @Sendable (Platform, World, AppSettings) throws(DeviceError) -> any SimulatedApp
+    /// Decodes settings as ``make`` would, without making the app.
+    let decodeSettings: @Sendable (AppSettings) throws(DeviceError) -> Void
 
     /// The wire name (`device.create`'s `app`).
     public var name: String { description.name }
@@ -35,6 +37,7 @@ public struct AppRegistration: Sendable {
         self.make = { platform, world, settings throws(DeviceError) in
             try make(platform, world, try settings.decode(Settings.self))
         }
+        decodeSettings = { settings throws(DeviceError) in _ = try settings.decode(Settings.self) }
     }
 
     /// An app without settings: any `config.app` member is refused.
@@ -53,6 +56,12 @@ public struct AppRegistration: Sendable {
         -> any SimulatedApp
     {
         try make(platform, world, settings)
+    }
+
+    /// Refuses `settings` as ``makeApp(platform:world:settings:)`` would (the member named as
+    /// there), without making the app: a daemon checks its devices' defaults with it at start.
+    @_spi(Host) public func check(settings: AppSettings) throws(DeviceError) {
+        try decodeSettings(settings)
     }
 }
 

@@ -163,7 +163,8 @@ public struct DeviceActivitySchedule: Sendable, Hashable, Codable {
 public struct DeviceActivityEvent: Sendable, Hashable, Codable {
     public var applications: Set<String>
     public var categories: Set<String>
-    /// Websites by domain: time with one open in Safari (`web.open`) counts.
+    /// Websites by domain, as ``WebDomain/normalized(_:)`` keeps them (`REDDIT.com` is
+    /// `reddit.com`): time with one open in Safari (`web.open`) counts.
     public var webDomains: Set<String>
     public var threshold: DateComponentsSpec
 
@@ -172,7 +173,7 @@ public struct DeviceActivityEvent: Sendable, Hashable, Codable {
     ) {
         self.applications = applications
         self.categories = categories
-        self.webDomains = Set(webDomains.map { $0.lowercased() })
+        self.webDomains = Set(webDomains.map(WebDomain.canonical))
         self.threshold = threshold
     }
 
@@ -207,7 +208,7 @@ public struct DeviceActivityEvent: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         applications = try c.decodeIfPresent(Set<String>.self, forKey: .applications) ?? []
         categories = try c.decodeIfPresent(Set<String>.self, forKey: .categories) ?? []
-        webDomains = try c.decodeIfPresent(Set<String>.self, forKey: .webDomains) ?? []
+        webDomains = Set((try c.decodeIfPresent([String].self, forKey: .webDomains) ?? []).map(WebDomain.canonical))
         threshold = try c.decodeComponents(.threshold, as: .duration)
     }
 

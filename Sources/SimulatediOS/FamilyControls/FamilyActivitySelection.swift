@@ -103,14 +103,30 @@ public struct FamilyActivityPicker: Sendable {
     let catalog: CategoryCatalog
 
     /// The selection the user made: `applications` are the apps' bundle ids, `categories` the
-    /// categories' names (`social`, `games`; `docs/platform.md`, App categories), `webDomains`
-    /// the websites' domains (`reddit.com`, written as the user typed it: lowercased, a leading
-    /// `www.` kept).
-    public func selection(applications: [String], categories: [String] = [], webDomains: [String] = []) -> FamilyActivitySelection {
+    /// categories' names (`social`, `games`; `docs/platform.md`, App categories).
+    public func selection(applications: [String], categories: [String] = []) -> FamilyActivitySelection {
         FamilyActivitySelection(
             applicationTokens: Set(applications.map(ApplicationToken.init(bundleIdentifier:))),
-            categoryTokens: Set(categories.map(ActivityCategoryToken.init(category:))),
-            webDomainTokens: Set(webDomains.map { WebDomainToken(domain: $0.lowercased()) }))
+            categoryTokens: Set(categories.map(ActivityCategoryToken.init(category:))))
+    }
+
+    /// The selection the user made, websites too: `webDomains` are their domains (`reddit.com`,
+    /// as the user typed it, kept as iOS keeps a domain: lowercased, a leading `www.` kept,
+    /// ``WebDomain/normalized(_:)``). A website that is no domain (`reddit..com`, a control
+    /// character) the picker does not take: refused (``DeviceError/invalidArgument(field:reason:)``,
+    /// `webDomains[i]`).
+    public func selection(applications: [String], categories: [String] = [], webDomains: [String]) throws(DeviceError)
+        -> FamilyActivitySelection
+    {
+        var selection = self.selection(applications: applications, categories: categories)
+        for (index, domain) in webDomains.enumerated() {
+            do {
+                selection.webDomainTokens.insert(WebDomainToken(domain: try WebDomain.normalized(domain)))
+            } catch {
+                throw .invalidArgument(field: "webDomains[\(index)]", reason: error.reason)
+            }
+        }
+        return selection
     }
 }
 

@@ -247,11 +247,20 @@ public struct ManagedSettingsStore: Sendable {
     }
 
     /// `store.shield.webDomains = domains` alone (nil or empty: none): the websites Safari covers
-    /// with this app's shield; the applications and categories stay. Domains as the user typed
-    /// them (`reddit.com`).
+    /// with this app's shield; the applications and categories stay. Domains as iOS keeps them
+    /// (``WebDomain/normalized(_:)``: `REDDIT.com` is `reddit.com`); one that is no domain is
+    /// refused (``DeviceError/invalidArgument(field:reason:)``, `webDomains`) and nothing written.
     public func setShieldWebDomains(_ domains: Set<String>?) async throws {
         try CallbackContext.platformCall(VisibleOperation("write", "ManagedSettingsStore \(name)", "shield"))
-        try await agent.setShield(store: id, applications: nil, categories: nil, webDomains: Set((domains ?? []).map { $0.lowercased() }))
+        var normalized: Set<String> = []
+        for domain in (domains ?? []).sorted() {
+            do {
+                normalized.insert(try WebDomain.normalized(domain))
+            } catch {
+                throw DeviceError.invalidArgument(field: "webDomains", reason: "\(domain.debugDescription): \(error.reason)")
+            }
+        }
+        try await agent.setShield(store: id, applications: nil, categories: nil, webDomains: normalized)
     }
 
     /// `store.shield.webDomains = selection.webDomainTokens`.

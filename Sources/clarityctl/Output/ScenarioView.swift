@@ -16,7 +16,7 @@ enum ScenarioView {
         ] + (report["decisionsPerSecond"].map { [("decisions/s", decimal($0, digits: 0))] } ?? []) + [
             ("seconds", decimal(report["seconds"], digits: 2)),
             ("stoppedBy", text(report["stoppedBy"])),
-        ] + (report["expectFailure"] == true
+        ] + nothingRan(report) + (report["expectFailure"] == true
             ? [("expected", "a failure (expectFailure: a known race, pinned): " + ((report["failed"]?.intValue ?? 0) > 0 ? "found, so it passes" : "not found, so it fails"))]
             : []) + (report["bound"].map { bound in
             [("exhaustive", report["exhaustive"] == true
@@ -38,6 +38,12 @@ enum ScenarioView {
             lines += ["", "(\(PlainText.counted(unshown, "more failing schedule")): the daemon keeps those with the lowest indexes)"]
         }
         return lines
+    }
+
+    /// The line that says an exploration that ran no schedule did not pass; none otherwise.
+    private static func nothingRan(_ report: JSONValue) -> [(String, String)] {
+        guard case .nothingRan = ExplorationVerdict(report), let reason = ExplorationVerdict(report).reason else { return [] }
+        return [("passed", "no: \(reason)")]
     }
 
     /// `scenario.run` / `scenario.replay`'s result: the trace lines first when `trace` (as

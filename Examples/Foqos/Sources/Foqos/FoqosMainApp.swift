@@ -37,7 +37,7 @@ actor FoqosMainApp: WorldActor {
         endHour: $0.endHour, endMinute: $0.endMinute, updatedAt: now)  // schedule.updatedAt = Date()
     }
     // FamilyActivityPicker: the user's pick, as tokens
-    let selection = platform.familyActivityPicker.selection(
+    let selection = try platform.familyActivityPicker.selection(
       applications: draft.apps, categories: draft.categories ?? [], webDomains: draft.webDomains ?? [])
     let enableBreaks = draft.breakMinutes != nil
 

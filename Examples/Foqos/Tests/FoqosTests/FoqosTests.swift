@@ -46,10 +46,10 @@ import SimulatediOS
     private func profile(
         on device: TestDevice, breakMinutes: Int? = nil, strategyMinutes: Int? = nil, schedule: BlockedProfileSchedule? = nil,
         categories: Set<String> = [], webDomains: Set<String> = [], allowMode: Bool = false
-    ) -> SharedData.ProfileSnapshot {
+    ) throws -> SharedData.ProfileSnapshot {
         SharedData.ProfileSnapshot(
             id: UUID(uuidString: profileId)!, name: "Deep work",
-            selectedActivity: device.familyActivityPicker.selection(
+            selectedActivity: try device.familyActivityPicker.selection(
                 applications: [instagram], categories: categories.sorted(), webDomains: webDomains.sorted()),
             createdAt: date("2026-01-05T09:00:00Z"), updatedAt: date("2026-01-05T09:00:00Z"),
             blockingStrategyId: "ShortcutTimerBlockingStrategy",
@@ -87,12 +87,12 @@ import SimulatediOS
             breakMinutes.map { ["name": "Deep work", "apps": [.string(instagram)], "breakMinutes": .int($0)] }
                 ?? ["name": "Deep work", "apps": [.string(instagram)]],
             effects: [
-                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: profile(on: device, breakMinutes: breakMinutes)]))
+                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: try profile(on: device, breakMinutes: breakMinutes)]))
             ])
         #expect(saved["profileId"]?.stringValue == profileId)
         #expect(saved["activities"] == [], "a profile without a schedule monitors nothing")
 
-        let timed = try stored([profileId: profile(on: device, breakMinutes: breakMinutes, strategyMinutes: 30)])
+        let timed = try stored([profileId: try profile(on: device, breakMinutes: breakMinutes, strategyMinutes: 30)])
         let started = try device.intent(
             "startTimer", ["minutes": 30],
             effects: [
@@ -214,7 +214,7 @@ import SimulatediOS
                 "schedule": ["days": [2], "startHour": 10, "startMinute": 0, "endHour": 11, "endMinute": 0],
             ],
             effects: [
-                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: profile(on: device, schedule: schedule)])),
+                .storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: try profile(on: device, schedule: schedule)])),
                 .activityStart(activity: profileId),
             ])
         #expect(saved["activities"]?.arrayValue?.compactMap(\.stringValue) == [profileId])
@@ -291,7 +291,7 @@ import SimulatediOS
         if !categories.isEmpty { args["categories"] = .array(categories.map(JSONValue.string)) }
         if !webDomains.isEmpty { args["webDomains"] = .array(webDomains.map(JSONValue.string)) }
         if allowMode { args["allowMode"] = true }
-        let saved = profile(on: device, categories: Set(categories), webDomains: Set(webDomains), allowMode: allowMode)
+        let saved = try profile(on: device, categories: Set(categories), webDomains: Set(webDomains), allowMode: allowMode)
         try device.intent(
             "saveProfile", .object(args),
             effects: [.storeWrite(suite: group, key: "profileSnapshots", value: try stored([profileId: saved]))])

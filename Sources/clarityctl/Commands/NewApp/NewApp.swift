@@ -39,10 +39,36 @@ struct NewApp: ClarityCommand {
             throw UsageError("--clarityd \(root.path): not a clarityd clone (no Sources/ClarityDaemon)")
         }
         template = NewAppTemplate(name: name, claritydPath: root.path)
+        if let clash = template.modules.first(where: { Self.takenModules(in: root).contains($0.lowercased()) }) {
+            throw UsageError(
+                "NAME \(name): the package would have a module \(clash), which clashes with a module of clarityd's or of "
+                    + "Swift's of that name (it would import the wrong one); choose another")
+        }
         directory = URL(fileURLWithPath: path ?? name).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw UsageError("--path \(directory.path) is a file: give a new directory")
+        }
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         if !existing.isEmpty { throw UsageError("--path \(directory.path) is not empty: give a new directory") }
     }
+
+    /// Lower-cased names of the modules a new package's own may not take: every target of the
+    /// clarityd clone at `root` (its `Sources` and `Tests` directories: `ClarityDaemon`,
+    /// `SimulatediOS`…), and what Swift and Foundation bring (`Swift`, `Foundation`, `Testing`…).
+    /// A module of either name would shadow, or be shadowed by, the one the package imports.
+    private static func takenModules(in root: URL) -> Set<String> {
+        let targets = ["Sources", "Tests"].flatMap { folder in
+            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
+        }
+        return Set((targets + toolchainModules).map { $0.lowercased() })
+    }
+
+    private static let toolchainModules = [
+        "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking", "FoundationXML",
+        "CoreFoundation", "Dispatch", "Testing", "XCTest", "Glibc", "Musl", "Darwin", "Observation", "Synchronization",
+        "Distributed", "RegexBuilder", "PackageDescription", "SwiftOnoneSupport", "os",
+    ]
 
     /// Lower-cased names a registration cannot take: the built-in apps' (`AppRegistration.clarity`
     /// exists) and Swift keywords (`.return` would not compile).

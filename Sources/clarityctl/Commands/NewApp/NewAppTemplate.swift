@@ -12,6 +12,8 @@ struct NewAppTemplate {
     var wireName: String { name.lowercased() }
     /// The package's daemon executable.
     var daemon: String { wireName + "d" }
+    /// The modules the package declares: the app, its daemon and its tests.
+    var modules: [String] { [name, daemon, name + "Tests"] }
 
     /// Path within the package → text, in the order they are written.
     var files: [(String, String)] {

@@ -4,14 +4,22 @@ import Foundation
 /// `explore --junit FILE`: each scenario explored as a JUnit test case, for a CI's test report —
 /// a failed case carries the failure's message, its story and the command that replays it, and
 /// its properties the schedule's index and token (`scripts/merge-junit.py` merges the files of
-/// a sharded matrix and names the lowest failing index).
+/// a sharded matrix and names the lowest failing index); a scenario that could not be explored
+/// (not JSON, or refused by the daemon) is an errored case, and the others are kept.
 struct JUnitReport {
     struct Case {
         let name: String
         let seconds: Double
-        /// Nil when the scenario passed.
-        let failure: (message: String, details: [String])?
+        let outcome: Outcome
         let properties: [(String, String)]
+    }
+
+    /// How a case ended: JUnit's `<failure>` for a scenario that did not pass, `<error>` for one
+    /// that could not be explored.
+    enum Outcome {
+        case passed
+        case failed(message: String, details: [String])
+        case errored(message: String)
     }
 
     let path: String
@@ -31,41 +39,50 @@ struct JUnitReport {
             properties.append(("scheduleIndex", PlainText.cell(failure["scheduleIndex"] ?? .null)))
             properties.append(("schedule", failure["schedule"]?.stringValue ?? ""))
         }
-        let passed = report["passed"]?.boolValue ?? ((report["failed"]?.intValue ?? 0) == 0)
-        var outcome: (String, [String])?
-        if !passed {
-            if let failure {
-                let story = failure["story"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                outcome = (failure["message"]?.stringValue ?? "a schedule failed", story + ["replay:"] + replayLines)
-            } else {
-                outcome = ("expected a failure (expectFailure), but no schedule failed: the race it pins is no longer found", [])
-            }
+        let outcome: Outcome
+        switch ExplorationVerdict(report) {
+        case .passed: outcome = .passed
+        case .failed where failure != nil:
+            let story = failure?["story"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            outcome = .failed(message: failure?["message"]?.stringValue ?? "a schedule failed", details: story + ["replay:"] + replayLines)
+        case let verdict: outcome = .failed(message: verdict.reason ?? "", details: [])
         }
-        cases.append(
-            Case(name: file, seconds: report["seconds"]?.doubleValue ?? 0, failure: outcome, properties: properties))
+        cases.append(Case(name: file, seconds: report["seconds"]?.doubleValue ?? 0, outcome: outcome, properties: properties))
+    }
+
+    /// Adds `file`, which could not be explored, as an errored case saying why.
+    mutating func add(file: String, error message: String) {
+        cases.append(Case(name: file, seconds: 0, outcome: .errored(message: message), properties: []))
     }
 
     /// The XML, one `<testsuite>` holding every case.
     var xml: String {
-        let failures = cases.filter { $0.failure != nil }.count
+        let failures = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
+        let errors = cases.filter { if case .errored = $0.outcome { true } else { false } }.count
         let seconds = cases.reduce(0) { $0 + $1.seconds }
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             "<testsuites>",
-            #"  <testsuite name="clarityd scenarios" tests="\#(cases.count)" failures="\#(failures)" errors="0" time="\#(Self.time(seconds))">"#,
+            #"  <testsuite name="clarityd scenarios" tests="\#(cases.count)" failures="\#(failures)" errors="\#(errors)" time="\#(Self.time(seconds))">"#,
         ]
         for testCase in cases {
             lines.append(
                 #"    <testcase classname="scenarios" name="\#(Self.escaped(testCase.name))" time="\#(Self.time(testCase.seconds))">"#)
-            lines.append("      <properties>")
-            for (name, value) in testCase.properties {
-                lines.append(#"        <property name="\#(Self.escaped(name))" value="\#(Self.escaped(value))"/>"#)
+            if !testCase.properties.isEmpty {
+                lines.append("      <properties>")
+                for (name, value) in testCase.properties {
+                    lines.append(#"        <property name="\#(Self.escaped(name))" value="\#(Self.escaped(value))"/>"#)
+                }
+                lines.append("      </properties>")
             }
-            lines.append("      </properties>")
-            if let failure = testCase.failure {
-                lines.append(#"      <failure message="\#(Self.escaped(failure.message))">"#)
-                lines += failure.details.map(Self.escaped)
+            switch testCase.outcome {
+            case .passed: break
+            case .failed(let message, let details):
+                lines.append(#"      <failure message="\#(Self.escaped(message))">"#)
+                lines += details.map { Self.escaped($0, inAttribute: false) }
                 lines.append("      </failure>")
+            case .errored(let message):
+                lines.append(#"      <error message="\#(Self.escaped(message))"/>"#)
             }
             lines.append("    </testcase>")
         }
@@ -83,16 +100,26 @@ struct JUnitReport {
 
     private static func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
 
-    static func escaped(_ text: String) -> String {
+    /// `text` as XML 1.0 character data: the five markup characters as entities, and what XML
+    /// 1.0 cannot hold at all — control characters other than tab, line feed and carriage return,
+    /// U+FFFE and U+FFFF; not even as `&#1;` — written visibly as `\u0001`, so that a scenario
+    /// file or a store key holding one still gives a well-formed report that shows it. In an
+    /// attribute, tab, line feed and carriage return are character references, which a parser
+    /// keeps (it turns them into spaces when written as they are).
+    static func escaped(_ text: String, inAttribute: Bool = true) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            default: out.append(character)
+            case "\t", "\n", "\r": out += inAttribute ? "&#\(scalar.value);" : String(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -5,7 +5,9 @@ import Foundation
 /// fresh world, to find the interleavings that break it — or of every `*.json` scenario in DIR.
 /// Prints the summary and each failure with the `clarityctl replay` commands that reproduce it;
 /// `--junit FILE` writes a JUnit report; exit status 1 when a scenario did not pass (a schedule
-/// failed, or a scenario that pins a race with `expectFailure` had none fail).
+/// failed, a scenario that pins a race with `expectFailure` had none fail, or no schedule ran).
+/// Of a directory, a scenario that cannot be explored (not JSON, or refused by the daemon) is
+/// reported as an error and the others are explored all the same.
 struct ScenarioExplore: ClarityCommand {
     static let help = CommandHelp(
         words: ["explore"],
@@ -30,9 +32,11 @@ struct ScenarioExplore: ClarityCommand {
             PerfettoFile.helpLine,
             ScenarioDaemon.helpLine,
             "Prints the summary, then each failure with the clarityctl replay commands that reproduce it.",
-            "With a directory, explores every *.json scenario in it, in name order.",
+            "With a directory, explores every *.json scenario in it, in name order; one that cannot be explored",
+            "(not JSON, or refused by the daemon) is reported (an errored test case with --junit), and the rest go on.",
             "A scenario with \"expectFailure\": true pins a known race: it passes when a schedule fails.",
-            "Exit status 1 when a scenario did not pass, 0 when all did. Waits as long as the exploration takes",
+            "Exit status 1 when a scenario did not pass (a schedule failed, none ran, or none failed where a",
+            "failure is expected) or could not be explored, 0 when all passed. Waits as long as the exploration takes",
             "(on a terminal, a progress bar on stderr: schedules done, failed, seconds) unless --timeout is given.",
             "Example:",
             "  clarityctl explore config/scenarios/clarity-stale-verification.json --schedules 200",
@@ -41,8 +45,10 @@ struct ScenarioExplore: ClarityCommand {
     static let defaultSchedules = 1000
     static let dfsSchedules = 10_000_000
 
-    /// The scenarios: the one FILE, or every `*.json` of DIR.
-    let files: [ScenarioFile]
+    /// The scenarios: the one FILE, or every `*.json` of DIR, each read or why it could not be.
+    let files: [(path: String, file: Result<ScenarioFile, any Error>)]
+    /// DIR was given: each scenario is reported on its own, one that cannot be explored too.
+    let ofDirectory: Bool
     let daemon: ScenarioDaemon
     let schedules: Int
     let params: [String: JSONValue]
@@ -89,7 +95,10 @@ struct ScenarioExplore: ClarityCommand {
         params["timeLimit"] = try arguments.value(of: "--time-limit").map(Self.timeLimit)
         if arguments.flag("--swarm") { params["swarm"] = true }
         if arguments.flag("--all") { params["stopAtFirst"] = false }
-        files = try Self.scenarios(at: try arguments.positional("FILE|DIR (a scenario, JSON, or a directory of them)"))
+        let path = try arguments.positional("FILE|DIR (a scenario, JSON, or a directory of them)")
+        var isDirectory: ObjCBool = false
+        ofDirectory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        files = try Self.scenarios(at: path)
         self.params = params
     }
 
@@ -119,50 +128,61 @@ struct ScenarioExplore: ClarityCommand {
         return seconds
     }
 
-    /// The scenario at `path`, or every `*.json` scenario in the directory at `path`.
-    static func scenarios(at path: String) throws -> [ScenarioFile] {
+    /// The scenario at `path` (one that cannot be read is a usage error), or every `*.json`
+    /// scenario in the directory at `path`, each read or why it could not be.
+    static func scenarios(at path: String) throws -> [(path: String, file: Result<ScenarioFile, any Error>)] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return [try ScenarioFile(path: path)]
+            return [(path, .success(try ScenarioFile(path: path)))]
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         guard !names.isEmpty else { throw UsageError("directory \(path): holds no *.json scenario") }
-        return try names.map { try ScenarioFile(path: (path as NSString).appendingPathComponent($0)) }
+        return names.map { name in
+            let file = (path as NSString).appendingPathComponent(name)
+            return (file, Result { try ScenarioFile(path: file) })
+        }
     }
 
     func run(in session: Session) throws {
         var junit = self.junit.map(JUnitReport.init(path:))
         var notPassed: [String] = []
-        for (position, file) in files.enumerated() {
-            if files.count > 1 {
+        var errored: [String] = []
+        for (position, entry) in files.enumerated() {
+            if ofDirectory {
                 if position > 0 { session.output.note("") }
-                session.output.note("== \(file.path)")
+                session.output.note("== \(entry.path)")
             }
-            let report = try explore(file, in: session)
+            let report: JSONValue
+            let file: ScenarioFile
+            do {
+                file = try entry.file.get()
+                report = try explore(file, in: session)
+            } catch where ofDirectory && (error is UsageError || error is RPCError) {
+                // Not JSON, or refused by the daemon (-32005 naming the field…): the others go on.
+                let message = (error as? UsageError)?.message ?? (error as? RPCError)?.message ?? "\(error)"
+                session.output.show(["file": .string(entry.path), "error": .string(message)], lines: ["error: \(message)"])
+                junit?.add(file: entry.path, error: message)
+                errored.append(entry.path)
+                continue
+            }
             let replayLines = report["failures"]?.arrayValue?.first.map {
                 ScenarioReplay.commandLines(for: $0, file: file, daemon: daemon)
             } ?? []
             junit?.add(file: file.path, report: report, replayLines: replayLines)
-            if report["passed"]?.boolValue ?? ((report["failed"]?.intValue ?? 0) == 0) == false {
-                notPassed.append(Self.verdict(of: report, file: file.path))
+            if let reason = ExplorationVerdict(report).reason {
+                notPassed.append("explore: " + (ofDirectory ? "\(file.path): " : "") + reason)
             }
         }
         try junit?.write()
-        if files.count > 1 {
+        if ofDirectory {
             session.output.note("")
-            session.output.note("\(files.count) scenarios: \(files.count - notPassed.count) passed, \(notPassed.count) did not")
+            let passed = files.count - notPassed.count - errored.count
+            session.output.note(
+                "\(files.count) scenarios: \(passed) passed, \(notPassed.count) did not"
+                    + (errored.isEmpty ? "" : ", \(errored.count) could not be explored (\(errored.joined(separator: ", ")))"))
         }
-        if !notPassed.isEmpty { throw ScenarioFailed(message: notPassed.joined(separator: "; ")) }
-    }
-
-    /// Why a scenario did not pass: `explore: 1 of 14 schedules failed`, or for one that pins a
-    /// race, that none failed.
-    private static func verdict(of report: JSONValue, file: String) -> String {
-        let failed = report["failed"]?.intValue ?? 0
-        if report["expectFailure"] == true, failed == 0 {
-            return "explore: \(file) expects a failure, but none of \(report["schedules"]?.intValue ?? 0) schedules failed"
-        }
-        return "explore: \(failed) of \(report["schedules"]?.intValue ?? 0) schedules failed"
+        let problems = notPassed + errored.map { "explore: \($0) could not be explored" }
+        if !problems.isEmpty { throw ScenarioFailed(message: problems.joined(separator: "; ")) }
     }
 
     /// Explores one scenario and shows its report.
