@@ -3,7 +3,8 @@ import Synchronization
 /// Bytes that all connections together hold of one kind — request lines received and not yet
 /// answered, or answers not yet sent — against one cap, so that many clients cannot together
 /// take the daemon's memory where each alone is bounded (docs/protocol.md, Transport and
-/// framing). ``ConnectionRegistry`` keeps one for input and one for output.
+/// framing). ``ConnectionRegistry`` keeps one for input and one for output; the devices keep one
+/// for the steps their recordings hold (``SessionRecording``, `maxRecordingBytes`).
 ///
 /// Each ``Connection`` moves its charge as its buffers grow and shrink, and gives it back when
 /// it closes. Shared by every event loop, as one atomic count: the output cap is read once a
@@ -37,6 +38,16 @@ final class ByteBudget: Sendable {
             if exchanged { return true }
             total = found
         }
+    }
+
+    /// Takes `bytes` more, unless that would take the total past ``limit`` (false: nothing taken).
+    func take(_ bytes: Int) -> Bool {
+        recharge(from: 0, to: bytes)
+    }
+
+    /// Gives back `bytes` taken.
+    func give(_ bytes: Int) {
+        charge(from: bytes, to: 0)
     }
 
     /// Moves a connection's charge from `old` to `new` bytes, whatever the total (for bytes

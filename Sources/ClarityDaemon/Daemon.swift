@@ -109,7 +109,8 @@ final class Daemon: Sendable {
             devices = try DeviceService(
                 catalog: catalog, defaultApp: defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
                 lanes: lanes,
-                policy: CompactionPolicy(lines: config.compactJournalAfter, replaySteps: config.maxReplaySteps), log: log)
+                policy: CompactionPolicy(lines: config.compactJournalAfter, replaySteps: config.maxReplaySteps),
+                maxRecordingBytes: config.maxRecordingBytes, log: log)
         } catch let error as RPCError {
             throw .runtime("the devices failed to start: \(error.message)")
         } catch {

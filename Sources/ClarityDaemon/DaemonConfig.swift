@@ -38,6 +38,10 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
     /// loop (-c 50 pings at 0.91 of redis with two, 1.0 with one); device work runs on its lanes
     /// whatever this is. More suit a machine with cores to spare beyond its clients.
     var eventLoops = 1
+    /// The bytes the steps of all recordings together may hold (``SessionRecording``): a request
+    /// there is no room for is refused while its device is recorded. 32 MiB: an answer holds it
+    /// whole, as `record.stop` answers by default.
+    var maxRecordingBytes = 32 << 20
 
     /// How far an acknowledged change is saved before the reply goes out.
     enum Durability: String, Codable, Sendable, CaseIterable {
@@ -58,6 +62,7 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case socket, stateDir, defaultApp, clock, maxRequestBytes, logLevel, durability, compactJournalAfter
         case scenarioThreads, scenarioQueue, maxReplaySteps, eventLoops
+        case maxRecordingBytes
     }
 
     init(from decoder: any Decoder) throws {
@@ -76,6 +81,7 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
         scenarioThreads = try fields.positive(.scenarioThreads, atMost: 256) ?? defaults.scenarioThreads
         scenarioQueue = try fields.nonNegative(.scenarioQueue, atMost: 1024) ?? defaults.scenarioQueue
         eventLoops = try fields.positive(.eventLoops, atMost: 64) ?? defaults.eventLoops
+        maxRecordingBytes = try fields.positive(.maxRecordingBytes, atMost: 1 << 30) ?? defaults.maxRecordingBytes
     }
 
     /// The socket in force.

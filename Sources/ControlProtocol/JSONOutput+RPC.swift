@@ -23,7 +23,7 @@ extension JSONOutput {
     }
 
     /// A response whose result is written already: the bytes ``write(_:)-(RPCResponse)`` gives
-    /// for `RPCResponse(id: id, result: result.value)`.
+    /// for a response whose result is the value `result` spells.
     public mutating func writeResponse(id: RPCID, result: JSONText) {
         append("{\"id\":")
         write(id)

@@ -41,6 +41,8 @@ public enum ScenarioFile {
 /// A scenario file's members, as written.
 struct ScenarioDocument: Decodable, Sendable {
     var name: String?
+    /// The device's name (``Scenario/deviceName``).
+    var device: String?
     var app: String?
     /// Several apps installed on the scenario's device, in order (instead of `app`).
     var apps: [String]?
@@ -94,6 +96,9 @@ struct ScenarioDocument: Decodable, Sendable {
                 throw ScenarioInvalid(field: "config", reason: "\(error)")
             }
         }
+        if let device, !(1...64).contains(device.utf8.count) {
+            throw ScenarioInvalid(field: "device", reason: "a device name of 1 to 64 bytes")
+        }
         var kinds: Set<Fault> = []
         for (index, name) in (faults ?? []).enumerated() {
             guard let fault = Fault(rawValue: name) else {
@@ -103,11 +108,13 @@ struct ScenarioDocument: Decodable, Sendable {
             }
             guard kinds.insert(fault).inserted else { throw ScenarioInvalid(field: "faults[\(index)]", reason: "listed twice") }
         }
-        return Scenario(
+        var scenario = Scenario(
             name: name ?? "scenario", app: registrations[0], otherApps: Array(registrations.dropFirst()), start: startDate, timeZone: zone, timeZoneName: zoneName,
             seed: seed ?? 0, config: deviceConfig, steps: steps.map(\.step), invariants: (invariants ?? []).map(\.condition),
             failOnRace: failOnRace ?? false, builtInInvariants: builtInInvariants ?? true, expectFailure: expectFailure ?? false,
             faults: kinds)
+        scenario.deviceName = device ?? scenario.deviceName
+        return scenario
     }
 }
 

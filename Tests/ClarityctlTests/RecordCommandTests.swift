@@ -98,5 +98,12 @@ import Testing
                 "  trace:    seq 13–41 recorded",
                 "replay it: clarityctl run odd.json",
             ])
+        var written = stopped.objectValue ?? [:]
+        written["scenario"] = nil
+        written["path"] = "/tmp/odd.json"
+        written["bytes"] = 140_698_436
+        #expect(
+            RecordingView.stopLines(.object(written), file: "odd.json").first
+                == "wrote 5 steps to odd.json (140698436 bytes, too large to answer: written by clarityd)")
     }
 }

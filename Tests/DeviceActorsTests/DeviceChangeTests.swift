@@ -23,12 +23,25 @@ import Testing
         #expect(change(device) { _ = device.traceEntries(since: nil, limit: nil) } == .none)
     }
 
+    /// `device.config` that leaves the config as it is (`raceDetector: false` when it is off)
+    /// changes nothing: it is not journalled, and does not make a session unrecordable (issue 38).
+    @Test func aConfigThatLeavesItAsItIsChangesNothing() throws {
+        let device = try makeClarityDevice()
+        var overrides = DeviceConfig.Overrides()
+        overrides.raceDetector = false
+        overrides.quirks = [:]
+        #expect(try change(device) { _ = try device.updateConfig(overrides) } == .none)
+        #expect(try change(device) { _ = try device.updateConfig(DeviceConfig.Overrides()) } == .none)
+    }
+
     @Test func whatAUserSetOrAnAppStoredIsDurable() throws {
         let device = try makeClarityDevice()
         #expect(try change(device) { _ = try device.storeSet(suite: nil, key: "k", value: .int(1)) } == .durable)
         #expect(try change(device) { _ = try device.apply(.lock) } == .durable)
         #expect(try change(device) { _ = try device.advance(seconds: 1) } == .durable)
-        #expect(try change(device) { _ = try device.updateConfig(DeviceConfig.Overrides()) } == .durable)
+        var raceDetector = DeviceConfig.Overrides()
+        raceDetector.raceDetector = true
+        #expect(try change(device) { _ = try device.updateConfig(raceDetector) } == .durable)
         #expect(try change(device) { _ = try device.perform(intent: "logMood", arguments: JSONArguments(["mood": 3])) } == .durable)
     }
 

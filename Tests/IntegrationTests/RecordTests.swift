@@ -19,19 +19,6 @@ import Testing
         #expect(daemon.error(calling: method, params) != nil, "\(method) \(params) fails, as the test means it to")
     }
 
-    /// Every trace event of `device`, paged as `clarityctl trace` pages them.
-    private func trace(_ daemon: DaemonProcess, _ device: String, since: Int = 0) throws -> [JSONValue] {
-        var events: [JSONValue] = []
-        var last = since
-        while let page = try daemon.call("trace.get", ["device": .string(device), "since": .int(last)]).arrayValue,
-            let seq = page.last?["seq"]?.intValue
-        {
-            events += page
-            last = seq
-        }
-        return events
-    }
-
     /// A session by hand on a device with a config, seed and zone of its own: history before
     /// `record.start` (an intent that failed on an argument among it), then events, a refused
     /// intent and advances. The scenario replays to the same trace, with the same store.
@@ -56,7 +43,7 @@ import Testing
         #expect(start["device"] == lab)
         #expect(start["history"] == 6, "every request that changed the device, the failed intent included")
         let startedSeq = try #require(start["started"]?["seq"]?.intValue)
-        #expect(try trace(daemon, "lab").last?["seq"]?.intValue == startedSeq)
+        #expect(try daemon.trace(of: "lab").last?["seq"]?.intValue == startedSeq)
         #expect(start["started"]?["t"] == 300)
 
         _ = try daemon.call("clock.advance", ["device": lab, "seconds": 360])
@@ -66,7 +53,7 @@ import Testing
         _ = try daemon.call("event", ["device": lab, "type": "lock"])
         _ = try daemon.call("clock.advance", ["device": lab, "seconds": 90.5])
         _ = try daemon.call("event", ["device": lab, "type": "unlock"])
-        let live = try trace(daemon, "lab")
+        let live = try daemon.trace(of: "lab")
         let store = try #require(daemon.call("store.dump", ["device": lab])["values"]?.objectValue)
 
         let stop = try daemon.call("record.stop", ["device": lab, "name": "odd shield"])
@@ -90,7 +77,7 @@ import Testing
         #expect(run["passed"] == true, "\(String(describing: run["failures"]))")
         let replayed = try #require(run["trace"]?.arrayValue)
         #expect(replayed == live, "the whole trace, history included, event for event")
-        #expect(replayed.filter { ($0["seq"]?.intValue ?? 0) > startedSeq } == (try trace(daemon, "lab", since: startedSeq)))
+        #expect(replayed.filter { ($0["seq"]?.intValue ?? 0) > startedSeq } == (try daemon.trace(of: "lab", since: startedSeq)))
 
         var checked = scenario.objectValue ?? [:]
         checked["steps"] = .array(
@@ -169,7 +156,7 @@ import Testing
         _ = try daemon.call("event", ["device": "c", "type": "app.open", "app": .string(Self.instagram)])
         for _ in 0..<4 { _ = try daemon.call("clock.advance", ["device": "c", "seconds": 300]) }
         #expect(!daemon.log.contains("device c: journal compacted"), "held while recorded")
-        let live = try trace(daemon, "c")
+        let live = try daemon.trace(of: "c")
         let stop = try daemon.call("record.stop", ["device": "c"])
         #expect(daemon.eventually { daemon.log.contains("device c: journal compacted") }, "done at the stop, being due")
         let run = try daemon.call("scenario.run", ["scenario": try #require(stop["scenario"])])
@@ -184,7 +171,7 @@ import Testing
         defer { daemon.stop() }
         _ = try daemon.call("record.start")
         _ = try daemon.call("event", ["type": "lock"])
-        let before = try trace(daemon, "default")
+        let before = try daemon.trace(of: "default")
         daemon.kill(SIGTERM)
         #expect(daemon.waitForExit() == 0)
         #expect(daemon.log.contains("device default: its recording since seq"), "said in the log at shutdown")
@@ -192,7 +179,7 @@ import Testing
         let lost = daemon.error(calling: "record.stop")
         #expect(lost?.data?["reason"] == "notRecording")
         #expect(lost?.message.contains("one started before clarityd last started is lost") == true)
-        #expect(try trace(daemon, "default") == before)
+        #expect(try daemon.trace(of: "default") == before)
         _ = try daemon.call("record.start")
     }
 
@@ -238,7 +225,7 @@ import Testing
         let run = daemon.runCtl(["scenario", "run", file])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("result:   passed\n"))
-        let liveEvents = try trace(daemon, "default").count
+        let liveEvents = try daemon.trace(of: "default").count
         #expect(run.stdout.contains("\ntrace:    \(liveEvents) events\n"))
 
         let notRecording = daemon.runCtl(["record", "stop", "-o", file])

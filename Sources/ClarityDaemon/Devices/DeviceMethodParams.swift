@@ -180,12 +180,15 @@ struct ConfigParams: DeviceParams {
     var config: DeviceConfig.Overrides?
 }
 
-/// `record.stop`: `name`, the scenario's (not empty; default `recorded on <device>`).
+/// `record.stop`: `name`, the scenario's (not empty; default `recorded on <device>`), and
+/// `path`, the file clarityd writes it to instead of answering it (absolute: the daemon's
+/// working directory is not its caller's).
 struct RecordStopParams: DeviceParams {
     var device: String?
     var name: String?
+    var path: String?
 
-    private enum Key: CodingKey { case device, name }
+    private enum Key: CodingKey { case device, name, path }
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Key.self)
@@ -193,6 +196,12 @@ struct RecordStopParams: DeviceParams {
         name = try fields.decodeIfPresent(String.self, forKey: .name)
         if name?.isEmpty == true {
             throw DecodingError.dataCorruptedError(forKey: .name, in: fields, debugDescription: "must not be empty")
+        }
+        path = try fields.decodeIfPresent(String.self, forKey: .path)
+        if let path, !path.hasPrefix("/") || path.hasSuffix("/") || path.contains("\u{0}") {
+            throw DecodingError.dataCorruptedError(
+                forKey: .path, in: fields,
+                debugDescription: "must be an absolute path to a file (clarityd's working directory is not the caller's)")
         }
     }
 }

@@ -35,7 +35,7 @@ struct DeviceReplay: Sendable {
         case .created(let creation): device = try make(creation, replaying: true)
         case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot, catalog: catalog, servers: servers)
         }
-        let divergence = run(stored.entries, of: stored.name, on: device) { _, _ in }
+        let divergence = run(stored.entries, of: stored.name, on: device) { _ in }
         if let (index, method) = divergence {
             let why =
                 stored.writtenBy == JournalBuild.current
@@ -48,14 +48,33 @@ struct DeviceReplay: Sendable {
         return (device, divergence != nil)
     }
 
+    /// Where a replayed request's network answers come from.
+    enum NetworkAnswers: Sendable {
+        /// The journal line's `network`: the backend is not asked (a restart's replay).
+        case journalled
+        /// The device's backend, asked anew (a recording's rehearsal on servers of its own,
+        /// ``ScenarioRehearsal``).
+        case asked
+    }
+
+    /// How one journalled request went in a replay.
+    struct Replayed {
+        let index: Int
+        let entry: JournalEntry
+        /// The error it threw; nil when it went through (a request that failed when first made
+        /// fails again, and its failure is part of the history).
+        let error: (any Error)?
+        /// What the network answered it.
+        let network: [DeviceConnection.Exchange]
+    }
+
     /// Runs device `name`'s journalled `requests` on `device`, each at the virtual time it ran,
-    /// through the route that first served it; tells `ended` how each ended (the error it threw,
-    /// nil when it went through: a request that failed when first made fails again, and its
-    /// failure is part of the history). Returns the first request after which the device did
-    /// not stand where the journal says (its index and method), if any.
+    /// through the route that first served it, and tells `ended` how each went. Returns the
+    /// first request after which the device did not stand where the journal says (its index
+    /// and method), if any.
     func run(
         _ requests: some Sequence<JournalEntry>, of name: String, on device: SimulatedDevice,
-        ended: (_ index: Int, _ error: (any Error)?) -> Void
+        answers: NetworkAnswers = .journalled, ended: (Replayed) -> Void
     ) -> (index: Int, method: String)? {
         var divergence: (index: Int, method: String)?
         for (index, entry) in requests.enumerated() {
@@ -63,18 +82,20 @@ struct DeviceReplay: Sendable {
                 log.warning("device \(name): journal line \(index + 2) is not a device method (\(entry.method)); skipped")
                 continue
             }
-            // The network answers only as it did then: nothing while catching up, then what the
-            // request got (the journal line's `network`).
-            device.connection?.replay([])
-            defer { _ = device.connection?.takeExchanges() }
+            // Journalled, the network answers only as it did then: nothing while catching up,
+            // then what the request got (the journal line's `network`).
+            if answers == .journalled { device.connection?.replay([]) }
+            var failure: (any Error)?
             do {
                 try device.catchUp(toMilliseconds: entry.at)
-                device.connection?.replay(entry.network ?? [])
+                // What the network answered while catching up is not the request's.
+                _ = device.connection?.takeExchanges()
+                if answers == .journalled { device.connection?.replay(entry.network ?? []) }
                 try replay(device, entry.params)
-                ended(index, nil)
             } catch {
-                ended(index, error)
+                failure = error
             }
+            ended(Replayed(index: index, entry: entry, error: failure, network: device.connection?.takeExchanges() ?? []))
             if divergence == nil, JournalEntry.Checkpoint(device.mark) != entry.after {
                 divergence = (index, entry.method)
             }

@@ -12,7 +12,7 @@ struct DeviceRoute: Sendable {
         self.answer = answer
     }
 
-    typealias Answer = @Sendable (DeviceService, _ method: String, JSONValue?, DurabilityWaits?) throws -> JSONValue
+    typealias Answer = @Sendable (DeviceService, _ method: String, JSONValue?, Caller) throws -> MethodReply.Result
     /// Runs a journalled request again on a device being rebuilt (``DeviceReplay``).
     typealias Replay = @Sendable (SimulatedDevice, JSONValue) throws -> Void
     let answer: Answer
@@ -26,24 +26,27 @@ struct DeviceRoute: Sendable {
         _ params: Params.Type, _ body: @escaping @Sendable (SimulatedDevice, Params) throws(DeviceError) -> Result
     ) -> DeviceRoute {
         DeviceRoute(replay: { device, raw in _ = try body(device, try decodeParams(Params.self, raw)) }) {
-            service, method, raw, waits in
+            service, method, raw, caller in
             let params = try decodeParams(Params.self, raw)
             let slot = try service.slot(named: params.device ?? "default")
-            return try JSONWire.value(
-                try slot.perform(method: method, params: raw, waits: waits) { device throws(DeviceError) in
-                    try body(device, params)
-                })
+            return .value(
+                try JSONWire.value(
+                    try slot.perform(method: method, params: raw, waits: caller.waits) { device throws(DeviceError) in
+                        try body(device, params)
+                    }))
         }
     }
 
     /// A method of one device that works on its slot rather than on the device
-    /// (`record.start`, `record.stop`): on the device's lane, and not journalled.
-    static func slot<Params: DeviceParams & SendableMetatype, Result: Encodable & SendableMetatype>(
-        _ params: Params.Type, _ body: @escaping @Sendable (DeviceSlot, Params) throws -> Result
+    /// (`record.start`, `record.stop`): on the device's lane, and not journalled. Its answer is
+    /// written already (``JSONText``), for one too large to be a value first (`record.stop`'s
+    /// scenario); `caller` is who asked.
+    static func slot<Params: DeviceParams & SendableMetatype>(
+        _ params: Params.Type, _ body: @escaping @Sendable (DeviceSlot, Params, _ caller: Caller) throws -> JSONText
     ) -> DeviceRoute {
-        DeviceRoute(replay: nil) { service, _, raw, _ in
+        DeviceRoute(replay: nil) { service, _, raw, caller in
             let params = try decodeParams(Params.self, raw)
-            return try JSONWire.value(try body(try service.slot(named: params.device ?? "default"), params))
+            return .written(try body(try service.slot(named: params.device ?? "default"), params, caller))
         }
     }
 
@@ -54,7 +57,7 @@ struct DeviceRoute: Sendable {
         _ body: @escaping @Sendable (DeviceService, Params) throws -> Result
     ) -> DeviceRoute {
         DeviceRoute(runsOn: runsOn, replay: nil) { service, _, raw, _ in
-            try JSONWire.value(try body(service, try decodeParams(Params.self, raw)))
+            .value(try JSONWire.value(try body(service, try decodeParams(Params.self, raw))))
         }
     }
 }
@@ -128,8 +131,10 @@ enum DeviceRoutes {
                 since: params.since, limit: params.limit, last: params.last, maxEvents: TraceParams.maxEvents)
             return device.traceEntries(since: since, limit: limit, last: last, kinds: params.kinds)
         },
-        .recordStart: .slot(DeviceOnlyParams.self) { slot, _ in try slot.startRecording() },
-        .recordStop: .slot(RecordStopParams.self) { slot, params in try slot.stopRecording(scenarioName: params.name) },
+        .recordStart: .slot(DeviceOnlyParams.self) { slot, _, _ in try JSONText(JSONWire.value(try slot.startRecording())) },
+        .recordStop: .slot(RecordStopParams.self) { slot, params, caller in
+            try slot.stopRecording(scenarioName: params.name, path: params.path, id: caller.requestID, answers: caller.subscriptions.budget)
+        },
         .traceExport: .device(TraceExportParams.self) { device, params throws(DeviceError) in
             if let format = params.format, !TraceExportParams.formats.contains(format) {
                 throw .invalidArgument(

@@ -31,6 +31,8 @@ final class DeviceService: Sendable {
     private let clockMode: ClockMode
     private let policy: CompactionPolicy
     private let replay: DeviceReplay
+    /// The bytes the devices' recordings may hold together (`maxRecordingBytes`).
+    private let recordings: ByteBudget
     private let log: Logger
     /// The apps this daemon runs (``AppCatalog``), as it was assembled with them.
     var catalog: AppCatalog { replay.catalog }
@@ -60,9 +62,10 @@ final class DeviceService: Sendable {
 
     init(
         catalog: AppCatalog, defaultApp: String, clockMode: ClockMode, defaults: DeviceConfig, store: DeviceStateStore,
-        lanes: DeviceLanes, policy: CompactionPolicy, log: Logger
+        lanes: DeviceLanes, policy: CompactionPolicy, maxRecordingBytes: Int, log: Logger
     ) throws {
         replay = DeviceReplay(log: log, servers: store.backends.servers, catalog: catalog)
+        recordings = ByteBudget(limit: maxRecordingBytes)
         self.lanes = lanes
         self.clockMode = clockMode
         self.defaultApp = defaultApp
@@ -72,7 +75,7 @@ final class DeviceService: Sendable {
         self.log = log
         let found = store.storedDevices()
         for stored in found {
-            let slot = DeviceSlot(restoring: stored.name, lanes: lanes, store: store, policy: policy, replay: replay, log: log)
+            let slot = DeviceSlot(restoring: stored.name, lanes: lanes, store: store, policy: policy, replay: replay, recordings: recordings, log: log)
             registry.withLock { registry in
                 registry.slots[stored.name] = slot
                 registry.restoring.insert(stored.name)
@@ -119,7 +122,12 @@ final class DeviceService: Sendable {
     /// The handler of device method `method`: `route`'s work on this registry; journal lines
     /// the answer must wait for are added to the caller's `waits`.
     func handler(for method: Method, _ route: DeviceRoute) -> Router.Handler {
-        { [self] params, caller in MethodReply(result: try route.answer(self, method.rawValue, params, caller.waits)) }
+        { [self] params, caller in
+            switch try route.answer(self, method.rawValue, params, caller) {
+            case .value(let value): MethodReply(result: value)
+            case .written(let text): MethodReply(written: text)
+            }
+        }
     }
 
     /// The device called `name`.
@@ -220,7 +228,7 @@ final class DeviceService: Sendable {
         } catch {
             throw RPCError.storageFailed("device \(creation.name)'s backend could not be saved, so it was not created", reason: "\(error)")
         }
-        let slot = DeviceSlot(device: device, lanes: lanes, store: store, policy: policy, replay: replay, log: log)
+        let slot = DeviceSlot(device: device, lanes: lanes, store: store, policy: policy, replay: replay, recordings: recordings, log: log)
         do {
             try attach(slot, creating: creation)
         } catch {

@@ -52,13 +52,15 @@ final class DeviceSlot: @unchecked Sendable {
     private var closed = false
     /// The session being recorded (`record.start` … `record.stop`), touched only on the lane.
     private var recording: SessionRecording?
+    /// The bytes all recordings together may hold (`maxRecordingBytes`).
+    private let recordings: ByteBudget
 
     /// A device made now (`device.create`, or `default` at the first start).
     convenience init(
         device: SimulatedDevice, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, replay: DeviceReplay,
-        log: Logger
+        recordings: ByteBudget, log: Logger
     ) {
-        self.init(name: device.name, lanes: lanes, store: store, policy: policy, replay: replay, log: log)
+        self.init(name: device.name, lanes: lanes, store: store, policy: policy, replay: replay, recordings: recordings, log: log)
         self.device = device
         replaySteps = device.stepsRun
         feed.skip(to: device.mark.sequence)
@@ -68,16 +70,18 @@ final class DeviceSlot: @unchecked Sendable {
     /// shut, and requests for it wait.
     convenience init(
         restoring name: String, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, replay: DeviceReplay,
-        log: Logger
+        recordings: ByteBudget, log: Logger
     ) {
-        self.init(name: name, lanes: lanes, store: store, policy: policy, replay: replay, log: log)
+        self.init(name: name, lanes: lanes, store: store, policy: policy, replay: replay, recordings: recordings, log: log)
         lane.suspend()
     }
 
     private init(
-        name: String, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, replay: DeviceReplay, log: Logger
+        name: String, lanes: DeviceLanes, store: DeviceStateStore, policy: CompactionPolicy, replay: DeviceReplay,
+        recordings: ByteBudget, log: Logger
     ) {
         self.replay = replay
+        self.recordings = recordings
         self.name = name
         self.lanes = lanes
         self.lane = lanes.hold(name)
@@ -91,7 +95,7 @@ final class DeviceSlot: @unchecked Sendable {
         }
     }
 
-    /// Restores a device made by ``init(restoring:lanes:store:policy:replay:log:)`` from `stored`, off
+    /// Restores a device made by ``init(restoring:lanes:store:policy:replay:recordings:log:)`` from `stored`, off
     /// its lane (no request runs on it yet), then opens the lane. The replay's cost is the
     /// scheduler steps it ran; over the policy's bound, the device is compacted at once, so the
     /// next start is quick; a replay that left the recorded path (another build wrote the
@@ -155,11 +159,16 @@ final class DeviceSlot: @unchecked Sendable {
 
     /// Runs `body` on the device's lane. If it changed the device, appends the request
     /// (`method`, `params`) to the journal and, for a durable change, adds the line to `waits`.
+    /// While the device is recorded, a request its recording has no room for is refused (-32009)
+    /// before it runs (``SessionRecording/admit(method:params:on:)``).
     func perform<T>(
         method: String, params: JSONValue?, waits: DurabilityWaits?, _ body: (SimulatedDevice) throws(DeviceError) -> T
     ) throws -> T {
         try lane.run { () throws -> T in
             guard !closed, let device else { throw RPCError.noSuchDevice(name) }
+            let session = recording
+            var admitted = try session?.admit(method: method, params: params, on: device)
+            defer { if let admitted { session?.release(admitted) } }
             let before = device.mark
             let stepsBefore = device.stepsRun
             // What the network answered since the last request (a wall clock's catching up) is
@@ -176,10 +185,15 @@ final class DeviceSlot: @unchecked Sendable {
             if change != .none {
                 replaySteps += device.stepsRun - stepsBefore
                 try saveBackends(method)
-                try record(
+                let entry = try record(
                     device, method: method, params: params, at: before, network: network, durable: change == .durable, waits)
-                let failure: DeviceError? = if case .failure(let error) = result { error } else { nil }
-                recording?.add(method: method, params: params, failure: failure, at: before.milliseconds)
+                if let session, let entry {
+                    let failure: DeviceError? = if case .failure(let error) = result { error } else { nil }
+                    if let spoiled = session.add(admitted, method: method, entry: entry, failure: failure) {
+                        log.warning("device \(name): its recording since seq \(session.started.seq) is spoiled, and record.stop will drop it: \(spoiled.error(device: name).message)")
+                    }
+                    admitted = nil
+                }
                 feed.publish(self.device ?? device)
             }
             return try result.mapError(RPCError.init).get()
@@ -208,11 +222,12 @@ final class DeviceSlot: @unchecked Sendable {
         }
     }
 
+    /// Journals a request; returns its line, nil when the device has no journal yet.
     private func record(
         _ device: SimulatedDevice, method: String, params: JSONValue?, at before: DeviceMark,
         network: [DeviceConnection.Exchange], durable: Bool, _ waits: DurabilityWaits?
-    ) throws {
-        guard let journal else { return }
+    ) throws -> JournalEntry? {
+        guard let journal else { return nil }
         var members = params?.objectValue ?? [:]
         members["device"] = .string(name)
         let entry = JournalEntry(
@@ -231,6 +246,7 @@ final class DeviceSlot: @unchecked Sendable {
         // Not while recorded: the device rebuilt from a snapshot (its main app launched again)
         // is one no scenario makes. It is compacted once the recording stops.
         if recording == nil, policy.isDue(lines: entriesSinceBase, steps: replaySteps) { compact(journal) }
+        return entry
     }
 
     /// `record.start`: starts recording the device's session from its history (its journal,
@@ -240,27 +256,56 @@ final class DeviceSlot: @unchecked Sendable {
         try lane.run { () throws -> RecordingStarted in
             guard !closed, let device else { throw RPCError.noSuchDevice(name) }
             if let recording { throw RecordingRefusal.recording(since: recording.started).error(device: name) }
-            let started = try SessionRecording(device, history: store.history(of: name), replay: replay)
+            let started = try SessionRecording(
+                device, history: store.history(of: name), catalog: replay.catalog, budget: recordings, log: log)
             recording = started
-            log.info("device \(name): recording from seq \(started.started.seq) (\(started.started.time)), after \(started.history.count) requests of history")
-            return RecordingStarted(device: name, started: started.started, history: started.history.count)
+            log.info("device \(name): recording from seq \(started.started.seq) (\(started.started.time)), after \(started.historyCount) requests of history")
+            return RecordingStarted(device: name, started: started.started, history: started.historyCount)
         }
     }
 
-    /// `record.stop`: ends the recording and answers it as a scenario named `scenarioName`
-    /// (``SessionRecording/stop(_:name:)``); refused (-32009) when none runs, or when it cannot be
-    /// written (it is dropped all the same). A compaction held back meanwhile is done now.
-    func stopRecording(scenarioName: String?) throws -> RecordingStopped {
-        try lane.run { () throws -> RecordingStopped in
+    /// `record.stop`: ends the recording and hands it over as a scenario named `scenarioName`
+    /// (``RecordingDelivery``): in the answer, or written to `path`. Refused (-32009) when none
+    /// runs, or when it was spoiled (it is dropped all the same); refused, the recording going
+    /// on, when its answer would be too large for the answers to clients (`answers`, the request
+    /// `id`) or `path` cannot be written, or when nobody would get it (a notification without
+    /// `path`). A compaction held back meanwhile is done once it ends.
+    func stopRecording(scenarioName: String?, path: String?, id: RPCID?, answers: ByteBudget) throws -> JSONText {
+        try lane.run { () throws -> JSONText in
             guard !closed, let device else { throw RPCError.noSuchDevice(name) }
             guard let session = recording else { throw RecordingRefusal.notRecording.error(device: name) }
-            recording = nil
-            defer {
-                if let journal, policy.isDue(lines: entriesSinceBase, steps: replaySteps) { compact(journal) }
+            // A notification is answered nowhere: without `path`, it would drop the recording.
+            guard path != nil || id != nil else {
+                throw RPCError.invalidRequest("record.stop as a notification hands the scenario to nobody; the recording goes on")
             }
-            let stopped = try session.stop(device, name: scenarioName)
-            log.info("device \(name): recording stopped at seq \(stopped.stopped.seq) (\(stopped.stopped.time)), \(stopped.counts.recorded) steps recorded")
-            return stopped
+            var ended = false
+            defer {
+                if ended {
+                    recording = nil
+                    if let journal, policy.isDue(lines: entriesSinceBase, steps: replaySteps) { compact(journal) }
+                }
+            }
+            let scenario: RecordedScenario
+            do {
+                scenario = try session.scenario(name: scenarioName)
+            } catch {
+                ended = true
+                throw error
+            }
+            var summary = RecordingStopped(device: name, started: session.started, stopped: RecordingPoint(device), counts: session.counts)
+            let answer: JSONText
+            if let path {
+                summary.bytes = try RecordingDelivery.write(scenario, to: path, outside: store.directory.deletingLastPathComponent())
+                summary.path = path
+                answer = try JSONText(encoded: JSONWire.bytes(summary))
+            } else {
+                answer = try RecordingDelivery.answer(scenario, summary, id: id, answers: answers)
+            }
+            ended = true
+            log.info(
+                "device \(name): recording stopped at seq \(summary.stopped.seq) (\(summary.stopped.time)), \(summary.counts.recorded) steps recorded"
+                    + (path.map { ", written to \($0) (\(summary.bytes ?? 0) bytes)" } ?? ""))
+            return answer
         }
     }
 

@@ -6,7 +6,9 @@
 /// Thread-safe. Once the connection has closed, ``closeAll()`` has cancelled every subscription
 /// and no new one is made.
 final class ConnectionSubscriptions: Sendable {
-    private let budget: ByteBudget
+    /// The daemon's cap on the answers clients have not read yet (an answer that would take them
+    /// past it is withheld: `record.stop` checks before it lets go of a recording).
+    let budget: ByteBudget
     private let state = Protected(State())
 
     private typealias Entry = (subscription: TraceSubscription, feed: TraceFeed)

@@ -293,8 +293,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         return try outcome { try await springBoard.runMainApp { try await center.stopMonitoring(names) } }
     }
 
-    /// Applies per-device config overrides now (budgets take effect at the next charge).
-    /// Errors name the field inside `config` (`config.quirks.x`).
+    /// Applies per-device config overrides now (budgets take effect at the next charge); ones
+    /// that leave it as it is change nothing. Errors name the field inside `config` (`config.quirks.x`).
     public func updateConfig(_ overrides: DeviceConfig.Overrides) throws(DeviceError) -> DeviceConfig {
         let updated: DeviceConfig
         do {
@@ -314,6 +314,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         ] where changed {
             throw .invalidArgument(field: field, reason: "fixed when the device is created: give it in device.create's config")
         }
+        // Overrides that leave the config as it is change nothing: not journalled, not recorded.
+        guard updated != config else { return config }
         config = updated
         configRevision += 1
         for installed in apps {

@@ -21,7 +21,7 @@ public enum ScenarioRunner {
         let device: SimulatedDevice
         do {
             device = try SimulatedDevice(
-                name: "scenario", apps: scenario.apps, start: scenario.start, timeZone: scenario.timeZone,
+                name: scenario.deviceName, apps: scenario.apps, start: scenario.start, timeZone: scenario.timeZone,
                 timeZoneName: scenario.timeZoneName, seed: scenario.seed, clock: .virtual, config: config,
                 strategy: strategy, recordsSchedule: true)
         } catch {

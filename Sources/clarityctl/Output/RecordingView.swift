@@ -12,8 +12,9 @@ enum RecordingView {
         ]
     }
 
-    /// `record.stop`'s answer, written to `file`: the scenario's steps, where the history ends
-    /// and the recording begins, what was recorded, the trace it covers, how to replay it.
+    /// `record.stop`'s answer, written to `file` (by clarityd when the answer has `bytes` and no
+    /// scenario): the scenario's steps, where the history ends and the recording begins, what
+    /// was recorded, the trace it covers, how to replay it.
     static func stopLines(_ result: JSONValue, file: String) -> [String] {
         let counts = result["counts"] ?? .null
         let history = counts["history"]?.intValue ?? 0
@@ -25,7 +26,10 @@ enum RecordingView {
         let firstSeq = (result["started"]?["seq"]?.intValue ?? 0) + 1
         let lastSeq = result["stopped"]?["seq"]?.intValue ?? 0
         return [
-            "wrote \(PlainText.counted(history + recorded, "step")) to \(file) (scenario \(PlainText.compact(result["scenario"]?["name"] ?? .null)))",
+            "wrote \(PlainText.counted(history + recorded, "step")) to \(file) ("
+                + (result["scenario"].map { "scenario \(PlainText.compact($0["name"] ?? .null))" }
+                    ?? "\(PlainText.counted(result["bytes"]?.intValue ?? 0, "byte")), too large to answer: written by clarityd")
+                + ")",
             "  history:  \(steps(0, history)) rebuild device \(text(result["device"])) as it was at \(point(result["started"]))",
             "  recorded: \(steps(history, recorded)) until \(point(result["stopped"])): \(kinds.joined(separator: ", "))"
                 + (failed > 0 ? "; \(failed) failed (their steps carry \"fails\")" : ""),

@@ -3,6 +3,7 @@ import Foundation
 
 /// `clarityctl record stop`: ends the device's recording (`record.stop`) and writes it as a
 /// scenario file, laid out one step a line (``ScenarioText``) — to `-o FILE`, else to stdout.
+/// A recording too large for an answer is written to FILE by clarityd itself (`path`).
 struct RecordStop: ClarityCommand {
     static let help = CommandHelp(
         words: ["record", "stop"], synopsis: "[-o FILE] [--name NAME]",
@@ -16,6 +17,8 @@ struct RecordStop: ClarityCommand {
             "'clarityctl run FILE' replays it to the same trace; add expect steps to make it a test.",
             "Refused (error -32009) when the device is not recorded, or when it received a request no",
             "scenario step gives again while recorded (the recording is then dropped).",
+            "A recording too large to answer (over 64 MiB) is written to FILE by clarityd itself;",
+            "without -o it is refused, and the recording goes on.",
             "Examples:",
             "  clarityctl record stop -o odd-shield.json --device lab",
             "  clarityctl record stop --name odd-shield > odd-shield.json",
@@ -36,7 +39,22 @@ struct RecordStop: ClarityCommand {
     }
 
     func run(in session: Session) throws {
-        let result = try session.call(Method.recordStop.rawValue, params: session.options.deviceParams(params))
+        let result: JSONValue
+        do {
+            result = try session.call(Method.recordStop.rawValue, params: session.options.deviceParams(params))
+        } catch let error as RPCError where error.code == RPCError.Code.recording && error.data?["reason"] == "tooLarge" {
+            guard let file else { throw error }
+            // Too large to answer: clarityd writes the file, laid out the same.
+            var withPath = params
+            withPath["path"] = .string(URL(fileURLWithPath: file.path).standardizedFileURL.path)
+            let written = try session.call(Method.recordStop.rawValue, params: session.options.deviceParams(withPath))
+            if session.output.json {
+                session.output.showJSON(written)
+            } else {
+                print(RecordingView.stopLines(written, file: file.path).joined(separator: "\n"))
+            }
+            return
+        }
         let text = ScenarioText.text(of: result["scenario"] ?? .null)
         guard let file else {
             if session.output.json { session.output.showJSON(result) } else { print(text, terminator: "") }
