@@ -314,15 +314,16 @@ import Testing
         #expect(events(try store(compactAfter: 4).servers.existing("default")) == Array(1...11))
     }
 
-    /// With neither a snapshot that reads nor a journal that starts at the creation, the
-    /// backend cannot be rebuilt: every file is moved aside, none deleted or written over, and
-    /// a new backend of the name starts afresh.
-    @Test func aBackendThatCannotBeRebuiltIsMovedAsideWhole() throws {
+    /// With neither a snapshot that reads nor a journal that starts at the creation (at a time
+    /// a backend can have), the backend cannot be rebuilt: every file is moved aside, none
+    /// deleted or written over, and a new backend of the name starts afresh.
+    @Test(arguments: ["{garbage", #"{"created":{"now":9223372036854775807}}"#])
+    func aBackendThatCannotBeRebuiltIsMovedAsideWhole(creation: String) throws {
         defer { try? FileManager.default.removeItem(at: stateDirectory) }
         let first = try store(compactAfter: 100)
         try drive(first, locks: 2)
         try Data("{nope".utf8).write(to: first.directory.appendingPathComponent("default.json"))
-        try replaceTheLine(holding: "created", with: "{garbage", inTheJournalOf: first)
+        try replaceTheLine(holding: "created", with: creation, inTheJournalOf: first)
 
         let reread = try store(compactAfter: 100)
         #expect(reread.servers.existing("default") == nil)

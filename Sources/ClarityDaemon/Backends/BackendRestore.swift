@@ -128,12 +128,12 @@ struct BackendRestore {
             }
         }
 
-        /// The backend as made, when journal 0 starts with its creation.
+        /// The backend as made, when journal 0 starts with its creation at a time a backend can have.
         private func creation() -> Base? {
             let first = directory.journal(name, 0)
             guard found.journals.contains(0), let data = FileManager.default.contents(atPath: first),
                 let line = data.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first,
-                case .created(let now)? = try? JSONDecoder().decode(BackendOperation.self, from: line)
+                case .created(let now)? = try? JSONDecoder().decode(BackendOperation.self, from: line), PhoneBackend.times.contains(now)
             else { return nil }
             return Base(stored: .created(name: name, now: now, journal: 0), bytes: 0, file: first, isCurrent: false)
         }
