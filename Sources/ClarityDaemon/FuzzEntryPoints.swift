@@ -107,7 +107,7 @@ import ScenarioFiles
     public static func restoreBackend(_ data: Data) -> Bool {
         let lines = data.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)
         guard let first = lines.first, let stored = try? BackendStore.decodeSnapshot(Data(first)) else { return false }
-        _ = BackendHost(restoring: stored, operations: BackendStore.operations(reading: lines.count > 1 ? Data(lines[1]) : Data()))
+        _ = BackendStore.replay(lines.count > 1 ? Data(lines[1]) : Data(), on: BackendHost(restoring: stored))
         return true
     }
 

@@ -83,9 +83,7 @@ extension PhoneBackend {
     public mutating func purgeOldEvents(now: Int64) -> Int {
         var purged = 0
         for id in events.keys {
-            let before = events[id]?.count ?? 0
-            events[id]?.removeAll { $0.timestamp < now - Self.retention }
-            purged += before - (events[id]?.count ?? 0)
+            purged += events[id]?.removeAll { $0.timestamp < now - Self.retention } ?? 0
         }
         return purged
     }

@@ -4,7 +4,7 @@ import Foundation
 extension PhoneBackend {
     /// The seed's `calculateWeeklyScore` for the user with id `userId` and `week`.
     public func calculateWeeklyScore(userId: String, week: Week) -> Scoring.Totals {
-        Scoring.calculateWeeklyScore(events: events[userId] ?? [], weekStart: week.start, weekEnd: week.end)
+        Scoring.calculateWeeklyScore(events: events[userId]?.rows ?? [], weekStart: week.start, weekEnd: week.end)
     }
 
     /// The seed's `updateWeeklyScore`: the week containing `now` in the user's time zone only, so

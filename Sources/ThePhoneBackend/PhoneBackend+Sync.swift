@@ -21,7 +21,7 @@ extension PhoneBackend {
     public mutating func syncEvents(username: String, request: SyncRequest, now: Int64) throws(PhoneBackendError) -> SyncResponse {
         let user = try requireUser(username)
         guard request.events.allSatisfy({ UUID(uuidString: $0.id) != nil }) else { throw .invalidClientId }
-        var stored = events[user.id] ?? []
+        var stored = events.removeValue(forKey: user.id) ?? UserEvents()
         var confirmed: [SyncResponse.Confirmed] = []
         for event in request.events {
             if event.timestamp < now - Self.maxEventAge {
@@ -29,7 +29,7 @@ extension PhoneBackend {
             }
             let timestamp = event.timestamp > now + Self.futureTolerance ? now : event.timestamp
             let clientId = event.id.lowercased()
-            if stored.contains(where: { $0.clientId == clientId }) {
+            if stored.contains(clientId: clientId) {
                 continue
             }
             let row = PhoneEvent(
@@ -40,7 +40,7 @@ extension PhoneBackend {
         }
         events[user.id] = stored
         let requested = Set(request.events.map { $0.id.lowercased() })
-        let newEvents = Self.byTimestamp(stored.filter { $0.createdAt > request.lastSync && !requested.contains($0.clientId) })
+        let newEvents = Self.byTimestamp(stored.rows.filter { $0.createdAt > request.lastSync && !requested.contains($0.clientId) })
             .map { SyncResponse.NewEvent(id: $0.id, eventType: $0.eventType, timestamp: $0.timestamp, source: $0.source) }
         if !confirmed.isEmpty {
             updateWeeklyScore(userId: user.id, now: now)
@@ -50,7 +50,7 @@ extension PhoneBackend {
 
     /// What the backend stores for `username`, by timestamp (equal timestamps in insertion order).
     public func events(of username: String) throws(PhoneBackendError) -> [PhoneEvent] {
-        Self.byTimestamp(events[try requireUser(username).id] ?? [])
+        Self.byTimestamp(events[try requireUser(username).id]?.rows ?? [])
     }
 
     /// `ORDER BY timestamp ASC`, ties in insertion order.

@@ -60,7 +60,7 @@ extension PhoneBackend {
     /// The seed's `getLastEvent` / `ORDER BY timestamp DESC LIMIT 1` (equal timestamps: the
     /// last stored).
     func lastEvent(userId: String) -> PhoneEvent? {
-        Self.byTimestamp(events[userId] ?? []).last
+        Self.byTimestamp(events[userId]?.rows ?? []).last
     }
 
     /// The seed's `isWithinActiveHours` at `now` in the user's time zone.

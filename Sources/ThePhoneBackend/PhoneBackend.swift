@@ -12,8 +12,8 @@ public struct PhoneBackend: Codable, Sendable, Equatable {
     var identifiers = ServerIdentifiers()
     /// The seed's `users`, by id.
     var users: [String: PhoneUser] = [:]
-    /// The seed's `events`, by user id, each list in insertion order.
-    var events: [String: [PhoneEvent]] = [:]
+    /// The seed's `events`, by user id, each user's in insertion order.
+    var events: [String: UserEvents] = [:]
     /// The seed's `weekly_scores`, by user id, then by `week_start`.
     var weeklyScores: [String: [String: WeeklyScore]] = [:]
     /// The seed's `groups` with their `group_members`, by id.
@@ -45,6 +45,6 @@ extension PhoneBackend {
 
     /// Whether the clock and every event's timestamp are within ``times``.
     public var timesAreWithinRange: Bool {
-        Self.times.contains(clock) && events.values.allSatisfy { $0.allSatisfy { Self.times.contains($0.timestamp) } }
+        Self.times.contains(clock) && events.values.allSatisfy { $0.rows.allSatisfy { Self.times.contains($0.timestamp) } }
     }
 }

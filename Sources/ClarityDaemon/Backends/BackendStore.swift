@@ -9,21 +9,25 @@ import ThePhoneBackend
     import Darwin
 #endif
 
-/// The Phone's backends on disk, in `<stateDir>/backends/`: per backend a snapshot,
-/// `<name>.json` (replaced whole, ``AtomicFile``), and the journal that continues it,
-/// `<name>.<G>.journal`, one ``BackendOperation`` per line. A request's changes are appended
-/// before the request's own journal line is written, so that whatever a device was told the
-/// backend stored is on disk first; after `compactAfter` lines, or once the journal holds as many
-/// bytes as its snapshot and at least `compactAfterBytes`, the backend is snapshotted into a new
-/// generation (docs/apps/thephone-backend.md, "Hosted in the daemon").
+/// The Phone's backends on disk, in `<stateDir>/backends/` (``BackendFiles``): per backend a
+/// snapshot and the journal that continues it, one ``BackendOperation`` per line. A request's
+/// changes are appended before the request's own journal line is written, so that whatever a
+/// device was told the backend stored is on disk first; after `compactAfter` lines, or once the
+/// journal holds as many bytes as its snapshot and at least `compactAfterBytes`, the backend is
+/// snapshotted into a new generation (docs/apps/thephone-backend.md, "Persistence").
+///
+/// A journal is deleted only once it was folded into a snapshot that was written and read
+/// back, and only at the compaction after that one: until then it and the snapshot before it
+/// rebuild the backend if the newest snapshot cannot be read (``BackendRestore``).
 final class BackendStore: Sendable {
     let directory: URL
     let servers: Servers
+    private let files: BackendFiles
     private let log: Logger
     /// Whether writes are synced to disk (config `durability` `fsync`).
     private let syncs: Bool
-    /// Per backend on disk: its journal's generation, lines and bytes, and its snapshot's bytes.
-    private let journals = Protected<[String: Journal]>([:])
+    /// Where each backend's files stand.
+    private let generations = Protected<[String: Generation]>([:])
     /// One save at a time: devices on several lanes share a backend.
     private let writing = NSLock()
     /// Journal lines after which a backend is snapshotted again (10,000 by default).
@@ -31,13 +35,24 @@ final class BackendStore: Sendable {
     /// The fewest journal bytes that make a backend snapshotted again (1 MiB by default).
     private let compactAfterBytes: Int
 
-    /// Where a backend's journal stands.
-    private struct Journal {
-        var generation: Int
+    /// Where a backend's files stand.
+    struct Generation {
+        /// The generation of the journal appended to.
+        var journal: Int
         var lines = 0
         var bytes = 0
         /// The size of the snapshot the journal continues.
         var snapshotBytes: Int
+        /// The generation `<name>.json` names; nil while there is none that reads.
+        var snapshot: Int?
+        /// The oldest generation whose files rebuild the backend without `<name>.json`.
+        var rebuiltFrom: Int
+        /// The backend is snapshotted before anything more is appended: it was rebuilt from
+        /// other files than its snapshot and the one journal after it.
+        var mustCompact = false
+        /// The journal holds a line a restart could not read, and could not be cut back: nothing
+        /// is ever appended to it; the next save snapshots the backend.
+        var journalIsSealed = false
 
         /// Whether the backend is due a snapshot: `compactAfter` lines, or a journal as large as
         /// its snapshot and at least `compactAfterBytes` (redis's `auto-aof-rewrite-percentage`
@@ -45,64 +60,55 @@ final class BackendStore: Sendable {
         /// syncs can carry every unsynced event, and the soak's backend journal reached 10 MB in
         /// 1 800 lines, on its way to 2.6 GB before its 10,000th (docs/reliability.md).
         func isDue(lines maxLines: Int, bytes minBytes: Int) -> Bool {
-            lines >= maxLines || bytes >= max(minBytes, snapshotBytes)
+            mustCompact || journalIsSealed || lines >= maxLines || bytes >= max(minBytes, snapshotBytes)
         }
     }
 
-    /// Reads every saved backend (one that cannot be read is moved aside and logged).
+    /// What makes a backend file unreadable beyond its JSON.
+    struct Damage: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Reads every saved backend (``BackendRestore``); one rebuilt from other files than its
+    /// snapshot and journal is snapshotted at once.
     init(stateDirectory: URL, syncs: Bool, log: Logger, compactAfter: Int = 10_000, compactAfterBytes: Int = 1 << 20) throws {
         self.compactAfter = compactAfter
         self.compactAfterBytes = compactAfterBytes
         directory = stateDirectory.appendingPathComponent("backends", isDirectory: true)
+        files = BackendFiles(directory: directory)
         self.log = log
         self.syncs = syncs
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var hosts: [BackendHost] = []
-        var found: [String: Journal] = [:]
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for file in files.sorted() where file.hasSuffix(".json") {
-            let path = directory.appendingPathComponent(file).path
+        var restored: [BackendRestore] = []
+        for (name, found) in files.found().sorted(by: { $0.key < $1.key }) where DeviceConfig.isBackendName(name) {
+            if let backend = BackendRestore(name, found, in: files, log: log) { restored.append(backend) }
+        }
+        servers = Servers(restored.map(\.host))
+        generations.withLock { $0 = Dictionary(uniqueKeysWithValues: restored.map { ($0.host.name, $0.files) }) }
+        for backend in restored where backend.files.mustCompact || backend.files.journalIsSealed {
             do {
-                let snapshot = try Data(contentsOf: URL(fileURLWithPath: path))
-                let stored = try Self.decodeSnapshot(snapshot)
-                guard "\(stored.name).json" == file else { throw CocoaError(.fileReadCorruptFile) }
-                let generation = stored.journal ?? 0
-                let (operations, bytes) = Self.operations(in: directory.appendingPathComponent("\(stored.name).\(generation).journal"))
-                hosts.append(BackendHost(restoring: stored, operations: operations))
-                found[stored.name] = Journal(generation: generation, lines: operations.count, bytes: bytes, snapshotBytes: snapshot.count)
+                try compact(backend.host, backend.files)
             } catch {
-                let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-                try? FileManager.default.moveItem(atPath: path, toPath: aside)
-                log.error("backend file \(file) could not be read (\(error)); moved aside to \(aside)")
+                log.error("backend \(backend.host.name) could not be snapshotted after its restore (\(error)); the next save tries again")
             }
         }
-        servers = Servers(hosts)
-        journals.withLock { $0 = found }
-        if !hosts.isEmpty { log.info("backends restored: \(hosts.map(\.name).joined(separator: ", "))") }
+        if !restored.isEmpty { log.info("backends restored: \(restored.map(\.host.name).joined(separator: ", "))") }
     }
 
-    /// The operations a journal holds, up to its first line that does not read (a line torn by a
-    /// crash, which no answer waited for), and the journal's bytes.
-    private static func operations(in journal: URL) -> ([BackendOperation], bytes: Int) {
-        guard let data = try? Data(contentsOf: journal) else { return ([], 0) }
-        return (operations(reading: data), data.count)
-    }
-
-    /// The operations of a journal's bytes, up to its first line that does not read.
-    static func operations(reading data: Data) -> [BackendOperation] {
-        var operations: [BackendOperation] = []
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let operation = try? JSONDecoder().decode(BackendOperation.self, from: line),
-                operation.now.map(PhoneBackend.times.contains) ?? true
-            else { break }
-            operations.append(operation)
+    /// Applies the operations of a journal's bytes to `host` in order, up to the first line
+    /// that does not read as one or cannot apply (``BackendHost/replay(_:)``).
+    static func replay(_ journal: Data, on host: BackendHost) -> JournalScan {
+        let decoder = JSONDecoder()
+        return JournalScan(journal) { _, line in
+            guard let operation = try? decoder.decode(BackendOperation.self, from: line) else { return false }
+            return host.replay(operation)
         }
-        return operations
     }
 
-    /// A backend's snapshot file (`<name>.json`), as a restart reads it; throws what makes it
-    /// unreadable (the restart logs it and moves the file aside).
+    /// A backend's snapshot file, as a restart reads it; throws what makes it unreadable (the
+    /// restart logs it and moves the file aside).
     static func decodeSnapshot(_ data: Data) throws -> StoredBackend {
         let stored = try JSONDecoder().decode(StoredBackend.self, from: data)
         guard stored.backend.timesAreWithinRange else {
@@ -112,59 +118,163 @@ final class BackendStore: Sendable {
         return stored
     }
 
-    /// Writes what every backend changed since the last save: a new backend's first snapshot,
-    /// the others' operations appended to their journals (synced with durability `fsync`).
-    /// Throws when a backend could not be written (the caller's request then fails: what it
-    /// changed would not survive a restart).
+    /// Writes what every backend changed since the last save: a new backend's first journal and
+    /// snapshot, the others' operations appended to their journals (synced with durability
+    /// `fsync`). Throws when a backend could not be written (the caller's request then fails:
+    /// what it changed would not survive a restart; the backend keeps its operations for the
+    /// next save).
     func saveChanged() throws {
         writing.lock()
         defer { writing.unlock() }
         for backend in servers.all {
-            guard var journal = journals.withLock({ $0[backend.name] }) else {
-                try snapshot(backend, generation: 0)
+            guard var generation = generations.withLock({ $0[backend.name] }) else {
+                try start(backend)
                 continue
             }
-            let operations = backend.takeOperations()
-            guard !operations.isEmpty else { continue }
-            var bytes: [UInt8] = []
-            for operation in operations {
-                try JSONWire.append(operation, to: &bytes)
-                bytes.append(UInt8(ascii: "\n"))
+            if !generation.mustCompact, !generation.journalIsSealed {
+                let operations = backend.takeOperations()
+                guard !operations.isEmpty else { continue }
+                let bytes: [UInt8]
+                do {
+                    bytes = try Self.lines(operations)
+                    try append(bytes, to: files.journal(backend.name, generation.journal))
+                } catch {
+                    backend.putBack(operations)
+                    throw error
+                }
+                generation.lines += operations.count
+                generation.bytes += bytes.count
+                generations.withLock { [generation] in $0[backend.name] = generation }
             }
-            try append(bytes, to: journalURL(backend.name, journal.generation))
-            journal.lines += operations.count
-            journal.bytes += bytes.count
-            journals.withLock { [journal] in $0[backend.name] = journal }
-            if journal.isDue(lines: compactAfter, bytes: compactAfterBytes) {
-                try snapshot(backend, generation: journal.generation + 1)
+            guard generation.isDue(lines: compactAfter, bytes: compactAfterBytes) else { continue }
+            do {
+                try compact(backend, generation)
+            } catch where !generation.mustCompact && !generation.journalIsSealed {
+                // What the request changed is in the journal already; the next save tries again.
+                log.error("backend \(backend.name) could not be snapshotted (\(error)); its journal grows until it can be")
             }
         }
     }
 
-    /// Snapshots `backend` as continued by a new, empty journal of `generation`, then deletes the
-    /// journal it replaces: a crash leaves the old snapshot and journal, or the new pair.
-    private func snapshot(_ backend: BackendHost, generation: Int) throws {
-        var stored = backend.snapshotTakingOperations()
-        stored.journal = generation
-        let fresh = journalURL(backend.name, generation)
-        let snapshot = try JSONWire.bytes(stored)
-        try AtomicFile.replace(fresh.path, with: [], in: directory.path, syncing: syncs)
-        try AtomicFile.replace(
-            directory.appendingPathComponent("\(backend.name).json").path, with: snapshot, in: directory.path, syncing: syncs)
-        if generation > 0 { unlink(journalURL(backend.name, generation - 1).path) }
-        journals.withLock { $0[backend.name] = Journal(generation: generation, snapshotBytes: snapshot.count) }
+    /// A new backend's first save: generation 0's journal, every operation since its creation
+    /// (the first says when it was made), then its snapshot as made. A journal of that name
+    /// the start did not read is moved aside first, never written over.
+    private func start(_ backend: BackendHost) throws {
+        let operations = backend.takeOperations()
+        guard case .created(let now)? = operations.first else {
+            backend.putBack(operations)
+            throw Damage("backend \(backend.name) was not made here: no creation starts its operations")
+        }
+        let journal = files.journal(backend.name, 0)
+        if FileManager.default.fileExists(atPath: journal) {
+            log.error("backend \(backend.name): \(journal) was not read at the start; moved aside to \(files.moveAside(journal))")
+        }
+        let bytes: [UInt8]
+        let snapshotBytes: Int
+        do {
+            bytes = try Self.lines(operations)
+            try AtomicFile.replace(journal, with: bytes, in: directory.path, syncing: syncs)
+            snapshotBytes = try writeSnapshot(.created(name: backend.name, now: now, journal: 0))
+        } catch {
+            unlink(journal)
+            backend.putBack(operations)
+            throw error
+        }
+        generations.withLock {
+            $0[backend.name] = Generation(
+                journal: 0, lines: operations.count, bytes: bytes.count, snapshotBytes: snapshotBytes, snapshot: 0, rebuiltFrom: 0)
+        }
     }
 
-    private func journalURL(_ name: String, _ generation: Int) -> URL {
-        directory.appendingPathComponent("\(name).\(generation).journal")
+    /// Snapshots `backend` into generation G + 1: the operations not written yet are appended
+    /// to journal G (which then, after the snapshot G names, gives the new snapshot back), an
+    /// empty journal G + 1 is made, `<name>.json` is kept as `<name>.<G'>.snapshot` (G' the
+    /// generation it names), the new snapshot is written over it and read back; then the files
+    /// older than G' are deleted. A crash leaves a snapshot that reads and the journals after
+    /// it; a snapshot that does not read back is undone, and the backend stays in generation G.
+    private func compact(_ backend: BackendHost, _ generation: Generation) throws {
+        let name = backend.name
+        let (stored, operations) = backend.snapshotTakingOperations()
+        let journal = files.journal(name, generation.journal)
+        if !FileManager.default.fileExists(atPath: journal) {
+            // It went missing (logged at the start): the empty journal says the snapshot it continues is all there is.
+            try AtomicFile.replace(journal, with: [], in: directory.path, syncing: syncs)
+        }
+        // Over a sealed journal the operations are in the new snapshot only.
+        if !operations.isEmpty, !generation.journalIsSealed {
+            do {
+                try append(try Self.lines(operations), to: journal)
+            } catch {
+                backend.putBack(operations)
+                throw error
+            }
+        }
+        let next = generation.journal + 1
+        let current = files.snapshot(name)
+        let kept = generation.snapshot.map { files.previousSnapshot(name, $0) }
+        try AtomicFile.replace(files.journal(name, next), with: [], in: directory.path, syncing: syncs)
+        if let kept {
+            unlink(kept)
+            guard link(current, kept) == 0 || (try? FileManager.default.copyItem(atPath: current, toPath: kept)) != nil else {
+                let failure = SystemCallError("link", current)
+                unlink(files.journal(name, next))
+                throw failure
+            }
+        }
+        var snapshot = stored
+        snapshot.journal = next
+        let bytes: Int
+        do {
+            bytes = try writeSnapshot(snapshot)
+        } catch {
+            if let kept { rename(kept, current) } else { unlink(current) }
+            unlink(files.journal(name, next))
+            throw error
+        }
+        let rebuiltFrom = generation.snapshot ?? generation.rebuiltFrom
+        files.deleteGenerations(of: name, before: rebuiltFrom)
+        if syncs { AtomicFile.syncDirectory(directory.path) }
+        generations.withLock {
+            $0[name] = Generation(journal: next, snapshotBytes: bytes, snapshot: next, rebuiltFrom: rebuiltFrom)
+        }
     }
 
-    private func append(_ bytes: [UInt8], to url: URL) throws {
-        let fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw DeviceStateStore.StoreError.io("open \(url.path)", errno) }
+    /// Writes `stored` as `<name>.json` and reads it back; throws unless it reads back as
+    /// written. Returns its size.
+    private func writeSnapshot(_ stored: StoredBackend) throws -> Int {
+        let path = files.snapshot(stored.name)
+        let bytes = try JSONWire.bytes(stored)
+        try AtomicFile.replace(path, with: bytes, in: directory.path, syncing: syncs)
+        let back = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard back.elementsEqual(bytes), try Self.decodeSnapshot(back) == stored else {
+            throw Damage("\(path) does not read back as it was written")
+        }
+        return bytes.count
+    }
+
+    private static func lines(_ operations: [BackendOperation]) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for operation in operations {
+            try JSONWire.append(operation, to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return bytes
+    }
+
+    /// Appends `bytes` to the journal at `path`; a write or sync that fails is cut off again, so
+    /// the file ends with the last whole line and the caller can give the operations back.
+    private func append(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw DeviceStateStore.StoreError.io("open \(path)", errno) }
         defer { close(fd) }
-        try AtomicFile.writeAll(bytes, to: fd, naming: url.path)
-        guard !syncs || fdatasync(fd) == 0 else { throw DeviceStateStore.StoreError.io("fdatasync \(url.path)", errno) }
+        let start = lseek(fd, 0, SEEK_END)
+        do {
+            try AtomicFile.writeAll(bytes, to: fd, naming: path)
+            guard !syncs || fdatasync(fd) == 0 else { throw DeviceStateStore.StoreError.io("fdatasync \(path)", errno) }
+        } catch {
+            if start >= 0 { _ = ftruncate(fd, start) }
+            throw error
+        }
     }
 }
 

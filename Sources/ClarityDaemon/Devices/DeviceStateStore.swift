@@ -227,7 +227,7 @@ struct DeviceStateStore: Sendable {
 
     /// The header and entries of `<name>.journal`. A torn last line (no newline after it: a crash
     /// mid-write) is cut off the file; a whole line that does not read ends the journal there
-    /// (the file is kept aside whole, and rewritten with the lines before it).
+    /// (the file is kept aside whole, and cut back to the lines before it: ``JournalScan``).
     private func readJournal(_ name: String) throws -> (JournalHeader, JournalLines) {
         let path = journalPath(name)
         let data: Data
@@ -238,17 +238,7 @@ struct DeviceStateStore: Sendable {
         }
         let journal = ParsedJournal(data)
         guard let header = journal.header else { throw moveAside(path, "its first line is not a journal header") }
-        if let stop = journal.stop {
-            if !stop.complete {
-                log.warning("device \(name): the journal's last line was cut short (a crash mid-write); dropped")
-            } else {
-                let aside = copyAside(path)
-                log.error(
-                    "device \(name): journal line \(stop.line) of \(journal.lineCount) is unreadable; the device is restored up to it (the whole file is kept as \(aside))"
-                )
-            }
-            truncate(path, off_t(journal.goodLength))
-        }
+        journal.scan.repair(path, subject: "device \(name)", restored: "the device", log: log)
         return (header, journal.lines)
     }
 
@@ -265,38 +255,26 @@ struct DeviceStateStore: Sendable {
         return (creation, journal.lines)
     }
 
-    /// A journal's bytes, read: its header (nil when the first line is none), the whole lines
-    /// after it that read, up to the first that does not (`stop`: its number from 1, and
-    /// whether it ended with a newline; a line without one was torn by a crash mid-write).
+    /// A journal's bytes, read: its header (nil when the first line is none), and the whole
+    /// lines after it that read, up to the first that does not (``JournalScan``).
     struct ParsedJournal {
         var header: JournalHeader?
         var lines = JournalLines.none
-        var stop: (line: Int, complete: Bool)?
-        /// The bytes of the header and the lines that read, newlines included.
-        var goodLength = 0
-        var lineCount = 0
+        let scan: JournalScan
+        /// The first line that did not read, if any.
+        var stop: JournalScan.Stop? { scan.stop }
 
         init(_ data: Data) {
-            var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            if lines.last?.isEmpty == true { lines.removeLast() }
-            lineCount = lines.count
-            guard let first = lines.first,
-                let header = try? JSONValueDecoder(unknownMembers: .ignore).decode(
-                    JournalHeader.self, from: JSONValue(parsing: first))
-            else { return }
-            self.header = header
-            var ranges: [Range<Data.Index>] = []
-            goodLength = first.count + 1
-            for (index, line) in lines.enumerated().dropFirst() {
-                let complete = line.endIndex < data.endIndex
-                guard complete, JournalLines.decode(line) != nil else {
-                    stop = (index + 1, complete)
-                    break
+            var header: JournalHeader?
+            scan = JournalScan(data) { number, line in
+                guard number > 1 else {
+                    header = try? JSONValueDecoder(unknownMembers: .ignore).decode(JournalHeader.self, from: JSONValue(parsing: line))
+                    return header != nil
                 }
-                ranges.append(line.startIndex..<line.endIndex)
-                goodLength += line.count + 1
+                return JournalLines.decode(line) != nil
             }
-            self.lines = JournalLines(data: data, ranges: ranges)
+            self.header = header
+            if header != nil { lines = JournalLines(data: data, ranges: Array(scan.ranges.dropFirst())) }
         }
     }
 
@@ -315,13 +293,6 @@ struct DeviceStateStore: Sendable {
             rename(path, aside)
             return aside
         }
-    }
-
-    /// Copies `path` to `<path>.corrupt-<unix time>`; returns the copy's path.
-    private func copyAside(_ path: String) -> String {
-        let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-        try? FileManager.default.copyItem(atPath: path, toPath: aside)
-        return aside
     }
 
     // MARK: - Writing

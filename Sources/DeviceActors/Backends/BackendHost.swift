@@ -13,45 +13,108 @@ import ThePhoneBackend
 ///
 /// Every change is also kept as a ``BackendOperation`` until ``takeOperations()``: the daemon
 /// appends them to the backend's journal (the state is a deterministic function of its
-/// operations), so a save costs the change, not the whole backend.
+/// operations), so a save costs the change, not the whole backend. A move of the clock that ran
+/// no job to any effect is kept as one ``BackendOperation/clock(now:)``, before the next
+/// operation or when the operations are taken, not as a line per tick.
 public final class BackendHost: @unchecked Sendable {
     public let name: String
     private let lock = NSLock()
     private var backend: PhoneBackend
     private var outbox: [String: [PushMessage]]
     /// The changes since ``takeOperations()`` last took them.
-    private var operations: [BackendOperation] = []
+    private var operations: [BackendOperation]
+    /// The clock where the operations kept so far leave it once applied again.
+    private var journalledClock: Int64
 
-    /// A new, empty backend whose clock starts at `now` (milliseconds since 1970).
+    /// A new, empty backend whose clock starts at `now` (milliseconds since 1970); its first
+    /// operation says so (``BackendOperation/created(now:)``).
     public init(name: String, now: Int64) {
         self.name = name
         backend = PhoneBackend(name: name, now: now)
         outbox = [:]
+        operations = [.created(now: backend.clock)]
+        journalledClock = backend.clock
     }
 
-    /// A backend as ``stored`` saved it, then `operations` applied again, in order.
-    public init(restoring stored: StoredBackend, operations: [BackendOperation] = []) {
+    /// A backend as `stored` saved it; its journal is applied again with ``replay(_:)``.
+    public init(restoring stored: StoredBackend) {
         name = stored.name
         backend = stored.backend
         outbox = stored.outbox
-        for operation in operations { apply(operation) }
+        operations = []
+        journalledClock = backend.clock
     }
 
-    /// The whole backend for a new snapshot, and the operations not taken yet dropped: the
-    /// snapshot holds them (one lock, so no operation is both in it and after it).
-    public func snapshotTakingOperations() -> StoredBackend {
+    /// Applies a journalled operation again, as it ran (restoring). False when it cannot have
+    /// run: a time outside ``PhoneBackend/times``, a raw sync the backend refuses (one is
+    /// journalled only once it succeeded), a creation on a backend that is not the empty one it
+    /// made — each changing nothing — or a device's request answered otherwise than it was,
+    /// which did change the backend (the caller restores it again up to the line before). Each
+    /// is a sign that the journal does not continue this backend: a snapshot that reads but is
+    /// wrong, a line changed.
+    public func replay(_ operation: BackendOperation) -> Bool {
         lock.withLock {
-            operations = []
-            return StoredBackend(name: name, backend: backend, outbox: outbox, journal: nil)
+            guard operation.now.map(PhoneBackend.times.contains) ?? true else { return false }
+            switch operation {
+            case .created(let now):
+                guard outbox.isEmpty, backend == PhoneBackend(name: name, now: now) else { return false }
+            case .clock(let now):
+                advance(to: now)
+            case .serve(let device, let timezone, let platform, let request, let now, let status):
+                advance(to: now)
+                let served = PhoneBackendRoutes(device: device, timezone: timezone, platform: platform).serve(request, on: &backend)
+                guard status.map({ $0 == served.response.statusCode }) ?? true else { return false }
+            case .tick(let device, let now):
+                advance(to: now)
+                _ = takePushes(for: device, upTo: now)
+            case .sync:
+                guard (try? Self.sync(operation, on: &backend)) != nil else { return false }
+            }
+            journalledClock = backend.clock
+            return true
+        }
+    }
+
+    /// The whole backend for a new snapshot, with the operations not taken yet, which it holds
+    /// (one lock, so that no operation is both in it and after it): the caller appends them to
+    /// the journal the snapshot follows, so that the old snapshot and that journal still give
+    /// the new snapshot back.
+    public func snapshotTakingOperations() -> (snapshot: StoredBackend, operations: [BackendOperation]) {
+        lock.withLock {
+            (StoredBackend(name: name, backend: backend, outbox: outbox, journal: nil), takeKept())
         }
     }
 
     /// The changes made since the last call, in order, for the journal.
     public func takeOperations() -> [BackendOperation] {
-        lock.withLock {
-            defer { operations = [] }
-            return operations
-        }
+        lock.withLock { takeKept() }
+    }
+
+    /// Operations taken that could not be written, given back to be taken again, before the
+    /// ones kept since.
+    public func putBack(_ taken: [BackendOperation]) {
+        lock.withLock { operations = taken + operations }
+    }
+
+    private func takeKept() -> [BackendOperation] {
+        keepClock(at: backend.clock)
+        defer { operations = [] }
+        return operations
+    }
+
+    /// Keeps `operation`, which ran from the clock at `before`: a move of the clock up to
+    /// `before` that was not kept is kept first, so that the operation runs at the same time
+    /// when applied again.
+    private func keep(_ operation: BackendOperation, from before: Int64) {
+        keepClock(at: before)
+        operations.append(operation)
+        journalledClock = backend.clock
+    }
+
+    private func keepClock(at clock: Int64) {
+        guard clock != journalledClock else { return }
+        operations.append(.clock(now: clock))
+        journalledClock = clock
     }
 
     /// The backend's state, read under the lock (`backend.*` methods).
@@ -65,7 +128,7 @@ public final class BackendHost: @unchecked Sendable {
         defer { lock.unlock() }
         let operation = BackendOperation.sync(user: user, events: events, lastSync: lastSync)
         let response = try Self.sync(operation, on: &backend)
-        operations.append(operation)
+        keep(operation, from: backend.clock)
         return response
     }
 
@@ -78,11 +141,15 @@ public final class BackendHost: @unchecked Sendable {
     /// wrote 2 GB in 17 minutes (docs/reliability.md).
     func serve(_ request: NetworkRequest, with routes: PhoneBackendRoutes, at now: Int64) -> HTTPResponse {
         lock.withLock {
+            let before = backend.clock
             let moved = advance(to: now)
             let served = routes.serve(request, on: &backend)
             if moved || !served.refusedAtTheDoor {
-                operations.append(
-                    .serve(device: routes.device, timezone: routes.timezone, platform: routes.platform, request: request, now: now))
+                keep(
+                    .serve(
+                        device: routes.device, timezone: routes.timezone, platform: routes.platform, request: request, now: now,
+                        status: served.response.statusCode),
+                    from: before)
             }
             return served.response
         }
@@ -92,11 +159,12 @@ public final class BackendHost: @unchecked Sendable {
     /// `device` by then are handed over.
     func tick(device: String, at now: Int64) -> [PushMessage] {
         lock.withLock {
+            let before = backend.clock
             let changed = advance(to: now)
             let delivered = takePushes(for: device, upTo: now)
-            // A move of the clock that ran no job to any effect is not kept: after a restart the
-            // next operation moves the clock past it again, running the same jobs to the same end.
-            if changed || !delivered.isEmpty { operations.append(.tick(device: device, now: now)) }
+            // A move of the clock that ran no job to any effect is kept later, as one `clock`
+            // operation (``keepClock(at:)``): applied again, it runs the same jobs to the same end.
+            if changed || !delivered.isEmpty { keep(.tick(device: device, now: now), from: before) }
             return delivered
         }
     }
@@ -124,20 +192,6 @@ public final class BackendHost: @unchecked Sendable {
         return jobs.contains(where: \.changedSomething)
     }
 
-    /// Applies a journalled operation again, as it ran (restoring).
-    private func apply(_ operation: BackendOperation) {
-        switch operation {
-        case .serve(let device, let timezone, let platform, let request, let now):
-            advance(to: now)
-            _ = PhoneBackendRoutes(device: device, timezone: timezone, platform: platform).serve(request, on: &backend).response
-        case .tick(let device, let now):
-            advance(to: now)
-            _ = takePushes(for: device, upTo: now)
-        case .sync:
-            _ = try? Self.sync(operation, on: &backend)
-        }
-    }
-
     private static func sync(_ operation: BackendOperation, on backend: inout PhoneBackend) throws(PhoneBackendError) -> SyncResponse {
         guard case .sync(let user, let events, let lastSync) = operation else { preconditionFailure("not a sync") }
         return try backend.syncEvents(
@@ -150,29 +204,16 @@ public final class BackendHost: @unchecked Sendable {
 
 /// A backend as saved: its name, the seed's state and the pushes not yet delivered; the daemon
 /// adds which journal continues it.
-public struct StoredBackend: Codable, Sendable {
+public struct StoredBackend: Codable, Sendable, Equatable {
     public var name: String
     public var backend: PhoneBackend
     public var outbox: [String: [PushMessage]]
     /// The generation of the journal that continues this snapshot (`<name>.<G>.journal`).
     public var journal: Int?
-}
 
-/// A change to a backend, as its journal keeps it (`<state dir>/backends/<name>.journal`, one per
-/// line): applied again in order to the last snapshot, it gives the backend back exactly.
-public enum BackendOperation: Codable, Sendable, Equatable {
-    /// A device's request, with what the routes need to know of the device.
-    case serve(device: String, timezone: String, platform: String, request: NetworkRequest, now: Int64)
-    /// A device's tick that ran a job to some effect or took pushes.
-    case tick(device: String, now: Int64)
-    /// A raw `backend.sync`.
-    case sync(user: String, events: [SyncRequest.Event], lastSync: Int64)
-
-    /// The time the operation moves the backend's clock to (a raw sync runs at the clock).
-    public var now: Int64? {
-        switch self {
-        case .serve(_, _, _, _, let now), .tick(_, let now): now
-        case .sync: nil
-        }
+    /// The backend `name` as made with its clock at `now` (``BackendHost/init(name:now:)``),
+    /// continued by the journal of `generation`.
+    public static func created(name: String, now: Int64, journal generation: Int? = nil) -> StoredBackend {
+        StoredBackend(name: name, backend: PhoneBackend(name: name, now: now), outbox: [:], journal: generation)
     }
 }
