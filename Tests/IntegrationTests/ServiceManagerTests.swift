@@ -211,7 +211,14 @@ import Testing
         var state = ""
         while Date() < deadline, state != "running", state != "degraded", namespace.isRunning {
             if systemdPID == nil {
-                systemdPID = (try? String(contentsOfFile: children, encoding: .utf8)).flatMap { Int32($0.split(separator: " ").first ?? "") }
+                // The script's own short-lived children (`$(id -u)`) come and go before it becomes
+                // `unshare`, whose child becomes systemd: only a child that runs systemd is it.
+                // Taking the first child seen once named a subshell that was gone a moment later,
+                // and every `nsenter` after failed until the deadline (a loaded full run).
+                let pids = ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
+                systemdPID = pids.first { pid in
+                    (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("systemd") == true
+                }
                 continue
             }
             state = try systemctl(["is-system-running"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
