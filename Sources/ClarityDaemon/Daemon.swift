@@ -143,7 +143,7 @@ final class Daemon: Sendable {
 
         let router = Router(
             daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log, workers: workers, catalog: catalog),
-            devices: devices, backends: BackendMethods(store: store.backends))
+            devices: devices, backends: BackendMethods(store: store.backends, devices: devices))
         let dispatcher = RequestDispatcher(router: router, log: log, unsentAnswers: connections.outputBudget)
         listener = Listener(descriptor: try claim.bindAndListen(), wakeup: acceptWakeup, log: log) { descriptor, peer in
             connections.open(descriptor: descriptor, peer: peer, dispatcher: dispatcher)

@@ -7,8 +7,13 @@ import ThePhoneBackend
 /// of the seed's sync. Reads take the backend's lock for a moment; none moves its clock, and
 /// `backend.leaderboard` computes the seed's query afresh without touching its 5-minute cache
 /// (a device's `group.leaderboard` goes through the cache, as the seed's route does).
+/// `backend.events` and `backend.scores` given a `device` read the backend that device talks
+/// to (its `config.backend`) unless `backend` names one; they run off the event loop, since
+/// finding a device's backend waits for its lane.
 struct BackendMethods: Sendable {
     let store: BackendStore
+    /// The devices, asked which backend one talks to.
+    let devices: DeviceService
 
     /// `backend.list`.
     func list(_ params: JSONValue?) throws -> JSONValue {
@@ -44,10 +49,10 @@ struct BackendMethods: Sendable {
     /// `backend.events`: the user's (or device's user's) events by timestamp.
     func events(_ params: JSONValue?) throws -> JSONValue {
         let request = try decodeParams(Whose.self, params)
-        let host = try backend(request.backend)
+        let (host, deviceBackend) = try backend(for: request)
         return try JSONWire.value(
             try host.read { backend throws(RPCError) in
-                let username = try request.username(in: backend)
+                let username = try request.username(in: backend, named: host.name, deviceBackend: deviceBackend)
                 return ((try? backend.events(of: username)) ?? []).map {
                     Event(
                         id: $0.id, clientId: $0.clientId, eventType: $0.eventType.rawValue, timestamp: $0.timestamp,
@@ -59,10 +64,10 @@ struct BackendMethods: Sendable {
     /// `backend.scores`: the user's weekly score rows by week.
     func scores(_ params: JSONValue?) throws -> JSONValue {
         let request = try decodeParams(Whose.self, params)
-        let host = try backend(request.backend)
+        let (host, deviceBackend) = try backend(for: request)
         return try JSONWire.value(
             try host.read { backend throws(RPCError) in
-                let username = try request.username(in: backend)
+                let username = try request.username(in: backend, named: host.name, deviceBackend: deviceBackend)
                 return ((try? backend.weeklyScores(of: username)) ?? []).map {
                     Score(
                         weekStart: $0.weekStart, totalPoints: $0.totalPoints, streakCount: $0.streakCount,
@@ -126,6 +131,14 @@ struct BackendMethods: Sendable {
         return try JSONWire.value(response)
     }
 
+    /// The backend a request for a device's or a user's rows reads: the one `backend` names,
+    /// else the one its `device` talks to, else `default`; and the backend of that device, when
+    /// it has one (to say so when it is not the one read).
+    private func backend(for request: Whose) throws(RPCError) -> (BackendHost, deviceBackend: String?) {
+        let deviceBackend = request.device.flatMap(devices.backend(ofDevice:))
+        return (try backend(request.backend ?? deviceBackend), deviceBackend)
+    }
+
     private func backend(_ name: String?) throws(RPCError) -> BackendHost {
         let name = name ?? "default"
         guard let host = store.servers.existing(name) else {
@@ -147,7 +160,9 @@ struct BackendMethods: Sendable {
         var device: String?
         var user: String?
 
-        func username(in backend: PhoneBackend) throws(RPCError) -> String {
+        /// The user named, or signed in on `device` on `backend` (called `name`; the device
+        /// itself talks to `deviceBackend`).
+        func username(in backend: PhoneBackend, named name: String, deviceBackend: String?) throws(RPCError) -> String {
             if user != nil, device != nil {
                 throw RPCError.invalidParams(field: "device", reason: "give device or user, not both")
             }
@@ -157,7 +172,9 @@ struct BackendMethods: Sendable {
             }
             guard let device else { throw RPCError.invalidParams(field: "device", reason: "give device or user") }
             guard let signedIn = backend.user(signedInOn: device) else {
-                throw RPCError.invalidParams(field: "device", reason: "no user is signed in on device \(device) on this backend")
+                let elsewhere = deviceBackend.flatMap { $0 == name ? nil : " (device \(device) talks to backend \($0))" } ?? ""
+                throw RPCError.invalidParams(
+                    field: "device", reason: "no user is signed in on device \(device) on backend \(name)" + elsewhere)
             }
             return signedIn.username
         }

@@ -300,6 +300,13 @@ final class DeviceService: Sendable {
         guard TimeZone(identifier: timezone) != nil else {
             throw RPCError.invalidParams(field: "timezone", reason: "unknown time zone \(timezone)")
         }
+        // `config.app.backend` is a setting of an app that talks to a backend (The Phone's);
+        // the config takes it as its own `backend` whatever the app, so it is refused here.
+        if params.config?.app?["backend"] != nil, !apps.contains(where: { catalog.registrations[$0]?.usesBackend == true }) {
+            throw RPCError.invalidParams(
+                field: "config.app.backend",
+                reason: "unknown setting: \(apps.joined(separator: ", ")) \(apps.count == 1 ? "talks" : "talk") to no backend")
+        }
         var config = defaults.withLock { $0 }
         if let overrides = params.config {
             do {
@@ -324,6 +331,13 @@ final class DeviceService: Sendable {
                 field: params.apps != nil ? "apps[\(index)]" : params.platform != nil || !given ? "platform" : "config.platform",
                 reason: "\(app) has no \(config.platform.rawValue) client (\(config.platform.rawValue): \(catalog.apps(on: config.platform)))"
                     + (given ? "" : "; \(config.platform.rawValue) is clarityd.json's default platform: give platform ios"))
+        }
+        // The primary's settings are checked before anything is made: a refused device leaves no
+        // backend of its `config.backend` behind.
+        do {
+            try catalog.check(config, for: app)
+        } catch {
+            throw RPCError(error)
         }
         return DeviceCreation(
             name: name, app: app, apps: apps.count > 1 ? apps : nil, start: start, timezone: timezone, seed: params.seed ?? 0,
@@ -381,6 +395,14 @@ final class DeviceService: Sendable {
         registry.withLock { if $0.closing[name] === slot { $0.closing[name] = nil } }
         log.info("device \(name) removed")
         return OK()
+    }
+
+    /// The backend the device `name` talks to (its `config.backend`); nil when there is no such
+    /// device or none of its apps talks to a backend. Waits for the device's lane (a device being
+    /// restored: until it is back), so it is asked off the event loop.
+    func backend(ofDevice name: String) -> String? {
+        let slot = registry.withLock { $0.slots[name] }
+        return try? slot?.look { $0.connection == nil ? nil : $0.config.backend }
     }
 
     /// `device.list`.

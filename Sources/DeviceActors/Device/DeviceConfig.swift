@@ -102,8 +102,13 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
             config.quirks.merge(quirks) { _, new in new }
         }
         config.frictionThresholdsMinutes = overrides.frictionThresholdsMinutes ?? config.frictionThresholdsMinutes
-        if let app = overrides.app {
-            config.app = (config.app ?? [:]).merging(app) { _, new in new }
+        let appBackend = try Self.appBackend(in: overrides)
+        if var app = overrides.app {
+            app["backend"] = nil
+            // `{"app": {"backend": "x"}}` is `{"backend": "x"}`: no app settings are given.
+            if !(app.isEmpty && appBackend != nil) {
+                config.app = (config.app ?? [:]).merging(app) { _, new in new }
+            }
         }
         config.apps.merge(overrides.apps ?? [:]) { _, new in new }
         config.familyControlsAuthorized = overrides.familyControlsAuthorized ?? config.familyControlsAuthorized
@@ -120,10 +125,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
             }
             config.traceBytes = traceBytes
         }
-        if let backend = overrides.backend {
+        if let backend = overrides.backend ?? appBackend {
             guard Self.isBackendName(backend) else {
                 throw DeviceError.invalidArgument(
-                    field: "backend", reason: "1 to 64 letters, digits, '.', '_' or '-', not starting with '.'")
+                    field: overrides.backend == nil ? "app.backend" : "backend",
+                    reason: "1 to 64 letters, digits, '.', '_' or '-', not starting with '.'")
             }
             config.backend = backend
         }
@@ -147,6 +153,21 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
             throw DeviceError.invalidArgument(field: field, reason: "0 to \(Self.bytes.upperBound) bytes (1 TiB)")
         }
         return config
+    }
+
+    /// `app.backend`: The Phone's backend as APPS.md spells it, among the app's settings. It
+    /// is the same setting as ``backend``, and kept there only (so `device.config` echoes it as
+    /// `backend`, one value in one place); given in both spellings, they must agree.
+    private static func appBackend(in overrides: Overrides) throws(DeviceError) -> String? {
+        guard let value = overrides.app?["backend"] else { return nil }
+        guard case .string(let name) = value else {
+            throw .invalidArgument(field: "app.backend", reason: "a backend's name (a string), as config.backend takes")
+        }
+        if let backend = overrides.backend, backend != name {
+            throw .invalidArgument(
+                field: "app.backend", reason: "\(name), but config.backend is \(backend): give one, or the same in both")
+        }
+        return name
     }
 
     /// Per-device overrides as a request or clarityd.json gives them: every field optional.

@@ -186,6 +186,8 @@ public struct DeviceSummary: Sendable, Encodable {
     public let app: String
     /// Every installed app, on a device with several (absent with one).
     public var apps: [String]?
+    /// The operating system (`ios`, or `android` for The Phone's Android client).
+    public let platform: DevicePlatform
     public let clock: String
     public let seed: UInt64
     public let timezone: String

@@ -150,7 +150,7 @@ extension SimulatedDevice {
 
     public var summary: DeviceSummary {
         var summary = DeviceSummary(
-            name: name, app: appName, clock: clockMode.rawValue, seed: seed, timezone: calendar.timeZoneName,
+            name: name, app: appName, platform: config.platform, clock: clockMode.rawValue, seed: seed, timezone: calendar.timeZoneName,
             start: DeviceCalendar.isoString(calendar.start), t: now.t, time: now.time)
         if apps.count > 1 { summary.apps = appNames }
         return summary

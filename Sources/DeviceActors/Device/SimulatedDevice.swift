@@ -310,7 +310,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             ("config.app", updated.app != config.app),
             ("config.variant", updated.variant != config.variant),
             ("config.platform", updated.platform != config.platform),
-            ("config.backend", updated.backend != config.backend),
+            (overrides.backend == nil && overrides.app?["backend"] != nil ? "config.app.backend" : "config.backend",
+             updated.backend != config.backend),
         ] where changed {
             throw .invalidArgument(field: field, reason: "fixed when the device is created: give it in device.create's config")
         }

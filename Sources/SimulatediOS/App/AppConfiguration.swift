@@ -13,10 +13,20 @@ extension AppConfiguration {
     public func validate() throws(DeviceError) {}
 
     /// Decodes `values` strictly: an unknown member, or one of the wrong type, is refused with
-    /// its name as the field (`frictionThresholdsMinutes`, `thresholds[2]`).
-    public static func decode(_ values: [String: StoredValue]) throws(DeviceError) -> Self {
+    /// its name as the field (`frictionThresholdsMinutes`, `thresholds[2]`). The refusal of an
+    /// unknown member lists the known ones, `alsoKnown` with them (members the device's config
+    /// takes on the app's behalf, as `backend`); when there are none it says that `app` (the
+    /// wire name) takes no settings.
+    public static func decode(
+        _ values: [String: StoredValue], app: String? = nil, alsoKnown: [String] = []
+    ) throws(DeviceError) -> Self {
         if let unknown = values.keys.sorted().first(where: { !members.contains($0) }) {
-            throw .invalidArgument(field: unknown, reason: "unknown setting (known: \(members.joined(separator: ", ")))")
+            let known = (members + alsoKnown).sorted()
+            throw .invalidArgument(
+                field: unknown,
+                reason: known.isEmpty
+                    ? "unknown setting: \(app ?? "this app") takes no settings"
+                    : "unknown setting (known: \(known.joined(separator: ", ")))")
         }
         let decoded: Self
         do {

@@ -34,10 +34,16 @@ public struct AppRegistration: Sendable {
         self.usesBackend = usesBackend
         self.platforms = platforms
         self.topLevelSettings = topLevelSettings
+        let name = description.name
+        // The device's config takes `config.app.backend` as its own `backend` for an app that
+        // talks to one (DeviceConfig): the app never sees it, but it is a setting it takes.
+        let alsoKnown = usesBackend ? ["backend"] : []
         self.make = { platform, world, settings throws(DeviceError) in
-            try make(platform, world, try settings.decode(Settings.self))
+            try make(platform, world, try settings.decode(Settings.self, app: name, alsoKnown: alsoKnown))
         }
-        decodeSettings = { settings throws(DeviceError) in _ = try settings.decode(Settings.self) }
+        decodeSettings = { settings throws(DeviceError) in
+            _ = try settings.decode(Settings.self, app: name, alsoKnown: alsoKnown)
+        }
     }
 
     /// An app without settings: any `config.app` member is refused.
@@ -82,11 +88,13 @@ private struct NoSettings: AppConfiguration {
         self.fromTopLevel = fromTopLevel
     }
 
-    /// `values` decoded as `Settings`, errors named as the request names them
+    /// `values` decoded as `Settings` for `app`, errors named as the request names them
     /// (`config.app.frictionThresholdsMinutes`, or `config.variant` when given there).
-    func decode<Settings: AppConfiguration>(_ type: Settings.Type) throws(DeviceError) -> Settings {
+    func decode<Settings: AppConfiguration>(
+        _ type: Settings.Type, app: String, alsoKnown: [String]
+    ) throws(DeviceError) -> Settings {
         do {
-            return try Settings.decode(values)
+            return try Settings.decode(values, app: app, alsoKnown: alsoKnown)
         } catch {
             if case .invalidArgument(let field, _) = error, fromTopLevel.contains(Self.member(of: field)) {
                 throw error.inside("config")

@@ -12,6 +12,8 @@ enum Presentation {
     /// Tables for arrays of objects, `key: value` lines for objects, effect lines for effects.
     case generic
     case status
+    case devices
+    case deviceState
     case shields
     case shieldConfig
     case notifications
@@ -23,6 +25,8 @@ enum Presentation {
         switch self {
         case .generic: GenericView.lines(for: result)
         case .status: StatusView.lines(for: result)
+        case .devices: DevicesView.lines(for: result)
+        case .deviceState: DeviceStateView.lines(for: result)
         case .shields: ShieldsView.lines(for: result)
         case .shieldConfig: ShieldConfigView.lines(for: result)
         case .notifications: NotificationsView.lines(for: result)

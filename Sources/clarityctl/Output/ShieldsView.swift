@@ -7,13 +7,37 @@ import ControlProtocol
 /// (effective)  com.burbn.instagram, com.zhiliaoapp.musically (none)
 /// friction     com.burbn.instagram              (none)
 /// ```
+///
+/// With several apps on the device (`apps` in the result) the stores are grouped by app, an
+/// `app` column first, every installed app shown (`(none)` for one whose stores hold nothing):
+///
+/// ```
+/// app          store        applications         categories  applicationCategories
+/// -            (effective)  com.amazon.Amazon, … (none)      -
+/// scrollkitty  kitty        com.burbn.instagram  -           {"policy":"none"}
+/// spendless    shopping     com.amazon.Amazon    -           {"policy":"none"}
+/// ```
 enum ShieldsView {
     static func lines(for result: JSONValue) -> [String] {
         guard case .object(let effective)? = result["effective"] else { return GenericView.lines(for: result) }
         var rows = [effective.merging(["store": "(effective)"]) { _, name in name }]
-        for (name, store) in (result["stores"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
-            rows.append((store.objectValue ?? ["value": store]).merging(["store": .string(name)]) { _, name in name })
+        guard case .object(let apps)? = result["apps"] else {
+            rows += storeRows(result["stores"])
+            return TextTable.lines(rows, leadingColumns: ["store", "applications", "categories"], cell: PlainText.inline)
         }
-        return TextTable.lines(rows, leadingColumns: ["store", "applications", "categories"], cell: PlainText.inline)
+        for (app, stores) in apps.sorted(by: { $0.key < $1.key }) {
+            let storeRows = storeRows(stores)
+            rows += (storeRows.isEmpty ? [["store": "(none)"]] : storeRows).map { row in
+                row.merging(["app": .string(app)]) { _, app in app }
+            }
+        }
+        return TextTable.lines(rows, leadingColumns: ["app", "store", "applications", "categories"], cell: PlainText.inline)
+    }
+
+    /// A row per named store, by name, its name in `store`.
+    private static func storeRows(_ stores: JSONValue?) -> [[String: JSONValue]] {
+        (stores?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }).map { name, store in
+            (store.objectValue ?? ["value": store]).merging(["store": .string(name)]) { _, name in name }
+        }
     }
 }

@@ -1,12 +1,14 @@
 import ControlProtocol
 
 /// The options every `clarityctl backend …` command shares: `--backend NAME` (default: the
-/// daemon's `default`), and for the per-user ones `--user NAME` or the global `--device NAME`
-/// (the user signed in on that device).
+/// daemon's `default`; for the per-user ones addressed by device, the backend that device talks
+/// to), and for the per-user ones `--user NAME` or the global `--device NAME` (the user signed
+/// in on that device).
 enum BackendParams {
     static let backendLine = "  --backend NAME   which backend (default: default)"
     static let whoseLines = [
-        "  --user NAME      the user (or --device NAME: the user signed in on that device)", backendLine,
+        "  --user NAME      the user (or --device NAME: the user signed in on that device)",
+        "  --backend NAME   which backend (default: the one --device talks to; with --user, default)",
     ]
 
     static func named(_ arguments: inout Arguments) throws -> [String: JSONValue] {

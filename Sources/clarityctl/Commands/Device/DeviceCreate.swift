@@ -18,7 +18,7 @@ struct DeviceCreate: RequestCommand {
             "  --timezone TZ     e.g. Europe/Berlin",
             "  --platform OS     ios (default) or android (The Phone's Android client)",
             "  --seed N          the device's random seed",
-            "  --backend NAME    The Phone's backend (default: default; config.backend)",
+            "  --backend NAME    The Phone's backend (default: default; config.backend, or config.app.backend)",
             "  --config JSON     per-device overrides, e.g. '{\"memoryBudgets\":{\"monitor\":6291456}}'",
             "Examples:",
             "  clarityctl device create kitty --app scrollkitty --config '{\"app\":{\"variant\":\"readModifyWrite\"}}'",

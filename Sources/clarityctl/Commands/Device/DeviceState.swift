@@ -12,4 +12,5 @@ struct DeviceState: RequestCommand {
     }
 
     var method: Method { .deviceState }
+    var presentation: Presentation { .deviceState }
 }
