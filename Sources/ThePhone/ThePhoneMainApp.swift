@@ -260,13 +260,31 @@ actor ThePhoneMainApp: WorldActor {
     }
 
     /// `data.delete`: the seed's `deleteUserData` → `{"success":true}`; the device is then signed
-    /// out and its local data cleared (choice).
+    /// out and its local data cleared (choice). A group's creator is refused, as the seed's
+    /// foreign key refuses them (`groupCreator`), with a message saying why and what would free
+    /// the account (docs/apps/thephone.md, `data.delete`).
     func deleteData() async throws -> DeleteResponse {
         try await requireSignedIn()
-        let answer = try await api.deleteUser()
+        let answer: DeleteResponse
+        do {
+            answer = try await api.deleteUser()
+        } catch DeviceError.refused(let reason, _) where reason == "groupCreator" {
+            throw DeviceError.refused(reason: reason, message: groupCreatorMessage())
+        }
         await session.signedOut()
         await forgetUserData()
         return answer
+    }
+
+    /// Why a group's creator cannot delete their data, naming the groups this device knows they
+    /// created: leaving a group does not help (the group keeps its `creator_id`); only deleting the
+    /// group would, which the seed's admin route `DELETE /groups/:id` does and this port does not offer.
+    private func groupCreatorMessage() -> String {
+        let created = groups.filter { $0.role == "admin" }.map { "\($0.name) (\($0.groupId))" }
+        let which = created.isEmpty ? "a group" : created.joined(separator: ", ")
+        return "nothing was deleted: this user created \(which), and the server keeps a group's creator "
+            + "(groups.creator_id has no ON DELETE). Leaving the group does not release it; the group must be "
+            + "deleted first (the seed's DELETE /groups/:id, not offered by this port)"
     }
 
     private func requireSignedIn() async throws {
