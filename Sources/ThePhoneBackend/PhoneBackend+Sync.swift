@@ -60,9 +60,11 @@ extension PhoneBackend {
     /// server two requests never share a millisecond, and each later request's `Date.now()` is
     /// later than every row an earlier one inserted; virtual time has no such gaps, so the
     /// backend makes them. A backend saved before the instant was kept counts its clock as the
-    /// last sync's (every sync it served ran at its clock or before).
+    /// last sync's (every sync it served ran at its clock or before). Never past the end of
+    /// ``times`` (a backend whose last instant is there would otherwise save one it refuses to
+    /// read); syncs at that end, 73 million years on, share it.
     func syncInstant(now: Int64) -> Int64 {
-        max(now, (lastSyncInstant ?? clock) + 1)
+        min(max(now, (lastSyncInstant ?? clock) + 1), Self.times.upperBound)
     }
 
     /// What the backend stores for `username`, by timestamp (equal timestamps in insertion order).

@@ -115,6 +115,15 @@ import Testing
         #expect(try old.sync("ann", [], now: monday).serverTime == monday + 1)
     }
 
+    /// A backend whose last sync ran at the end of its times (a valid but extreme snapshot):
+    /// the next sync stays there, so the backend it saves is still read back.
+    @Test func aSyncInstantNeverLeavesTheBackendsTimes() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        backend.lastSyncInstant = PhoneBackend.times.upperBound
+        #expect(try backend.sync("ann", [], now: monday).serverTime == PhoneBackend.times.upperBound)
+        #expect(backend.timesAreWithinRange)
+    }
+
     @Test func refusesIdsThatAreNotUUIDsAndUnknownUsers() throws {
         var backend = try PhoneBackend.with([("ann", "UTC")])
         let bad = SyncRequest.Event(id: "not-a-uuid", eventType: .lock, timestamp: monday, source: "shortcut")
