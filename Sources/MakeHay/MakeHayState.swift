@@ -25,6 +25,20 @@ struct Evaluation: Codable, Sendable, Equatable {
     let time: String
     let trigger: Trigger
     let outcome: Outcome
-    /// The goal kind's value today; null when the query failed.
+    /// The goal kind's value today; null when the query failed (written as `null`, never left
+    /// out: docs/apps/makehay.md, `lastEvaluation`).
     let value: Double?
+
+    private enum CodingKeys: String, CodingKey { case t, time, trigger, outcome, value }
+
+    /// Synthesized, but for `value`, which is `null` when absent (the synthesized encoder
+    /// would leave the key out).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(t, forKey: .t)
+        try container.encode(time, forKey: .time)
+        try container.encode(trigger, forKey: .trigger)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(value, forKey: .value)
+    }
 }

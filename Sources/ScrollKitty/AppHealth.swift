@@ -1,8 +1,9 @@
 import Foundation
 
-/// One app's share of the cat's health (seed 004, `AppHealthManager`): stored in the App Group
-/// under `appHealthData` as JSON `{tokenId: {"hp", "maxHP"}}` when the apps are selected; the HP
-/// now is that less the bypasses' cost (``CatHealth``).
+/// One app's share of the cat's health (seed 004, `AppHealthManager`), as JSON
+/// `{tokenId: {"hp", "maxHP"}}`: the share stored under `appHealthAllocation` when the apps are
+/// selected; the HP now, that less the bypasses' cost (``CatHealth``), under the seed's
+/// `appHealthData`.
 struct AppHealth: Codable, Sendable, Equatable {
     var hp: Int
     var maxHP: Int

@@ -6,11 +6,13 @@ import Foundation
 ///
 /// Why a ledger (docs/apps/scrollkitty.md, "Across processes"): the seed guards HP with a Swift
 /// actor, but an actor lives in one process, and the main app (`selectApps`) and ShieldAction are
-/// two. In this port every App Group key has one writer process: the main app writes the
-/// selection and its allocation (`selectedApps`, `appHealthData`, `selection`), ShieldAction
-/// only this ledger, the monitor nothing. An app's HP is derived: its allocation less what the
-/// current selection's bypasses cost. A read-modify-write by one process can then never overwrite
-/// another's write; within ShieldAction, bypasses are serialized (``ScrollKittyShieldAction``).
+/// two. In this port every App Group key HP is derived from has one writer process: the main
+/// app writes the selection and its allocation (`selectedApps`, `appHealthAllocation`,
+/// `selection`), ShieldAction only this ledger. An app's HP is derived: its allocation less what
+/// the current selection's bypasses cost; the seed's `appHealthData` shows it, written from the
+/// sources by whoever changed them (``ScrollKittyProcess/publishHealth(_:)``). A
+/// read-modify-write by one process can then never overwrite another's write; within
+/// ShieldAction, bypasses are serialized (``ScrollKittyShieldAction``).
 struct Bypass: Codable, Sendable, Equatable {
     /// The selection it belongs to (`selection`): a new `selectApps` leaves it behind.
     var selection: Int

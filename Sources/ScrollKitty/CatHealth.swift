@@ -3,9 +3,12 @@
 /// from them (seed 004: "Global Cat Health = Sum of all app HPs"; "0 Global HP = Cat Dies").
 struct CatHealth: Sendable {
     let selectedApps: [String]
-    /// `appHealthData`: each app's share when selected (less what the `readModifyWrite` variant
-    /// took from it in place).
+    /// Each app's share when selected (`appHealthAllocation`; in the `readModifyWrite` variant
+    /// `appHealthData`, less what the variant took from it in place).
     let allocation: [String: AppHealth]
+    /// Whether `appHealthData` is derived from this cat (``ScrollKittyProcess/publishHealth(_:)``),
+    /// rather than holding the allocation itself.
+    let derivesHealthData: Bool
     let selection: Int
     let ledger: [Bypass]
     /// With `hpDailyReset`, the local midnight before which bypasses no longer cost HP; nil
@@ -33,6 +36,20 @@ struct CatHealth: Sendable {
     }
 
     var totalHP: Int { health.values.reduce(0) { $0 + $1.hp } }
+
+    /// The same cat with `ledger` as its ledger (after ShieldAction wrote it).
+    func with(ledger: [Bypass]) -> CatHealth {
+        CatHealth(
+            selectedApps: selectedApps, allocation: allocation, derivesHealthData: derivesHealthData, selection: selection,
+            ledger: ledger, countsFrom: countsFrom)
+    }
+
+    /// With `hpDailyReset`: whether a bypass of this selection stopped costing HP at a midnight
+    /// (`appHealthData` then has HP to give back).
+    var hasBypassesOfEarlierDays: Bool {
+        guard let countsFrom else { return false }
+        return currentBypasses.contains { $0.lost > 0 && $0.at < countsFrom }
+    }
 
     /// Total HP 0 with apps selected: the cat is dead and every selected app hard locked.
     var isDead: Bool { !selectedApps.isEmpty && totalHP == 0 }

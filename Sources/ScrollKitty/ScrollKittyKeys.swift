@@ -9,11 +9,17 @@ enum ScrollKittyKeys {
     /// Seed 004, "Technical Implementation".
     static let appGroup = "group.com.scrollkitty.app"
 
-    // App Group keys (all project choices, APPS.md 1.1). One writer process each
-    // (docs/apps/scrollkitty.md, "Across processes"): the main app the first six, ShieldAction
-    // `bypasses`.
-    /// Data: JSON `{tokenId: {"hp", "maxHP"}}` (``AppHealth``), each app's share when selected.
+    // App Group keys (all project choices, APPS.md 1.1). The sources have one writer process
+    // each (docs/apps/scrollkitty.md, "Across processes"): the main app the selection, its
+    // allocation and the settings, ShieldAction `bypasses`; `appHealthData` is derived from them.
+    /// Data: JSON `{tokenId: {"hp", "maxHP"}}` (``AppHealth``), each app's HP now: derived from
+    /// the allocation and the ledger and written by whichever process changed them
+    /// (``ScrollKittyProcess/publishHealth(_:)``); in the `readModifyWrite` variant, the seed's
+    /// own store of HP, changed in place.
     static let appHealthData = "appHealthData"
+    /// Data: JSON `{tokenId: {"hp", "maxHP"}}` (``AppHealth``), each app's share when selected
+    /// (the main app's; not in the `readModifyWrite` variant).
+    static let appHealthAllocation = "appHealthAllocation"
     /// The selected apps' bundle ids, in selection order.
     static let selectedApps = "selectedApps"
     /// Int, +1 at every `selectApps`: bypasses of an earlier selection no longer count.

@@ -18,17 +18,25 @@ actor ScrollKittyMainApp: WorldActor {
 
     /// Launch: asks to post notifications (seed 004, Critical Issue 3: "Likely missing
     /// Notification permissions or authorization request in the main app flow"), except in the
-    /// `noNotificationAuth` variant, which keeps that mistake.
+    /// `noNotificationAuth` variant, which keeps that mistake. An App Group saved before the
+    /// allocation had a key of its own (`appHealthData` holding it) gets the key, and
+    /// `appHealthData` becomes HP now.
     func launch() async throws {
-        guard process.settings.variant != .noNotificationAuth else { return }
-        try await process.platform.notificationCenter.requestAuthorization()
+        if process.settings.variant != .noNotificationAuth {
+            try await process.platform.notificationCenter.requestAuthorization()
+        }
+        let cat = try await process.cat()
+        guard process.settings.variant != .readModifyWrite, !cat.derivesHealthData, !cat.allocation.isEmpty else { return }
+        try await process.setAllocation(cat.allocation)
+        try await process.publishHealth(try await process.cat())
     }
 
     /// `selectApps`: (re)initialises HP — 100 split over the apps (``AppHealth/split(count:)``)
     /// as a new selection, whose bypasses start afresh — ends every cooldown, monitors the focus
     /// window (and, with `hpDailyReset`, the day) and shields the apps inside it. Refused while
     /// the cat is dead (project choice: the hard lock is final). Writes only the main app's keys
-    /// (``Bypass``: one writer per key).
+    /// (``Bypass``: one writer per key), then `appHealthData` from them
+    /// (``ScrollKittyProcess/publishHealth(_:)``).
     func selectApps(_ apps: [String]) async throws -> ScrollKittyState {
         let cat = try await process.cat()
         guard !cat.isDead else {
@@ -41,6 +49,7 @@ actor ScrollKittyMainApp: WorldActor {
         try await defaults.set(.array(apps.map(StoredValue.string)), forKey: ScrollKittyKeys.selectedApps)
         try await process.setAllocation(health)
         try await defaults.set(.int(cat.selection + 1), forKey: ScrollKittyKeys.selection)
+        if process.settings.variant != .readModifyWrite { try await process.publishHealth(try await process.cat()) }
         try await process.monitorFocusWindow(try await process.focusWindow())
         if process.settings.hpDailyReset { try await process.monitorDay() }
         try await process.applyShields()

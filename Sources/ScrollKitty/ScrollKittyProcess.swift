@@ -28,13 +28,22 @@ struct ScrollKittyProcess: Sendable {
         try await sharedDefaults.stringArray(forKey: ScrollKittyKeys.selectedApps) ?? []
     }
 
-    /// `appHealthData`: each app's share when selected.
-    func allocation() async throws -> [String: AppHealth] {
-        AppHealth.decode(try await sharedDefaults.data(forKey: ScrollKittyKeys.appHealthData))
+    /// Each app's share when selected (`appHealthAllocation`), and whether `appHealthData` is
+    /// derived from it. In the `readModifyWrite` variant the seed's `appHealthData` holds HP
+    /// itself; so does an App Group saved before the allocation had a key of its own (its
+    /// `appHealthData` is the allocation, until the main app's next launch moves it).
+    func allocation() async throws -> (health: [String: AppHealth], derivesHealthData: Bool) {
+        if settings.variant != .readModifyWrite, let data = try await sharedDefaults.data(forKey: ScrollKittyKeys.appHealthAllocation) {
+            return (AppHealth.decode(data), true)
+        }
+        return (AppHealth.decode(try await sharedDefaults.data(forKey: ScrollKittyKeys.appHealthData)), false)
     }
 
+    /// Writes the allocation where ``allocation()`` reads it (`appHealthData` in the
+    /// `readModifyWrite` variant).
     func setAllocation(_ health: [String: AppHealth]) async throws {
-        try await sharedDefaults.set(.data(AppHealth.encode(health)), forKey: ScrollKittyKeys.appHealthData)
+        let key = settings.variant == .readModifyWrite ? ScrollKittyKeys.appHealthData : ScrollKittyKeys.appHealthAllocation
+        try await sharedDefaults.set(.data(AppHealth.encode(health)), forKey: key)
     }
 
     func selection() async throws -> Int {
@@ -57,7 +66,8 @@ struct ScrollKittyProcess: Sendable {
         let allocation = try await allocation()
         let ledger = try await ledger()
         return CatHealth(
-            selectedApps: apps, allocation: allocation, selection: selection, ledger: ledger,
+            selectedApps: apps, allocation: allocation.health, derivesHealthData: allocation.derivesHealthData,
+            selection: selection, ledger: ledger,
             countsFrom: settings.hpDailyReset ? platform.calendar.startOfDay(platform.now).seconds : nil)
     }
 

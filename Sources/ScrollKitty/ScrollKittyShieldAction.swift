@@ -19,7 +19,8 @@ import SimulatediOS
 ///   its reads only once the previous one has written.
 /// - Across processes: this extension writes only the `bypasses` ledger, which no other process
 ///   writes, and never the main app's allocation (``Bypass``); a bypass recorded for a selection
-///   the main app has since replaced no longer counts.
+///   the main app has since replaced no longer counts. It then writes the seed's `appHealthData`
+///   from both, as every writer of a source does (``ScrollKittyProcess/publishHealth(_:)``).
 /// The `readModifyWrite` variant drops both: HP is changed in place in `appHealthData`, unguarded.
 actor ScrollKittyShieldAction: WorldActor, ShieldActionDelegate {
     nonisolated let executor: WorldActorExecutor
@@ -80,7 +81,9 @@ actor ScrollKittyShieldAction: WorldActor, ShieldActionDelegate {
             try await process.setAllocation(allocation)
             bypass.lost = 0
         }
-        try await process.setLedger(cat.ledgerKept(at: now.seconds) + [bypass])
+        let ledger = cat.ledgerKept(at: now.seconds) + [bypass]
+        try await process.setLedger(ledger)
+        try await process.publishHealth(cat.with(ledger: ledger))
         let notifications = process.platform.notificationCenter
         guard !dies else {
             // The cat dies: hard lock on every selected app at once, cooldowns over.

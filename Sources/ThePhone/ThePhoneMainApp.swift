@@ -29,6 +29,12 @@ actor ThePhoneMainApp: WorldActor {
     private var groups: [GroupMembership] = [] {
         didSet { if groups != oldValue { dataRevision.bump() } }
     }
+    /// Joins queued offline and the leaderboards last fetched (``OfflineGroups``).
+    private var offline = OfflineGroups() {
+        didSet { if offline != oldValue { dataRevision.bump() } }
+    }
+    /// A pass over the queued joins is sending them (an actor's calls interleave at each request).
+    private var sendingQueuedJoins = false
     /// What the user last set (`setTemptations`), nil if never on this device.
     private var temptations: TemptationPreferences? {
         didSet { if temptations != oldValue { dataRevision.bump() } }
@@ -78,12 +84,14 @@ actor ThePhoneMainApp: WorldActor {
             try await android.launch()
         }
         await signUpIfNeeded()
+        await sendQueuedJoins()
     }
 
     /// iOS: the health checks and a sync (``ThePhoneiOSClient/didBecomeActive()``). Android: the
     /// seed does nothing when its app opens (its syncs follow unlocks).
     func didBecomeActive() async throws {
         await signUpIfNeeded()
+        await sendQueuedJoins()
         if case .ios(let ios) = client { await ios.didBecomeActive() }
     }
 
@@ -91,12 +99,14 @@ actor ThePhoneMainApp: WorldActor {
         if case .ios(let ios) = client { await ios.processEnded() }
     }
 
-    /// `NWPathMonitor.pathUpdateHandler`: back online ⇒ the pending sign-up, then a sync.
+    /// `NWPathMonitor.pathUpdateHandler`: back online ⇒ the pending sign-up, the queued joins,
+    /// then a sync.
     private func pathChanged(_ path: NetworkPath) async {
         let cameBack = path.isSatisfied && !pathSatisfied
         pathSatisfied = path.isSatisfied
         guard cameBack, case .ios(let ios) = client else { return }
         await signUpIfNeeded()
+        await sendQueuedJoins()
         await ios.scheduleSync()
     }
 
@@ -137,6 +147,7 @@ actor ThePhoneMainApp: WorldActor {
     /// on both, nothing enqueued.
     func sync() async throws -> any Encodable & Sendable {
         try await requireSignedIn()
+        await sendQueuedJoins()
         switch client {
         case .ios(let ios):
             try await ios.sync()
@@ -188,6 +199,7 @@ actor ThePhoneMainApp: WorldActor {
     private func forgetUserData() async {
         groups = []
         temptations = nil
+        offline = OfflineGroups()
         switch client {
         case .ios(let ios): await ios.forgetUserData()
         case .android(let android): try? await android.forgetUserData()
@@ -204,30 +216,80 @@ actor ThePhoneMainApp: WorldActor {
         return created
     }
 
-    /// `group.join` by invite code or a public group's id → the membership.
-    func joinGroup(code: String?, groupId: String?) async throws -> GroupMembership {
+    /// `group.join` by invite code or a public group's id → the membership. Offline it is queued
+    /// (seed 001: "Join group — Queued, syncs when online"), behind any join queued before, and
+    /// sent when the network returns (``sendQueuedJoins()``).
+    func joinGroup(code: String?, groupId: String?) async throws -> JoinAnswer {
         try await requireSignedIn()
-        let membership: GroupMembership
-        if let code {
-            membership = try await api.redeem(code: code)
-        } else {
-            membership = try await api.join(groupId: groupId ?? "")
+        let join: OfflineGroups.Join = code.map(OfflineGroups.Join.code) ?? .groupId(groupId ?? "")
+        await sendQueuedJoins()
+        guard offline.queuedJoins.isEmpty else { return queue(join) }
+        do {
+            let membership = try await send(join)
+            remember(membership)
+            return .joined(membership)
+        } catch DeviceError.refused(let reason, _) where reason == "offline" {
+            return queue(join)
         }
-        remember(membership)
-        return membership
+    }
+
+    private func queue(_ join: OfflineGroups.Join) -> JoinAnswer {
+        if !offline.queuedJoins.contains(join) { offline.queuedJoins.append(join) }
+        return .queued(join)
+    }
+
+    private func send(_ join: OfflineGroups.Join) async throws -> GroupMembership {
+        switch join {
+        case .code(let code): try await api.redeem(code: code)
+        case .groupId(let groupId): try await api.join(groupId: groupId)
+        }
+    }
+
+    /// Sends the queued joins in order: stops at the first the device still cannot send
+    /// (offline, no server), keeps a refused one in the dashboard's `refusedJoins`. One pass at a
+    /// time; a join queued meanwhile is sent by the pass running.
+    private func sendQueuedJoins() async {
+        guard !sendingQueuedJoins, !offline.queuedJoins.isEmpty else { return }
+        sendingQueuedJoins = true
+        defer { sendingQueuedJoins = false }
+        while let join = offline.queuedJoins.first {
+            do {
+                remember(try await send(join))
+            } catch DeviceError.refused(let reason, _) where reason == "offline" || reason == "unreachable" {
+                return
+            } catch DeviceError.refused(let reason, _) {
+                offline.refusedJoins.append(OfflineGroups.RefusedJoin(join: join, reason: reason))
+            } catch {
+                offline.refusedJoins.append(OfflineGroups.RefusedJoin(join: join, reason: "\(error)"))
+            }
+            // A change of user meanwhile cleared the queue: nothing of it is left to drop.
+            if offline.queuedJoins.first == join { offline.queuedJoins.removeFirst() }
+        }
     }
 
     func leaveGroup(groupId: String) async throws -> ThePhoneState {
         try await requireSignedIn()
         try await api.leave(groupId: groupId)
         groups.removeAll { $0.groupId == groupId }
+        offline.leaderboards[groupId] = nil
         return try await state()
     }
 
-    /// `group.leaderboard`: the seed's endpoint, asked by this device.
-    func leaderboard(groupId: String) async throws -> [LeaderboardEntry] {
+    /// `group.leaderboard`: the seed's endpoint, asked by this device. Offline, the last one
+    /// fetched, marked stale with the time it was fetched (seed 001: "Leaderboards — Stale, shows
+    /// cached data with timestamp"); offline with none fetched, `offline`.
+    func leaderboard(groupId: String) async throws -> LeaderboardAnswer {
         try await requireSignedIn()
-        return try await api.leaderboard(groupId: groupId)
+        do {
+            let entries = try await api.leaderboard(groupId: groupId)
+            offline.leaderboards[groupId] = OfflineGroups.CachedLeaderboard(entries: entries, fetchedAt: platform.currentTimeMillis)
+            return .fresh(entries)
+        } catch DeviceError.refused(let reason, let message) where reason == "offline" {
+            guard let cached = offline.leaderboards[groupId] else {
+                throw DeviceError.refused(reason: reason, message: "\(message); no leaderboard of this group was fetched before")
+            }
+            return .stale(entries: cached.entries, fetchedAt: Self.iso(cached.fetchedAt))
+        }
     }
 
     private func remember(_ membership: GroupMembership) {
@@ -260,13 +322,31 @@ actor ThePhoneMainApp: WorldActor {
     }
 
     /// `data.delete`: the seed's `deleteUserData` → `{"success":true}`; the device is then signed
-    /// out and its local data cleared (choice).
+    /// out and its local data cleared (choice). A group's creator is refused, as the seed's
+    /// foreign key refuses them (`groupCreator`), with a message saying why and what would free
+    /// the account (docs/apps/thephone.md, `data.delete`).
     func deleteData() async throws -> DeleteResponse {
         try await requireSignedIn()
-        let answer = try await api.deleteUser()
+        let answer: DeleteResponse
+        do {
+            answer = try await api.deleteUser()
+        } catch DeviceError.refused(let reason, _) where reason == "groupCreator" {
+            throw DeviceError.refused(reason: reason, message: groupCreatorMessage())
+        }
         await session.signedOut()
         await forgetUserData()
         return answer
+    }
+
+    /// Why a group's creator cannot delete their data, naming the groups this device knows they
+    /// created: leaving a group does not help (the group keeps its `creator_id`); only deleting the
+    /// group would, which the seed's admin route `DELETE /groups/:id` does and this port does not offer.
+    private func groupCreatorMessage() -> String {
+        let created = groups.filter { $0.role == "admin" }.map { "\($0.name) (\($0.groupId))" }
+        let which = created.isEmpty ? "a group" : created.joined(separator: ", ")
+        return "nothing was deleted: this user created \(which), and the server keeps a group's creator "
+            + "(groups.creator_id has no ON DELETE). Leaving the group does not release it; the group must be "
+            + "deleted first (the seed's DELETE /groups/:id, not offered by this port)"
     }
 
     private func requireSignedIn() async throws {
@@ -300,7 +380,7 @@ actor ThePhoneMainApp: WorldActor {
                 events: events.count, unsynced: events.filter { !$0.synced }.count,
                 lastSync: await ios.lastSync().map(Self.iso),
                 week: WeeklyScore.currentWeek(of: events.map(\.scored), now: now, timeZone: zone),
-                groups: groups, temptations: temptations)
+                groups: groups, temptations: temptations, offline: offline)
         case .android(let android):
             let rows = await android.rows()
             return ThePhoneState(
@@ -309,7 +389,7 @@ actor ThePhoneMainApp: WorldActor {
                 events: rows.count, unsynced: rows.filter { !$0.synced }.count,
                 lastSync: await android.lastSync().map(Self.iso),
                 week: WeeklyScore.currentWeek(of: rows.compactMap(\.scored), now: now, timeZone: zone),
-                groups: groups, temptations: temptations)
+                groups: groups, temptations: temptations, offline: offline)
         }
     }
 
@@ -325,6 +405,8 @@ actor ThePhoneMainApp: WorldActor {
         let session: Session.Saved
         let groups: [GroupMembership]
         let temptations: TemptationPreferences?
+        /// Absent in a snapshot from before joins were queued: none.
+        let offline: OfflineGroups?
         let ios: ThePhoneiOSClient.Saved?
         let android: ThePhoneAndroidClient.Saved?
     }
@@ -337,7 +419,7 @@ actor ThePhoneMainApp: WorldActor {
         case .android(let client): android = await client.saved()
         }
         return try PersistentData.encode(
-            Saved(session: await session.saved, groups: groups, temptations: temptations, ios: ios, android: android))
+            Saved(session: await session.saved, groups: groups, temptations: temptations, offline: offline, ios: ios, android: android))
     }
 
     func restore(from data: Data) async throws {
@@ -345,6 +427,7 @@ actor ThePhoneMainApp: WorldActor {
         await session.restore(saved.session)
         groups = saved.groups
         temptations = saved.temptations
+        offline = saved.offline ?? OfflineGroups()
         switch client {
         case .ios(let client): if let ios = saved.ios { await client.restore(ios) }
         case .android(let client): if let android = saved.android { await client.restore(android) }

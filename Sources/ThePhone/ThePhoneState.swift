@@ -59,15 +59,20 @@ struct ThePhoneState: Codable, Sendable, Equatable {
     let week: WeeklyScore
     let groups: [GroupMembership]
     let temptations: TemptationPreferences?
+    /// `group.join`s queued offline, oldest first; absent when there are none.
+    let queuedJoins: [OfflineGroups.Join]?
+    /// Queued joins the server refused when sent; absent when there are none.
+    let refusedJoins: [OfflineGroups.RefusedJoin]?
 
     private enum CodingKeys: String, CodingKey {
         case user, automations, setup, trackingHealth, lastUnlockAt, events, unsynced, lastSync, week, groups, temptations
+        case queuedJoins, refusedJoins
     }
 
     init(
         user: String?, automations: [AutomationView]?, setup: Setup?, trackingHealth: TrackingHealth?, lastUnlockAt: String?,
         events: Int, unsynced: Int, lastSync: String?, week: WeeklyScore, groups: [GroupMembership],
-        temptations: TemptationPreferences?
+        temptations: TemptationPreferences?, offline: OfflineGroups
     ) {
         self.user = user
         self.automations = automations
@@ -80,6 +85,8 @@ struct ThePhoneState: Codable, Sendable, Equatable {
         self.week = week
         self.groups = groups
         self.temptations = temptations
+        queuedJoins = offline.queuedJoins.isEmpty ? nil : offline.queuedJoins
+        refusedJoins = offline.refusedJoins.isEmpty ? nil : offline.refusedJoins
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -95,5 +102,7 @@ struct ThePhoneState: Codable, Sendable, Equatable {
         try values.encode(week, forKey: .week)
         try values.encode(groups, forKey: .groups)
         try values.encode(temptations, forKey: .temptations)
+        try values.encodeIfPresent(queuedJoins, forKey: .queuedJoins)
+        try values.encodeIfPresent(refusedJoins, forKey: .refusedJoins)
     }
 }

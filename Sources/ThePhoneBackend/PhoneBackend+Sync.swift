@@ -17,10 +17,17 @@ extension PhoneBackend {
     /// - a sync that confirmed an event recalculates the user's current week
     ///   (the seed's `scoreQueue.add('recalculate')`, run at once).
     ///
+    /// The rows' `created_at` and the answer's `serverTime` are the sync's instant
+    /// (``syncInstant(now:)``): `now`, or 1 ms after the previous sync when that one ran at
+    /// `now` or later, so that `created_at > lastSync` orders two syncs of one virtual instant as
+    /// a real server orders two requests (docs/apps/thephone-backend.md, "Sync instants").
+    ///
     /// Every event id must be a UUID (the seed's `z.string().uuid()`), or nothing is done.
     public mutating func syncEvents(username: String, request: SyncRequest, now: Int64) throws(PhoneBackendError) -> SyncResponse {
         let user = try requireUser(username)
         guard request.events.allSatisfy({ UUID(uuidString: $0.id) != nil }) else { throw .invalidClientId }
+        let instant = syncInstant(now: now)
+        lastSyncInstant = instant
         var stored = events.removeValue(forKey: user.id) ?? UserEvents()
         var confirmed: [SyncResponse.Confirmed] = []
         for event in request.events {
@@ -34,7 +41,7 @@ extension PhoneBackend {
             }
             let row = PhoneEvent(
                 id: identifiers.next(), userId: user.id, clientId: clientId, eventType: event.eventType,
-                timestamp: timestamp, source: event.source, createdAt: now)
+                timestamp: timestamp, source: event.source, createdAt: instant)
             stored.append(row)
             confirmed.append(SyncResponse.Confirmed(clientId: event.id, serverId: row.id))
         }
@@ -45,7 +52,19 @@ extension PhoneBackend {
         if !confirmed.isEmpty {
             updateWeeklyScore(userId: user.id, now: now)
         }
-        return SyncResponse(confirmed: confirmed, newEvents: newEvents, serverTime: now)
+        return SyncResponse(confirmed: confirmed, newEvents: newEvents, serverTime: instant)
+    }
+
+    /// The instant a sync at `now` runs at on the server: `now`, unless the previous sync ran at
+    /// `now` or later (several devices at one virtual instant), then 1 ms after it. On a real
+    /// server two requests never share a millisecond, and each later request's `Date.now()` is
+    /// later than every row an earlier one inserted; virtual time has no such gaps, so the
+    /// backend makes them. A backend saved before the instant was kept counts its clock as the
+    /// last sync's (every sync it served ran at its clock or before). Never past the end of
+    /// ``times`` (a backend whose last instant is there would otherwise save one it refuses to
+    /// read); syncs at that end, 73 million years on, share it.
+    func syncInstant(now: Int64) -> Int64 {
+        min(max(now, (lastSyncInstant ?? clock) + 1), Self.times.upperBound)
     }
 
     /// What the backend stores for `username`, by timestamp (equal timestamps in insertion order).

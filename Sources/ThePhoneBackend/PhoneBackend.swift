@@ -26,12 +26,16 @@ public struct PhoneBackend: Codable, Sendable, Equatable {
     var nextTemptation: [String: Int64] = [:]
     /// The temptations' random draws (the seed's `Math.random()`).
     var random: BackendRandom
+    /// The instant (ms) the last sync ran at; nil in a backend saved before it was kept, whose
+    /// syncs all ran at or before its ``clock`` (``syncInstant(now:)``).
+    var lastSyncInstant: Int64?
 
     /// An empty backend named `name` whose clock starts at `now`; its generator is seeded from
     /// the name (APPS.md §4.6).
     public init(name: String = "default", now: Int64) {
         clock = now
         random = BackendRandom(seed: BackendRandom.seed(name: name))
+        lastSyncInstant = now - 1
     }
 }
 
@@ -43,8 +47,9 @@ extension PhoneBackend {
     /// beyond it is damaged and is not read (a clock of `Int64.min` once trapped a restart).
     public static let times: ClosedRange<Int64> = -(1 << 61)...(1 << 61)
 
-    /// Whether the clock and every event's timestamp are within ``times``.
+    /// Whether the clock, the last sync's instant and every event's timestamp are within ``times``.
     public var timesAreWithinRange: Bool {
-        Self.times.contains(clock) && events.values.allSatisfy { $0.rows.allSatisfy { Self.times.contains($0.timestamp) } }
+        Self.times.contains(clock) && Self.times.contains(lastSyncInstant ?? clock)
+            && events.values.allSatisfy { $0.rows.allSatisfy { Self.times.contains($0.timestamp) } }
     }
 }

@@ -29,6 +29,20 @@ import Testing
         try device.walk(100, effects: [])
     }
 
+    /// A reboot ends the app's process as `app.terminate` does, so the `.hourly` gap holds after
+    /// it: the shield stays until the system relaunches the app (it once stayed in memory and
+    /// lifted the shield at the sample).
+    @Test func afterARebootTheShieldStaysUntilTheSystemRelaunchesTheApp() throws {
+        let device = try TestDevice.makeHay()
+        try device.send(.reboot, effects: [.appTerminate, .appState(locked: true, foregroundApp: nil, shieldShown: false)])
+        #expect(try device.makeHayState().inMemory == false)
+        try device.send(.healthSample(kind: .steps, value: 12_000), effects: [.healthSample(kind: "steps", value: 12_000)])
+        try device.advance(minutes: 59, effects: [])
+        #expect(try device.shields().effective.applications == [instagram], "the goal is reached; the shield stays")
+        try device.advance(minutes: 1, effects: [.appLaunch(reason: "healthDelivery"), .shieldClear(store: "default")])
+        #expect(try device.makeHayState().lastEvaluation?.trigger == .observer)
+    }
+
     /// Opening the app launches it again (then it becomes active and evaluates).
     @Test func openingATerminatedAppLaunchesItAndEvaluates() throws {
         let device = try TestDevice.makeHay()

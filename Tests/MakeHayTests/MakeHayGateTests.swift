@@ -56,6 +56,7 @@ import Testing
         try device.walk(12_000, effects: [])
         let failed = try device.makeHayState()
         #expect(failed.blocked && failed.lastEvaluation?.outcome == .failed && failed.lastEvaluation?.value == nil)
+        #expect(try device.appState()["lastEvaluation"]?["value"] == .null, "a failed evaluation writes value null, not nothing")
         #expect(try device.shields().effective.applications == [instagram])
         try device.walk(1, effects: [.shieldClear(store: "default")])
     }

@@ -33,6 +33,7 @@ import Testing
                 .shieldPress(app: App.instagram, button: .secondary),
                 effects: [
                     ledgerWrite(ledger),
+                    healthWrite([(App.instagram, hp, 100)]),
                     .activityStart(activity: "scrollkitty_cooldown_\(token)"),
                     .shieldClear(store: "scrollkitty"),
                     .notification(
@@ -49,6 +50,7 @@ import Testing
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
                 ledgerWrite(ledger + [(App.instagram, 10, 5400, 5400)]),
+                healthWrite([(App.instagram, 0, 100)]),
                 .shieldApply(store: "hardLock", applications: [App.instagram], categories: .none),
                 .notification(title: "Lost 10 HP", body: "Scroll Kitty has died. All your apps are locked."),
                 .shieldAction(app: App.instagram, button: .secondary, response: .defer),
@@ -72,6 +74,7 @@ import Testing
             .shieldPress(app: App.tiktok, button: .secondary),
             effects: [
                 ledgerWrite([(App.tiktok, 10, 0, 900)]),
+                healthWrite([(App.instagram, 10, 50), (App.tiktok, 0, 50)]),
                 .activityStart(activity: tiktokCooldown),
                 .shieldApply(store: "scrollkitty", applications: [App.instagram], categories: .none),
                 .notification(title: "Lost 10 HP", body: "TikTok: 0/50 HP | Total: 10 HP. Unlocked for 15 minutes."),
@@ -85,6 +88,7 @@ import Testing
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
                 ledgerWrite([(App.tiktok, 10, 0, 900), (App.instagram, 10, 0, 0)]),
+                healthWrite([(App.instagram, 0, 50), (App.tiktok, 0, 50)]),
                 .activityStop(activity: tiktokCooldown),
                 .shieldApply(store: "scrollkitty", applications: both, categories: .none),
                 .shieldApply(store: "hardLock", applications: both, categories: .none),

@@ -35,6 +35,7 @@ import Testing
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
                 ledgerWrite([(App.instagram, 10, 0, 900)]),
+                healthWrite([(App.instagram, 24, 34), (App.tiktok, 33, 33), (App.reddit, 33, 33)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldApply(store: "scrollkitty", applications: [App.reddit, App.tiktok], categories: .none),
                 .notification(title: "Lost 10 HP", body: "Instagram: 24/34 HP | Total: 90 HP. Unlocked for 15 minutes."),
@@ -67,6 +68,7 @@ import Testing
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
                 ledgerWrite([(App.instagram, 7, 0, 900)]),
+                healthWrite([(App.instagram, 0, 50), (App.tiktok, 50, 50)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldApply(store: "scrollkitty", applications: [App.tiktok], categories: .none),
                 .notification(title: "Lost 7 HP", body: "Instagram: 0/50 HP | Total: 50 HP. Unlocked for 15 minutes."),
@@ -97,6 +99,7 @@ import Testing
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
                 ledgerWrite([(App.instagram, 10, 0, 3600)]),
+                healthWrite([(App.instagram, 90, 100)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldClear(store: "scrollkitty"),
                 .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 60 minutes."),

@@ -34,6 +34,11 @@ func healthData(_ apps: [(String, Int, Int)]) -> StoredValue {
     return .data(AppHealth.encode(health))
 }
 
+/// The seed's `appHealthData` written with each app's HP now (`apps` with their `(hp, maxHP)`).
+func healthWrite(_ apps: [(String, Int, Int)]) -> Effect {
+    .storeWrite(suite: group, key: "appHealthData", value: healthData(apps))
+}
+
 /// The `bypasses` ledger as ShieldAction writes it: `(app, lost, at, cooldownEndsAt)` each, of
 /// selection `selection`.
 func ledgerWrite(_ bypasses: [(String, Int, Double, Double)], selection: Int = 1) -> Effect {
@@ -57,11 +62,13 @@ let deadShield = ShieldConfiguration(
 /// `selectApps` on a fresh device on Monday 09:00 (weekday 2) with the default window (all day,
 /// every day): the App Group written, the seven window days monitored (Monday's interval running)
 /// and the apps shielded by the monitor.
-func firstSelectionEffects(_ apps: [String], health: [(String, Int, Int)]) -> [Effect] {
-    [
+func firstSelectionEffects(_ apps: [String], health: [(String, Int, Int)], readModifyWrite: Bool = false) -> [Effect] {
+    let selected: [Effect] = [
         .storeWrite(suite: group, key: "selectedApps", value: .array(apps.map(StoredValue.string))),
-        .storeWrite(suite: group, key: "appHealthData", value: healthData(health)),
+        .storeWrite(suite: group, key: readModifyWrite ? "appHealthData" : "appHealthAllocation", value: healthData(health)),
         .storeWrite(suite: group, key: "selection", value: .int(1)),
+    ]
+    return selected + (readModifyWrite ? [] : [healthWrite(health)]) + [
         .activityStart(activity: "scrollkitty_focus_1"),
         .activityStart(activity: "scrollkitty_focus_2"),
         .monitorIntervalStart(activity: "scrollkitty_focus_2"),
@@ -92,17 +99,20 @@ extension TestDevice {
     static func scrollKitty(selecting apps: [String], shares: [Int], config: DeviceConfig = DeviceConfig()) throws -> TestDevice {
         let device = try TestDevice(app: .scrollKitty, config: config)
         let health = zip(apps, shares).map { ($0, $1, $1) }
-        try device.intent("selectApps", ["apps": .array(apps.map(JSONValue.string))], effects: firstSelectionEffects(apps, health: health))
+        let readModifyWrite = config.app?["variant"] == .string("readModifyWrite")
+        try device.intent(
+            "selectApps", ["apps": .array(apps.map(JSONValue.string))],
+            effects: firstSelectionEffects(apps, health: health, readModifyWrite: readModifyWrite))
         return device
     }
 
-    /// Writes `appHealthData` as another process would (a shortcut to a state of HP: the
-    /// allocation, with no bypass recorded yet).
+    /// Writes `appHealthAllocation` as another process would (a shortcut to a state of HP: the
+    /// allocation, with no bypass recorded yet; `appHealthData` is left as it was).
     func writeHealth(_ apps: [(String, Int, Int)]) throws {
         let health = healthData(apps)
         try setValue(
-            health, forKey: "appHealthData", suite: group,
-            effects: [.storeWrite(suite: group, key: "appHealthData", value: health)])
+            health, forKey: "appHealthAllocation", suite: group,
+            effects: [.storeWrite(suite: group, key: "appHealthAllocation", value: health)])
     }
 
     /// Opens `app`, which is shielded: the shield drawn by ScrollKittyShield.

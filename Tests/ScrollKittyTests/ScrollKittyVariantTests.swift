@@ -23,6 +23,7 @@ import Testing
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
                 ledgerWrite([(App.instagram, 10, 0, 900)]),
+                healthWrite([(App.instagram, 90, 100)]),
                 .shieldClear(store: "scrollkitty"),
                 .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
                 .shieldAction(app: App.instagram, button: .secondary, response: .none),
@@ -47,6 +48,7 @@ import Testing
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
                 ledgerWrite([(App.instagram, 10, 0, 900)]),
+                healthWrite([(App.instagram, 90, 100)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldClear(store: "scrollkitty"),
                 .notificationSuppressed(
@@ -95,6 +97,7 @@ import Testing
             .shieldPress(app: App.instagram, button: .secondary),
             effects: [
                 ledgerWrite([(App.instagram, 10, 0, 900)]),
+                healthWrite([(App.instagram, 90, 100)]),
                 .activityStart(activity: cooldown),
                 .monitorIntervalStart(activity: cooldown),
                 .shieldClear(store: "scrollkitty"),

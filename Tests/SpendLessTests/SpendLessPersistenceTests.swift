@@ -47,4 +47,20 @@ private struct AnyEncodableState: Encodable {
         try device.intent("intervention.start", ["type": "breathing"])
         #expect(try device.appState(as: SpendLessState.self).intervention?.step == "breathing")
     }
+
+    /// A reboot ends every process, the app's too: the intervention is gone (it once survived
+    /// the reboot), the counts stay, and opening the app launches it again.
+    @Test func aRebootLosesTheRunningIntervention() throws {
+        let device = try TestDevice(app: .spendLess, exhaustivity: .off)
+        try device.intent("intervention.start", ["type": "quickPause"])
+        try device.intent("intervention.finish", ["outcome": "resisted"])
+        try device.intent("intervention.start", ["type": "fullFlow"])
+        try device.send(.reboot)
+        let state = try device.appState(as: SpendLessState.self)
+        #expect(state.intervention == nil)
+        #expect(state.resistedCount == 1)
+        try device.send(.unlock)
+        try device.send(.appOpen(app: "com.spendless.app"))
+        #expect(try device.device.snapshot().mainAppInMemory == true)
+    }
 }

@@ -87,14 +87,41 @@ import Testing
         #expect(caughtUp.newEvents.isEmpty)
     }
 
-    /// `created_at > lastSync` is strict: an event another device stored at the very `serverTime`
-    /// a device took as its `lastSync` is never pulled by it (the seed's query on one clock).
-    @Test func eventsCreatedAtTheLastSyncInstantAreNotPulled() throws {
+    /// Two syncs at one instant run at two server instants, 1 ms apart (``PhoneBackend/syncInstant(now:)``):
+    /// an event another device stores at the `now` a device took as its `lastSync` is created
+    /// after it and pulled, as on a real server, where two requests never share a millisecond.
+    /// The device that stored it does not pull it back (its `serverTime` is its rows' instant).
+    @Test func eventsStoredAtAnotherDevicesLastSyncInstantArePulled() throws {
         var backend = try PhoneBackend.with([("ann", "UTC")])
         let phone = try backend.sync("ann", [event(1, .lock, monday)], now: monday + minute)
-        try backend.sync("ann", [event(2, .unlock, monday + minute)], now: monday + minute)
+        let pad = try backend.sync("ann", [event(2, .unlock, monday + minute)], now: monday + minute)
+        #expect(phone.serverTime == monday + minute && pad.serverTime == monday + minute + 1)
+        #expect(try backend.events(of: "ann").map(\.createdAt) == [monday + minute, monday + minute + 1])
         let later = try backend.sync("ann", [], now: monday + 2 * minute, lastSync: phone.serverTime)
-        #expect(later.newEvents.isEmpty)
+        #expect(later.newEvents.map(\.id) == [pad.confirmed[0].serverId])
+        #expect(try backend.sync("ann", [], now: monday + 2 * minute, lastSync: pad.serverTime).newEvents.isEmpty)
+        #expect(try backend.sync("ann", [], now: monday + 3 * minute, lastSync: pad.serverTime).serverTime == monday + 3 * minute)
+    }
+
+    /// A backend saved before sync instants were kept (no `lastSyncInstant`) counts its clock as
+    /// the last one: the next sync at that clock runs 1 ms after it.
+    @Test func aBackendSavedWithoutSyncInstantsStartsAfterItsClock() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        backend.lastSyncInstant = nil
+        var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(backend)) as? [String: Any] ?? [:]
+        #expect(json["lastSyncInstant"] == nil)
+        json["clock"] = monday
+        var old = try JSONDecoder().decode(PhoneBackend.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(try old.sync("ann", [], now: monday).serverTime == monday + 1)
+    }
+
+    /// A backend whose last sync ran at the end of its times (a valid but extreme snapshot):
+    /// the next sync stays there, so the backend it saves is still read back.
+    @Test func aSyncInstantNeverLeavesTheBackendsTimes() throws {
+        var backend = try PhoneBackend.with([("ann", "UTC")])
+        backend.lastSyncInstant = PhoneBackend.times.upperBound
+        #expect(try backend.sync("ann", [], now: monday).serverTime == PhoneBackend.times.upperBound)
+        #expect(backend.timesAreWithinRange)
     }
 
     @Test func refusesIdsThatAreNotUUIDsAndUnknownUsers() throws {

@@ -90,11 +90,19 @@ import Testing
     }
 
     /// Seed gap (docs/apps/thephone-backend.md): a group's creator cannot be deleted
-    /// (`creator_id … REFERENCES users(id)`, no `ON DELETE`): refused, nothing changes.
+    /// (`creator_id … REFERENCES users(id)`, no `ON DELETE`): refused, nothing changes, and the
+    /// message names the group and says that leaving it does not help (it once said only
+    /// "DELETE /users/me answered 500 (groupCreator)").
     @Test func aGroupsCreatorCannotDeleteTheirData() throws {
         let device = try TestDevice.iPhone()
         try device.intent("group.create", ["name": "Family"], effects: [request("POST", "/groups", 201)])
-        #expect(refusal { try device.intent("data.delete", effects: [request("DELETE", "/users/me", 500)]) } == "groupCreator")
+        let groupId = try #require(device.phone().groups.first?.groupId)
+        #expect(throws: DeviceError.refused(
+            reason: "groupCreator",
+            message: "nothing was deleted: this user created Family (\(groupId)), and the server keeps a group's creator "
+                + "(groups.creator_id has no ON DELETE). Leaving the group does not release it; the group must be "
+                + "deleted first (the seed's DELETE /groups/:id, not offered by this port)")
+        ) { try device.intent("data.delete", effects: [request("DELETE", "/users/me", 500)]) }
         #expect(try device.phone().user == "alice" && device.phone().groups.count == 1)
     }
 }

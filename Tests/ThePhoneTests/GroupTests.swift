@@ -42,6 +42,49 @@ import Testing
         #expect(refusal { try bob.intent("group.leave", ["groupId": .string(groupId)], effects: [request("DELETE", "/groups/\(groupId)/leave", 403)]) } == "notMember")
     }
 
+    /// Offline (seed 001, "Offline Capabilities": "Join group — Queued, syncs when online"): each
+    /// join is queued and, when the network returns, sent in order before the sync; one the server
+    /// refuses is shown in `refusedJoins`. Both were refused `offline` before.
+    @Test func offlineJoinsAreQueuedAndSentWhenTheNetworkReturns() throws {
+        let servers = Servers()
+        let alice = try TestDevice.iPhone("alice", servers: servers)
+        let bob = try TestDevice.iPhone("bob", servers: servers)
+        let created = try alice.intent("group.create", ["name": "Family", "isPrivate": true], effects: [request("POST", "/groups", 201)])
+        let code = try #require(created["code"]?.stringValue)
+        try bob.send(.networkOffline, effects: [.network(online: false)])
+        let queued = try bob.intent("group.join", ["code": .string(code)], effects: [offlineRequest("POST", "/invites/redeem")])
+        #expect(queued == ["queued": ["code": .string(code)]])
+        // The queue is tried first (still offline); the new join waits behind it.
+        let second = try bob.intent("group.join", ["code": "NOPE42"], effects: [offlineRequest("POST", "/invites/redeem")])
+        #expect(second == ["queued": ["code": "NOPE42"]])
+        #expect(try bob.phone().queuedJoins == [.code(code), .code("NOPE42")] && bob.phone().groups.isEmpty)
+        try bob.send(
+            .networkOnline,
+            effects: [.network(online: true), request("POST", "/invites/redeem"), request("POST", "/invites/redeem", 404), syncRequest])
+        let phone = try bob.phone()
+        #expect(phone.queuedJoins == nil && phone.groups.map(\.name) == ["Family"])
+        #expect(phone.refusedJoins == [OfflineGroups.RefusedJoin(join: .code("NOPE42"), reason: "noSuchGroup")])
+    }
+
+    /// Offline (seed 001: "Leaderboards — Stale, shows cached data with timestamp"): the last
+    /// leaderboard fetched, marked stale with the time it was fetched; none fetched yet, `offline`.
+    /// It was refused `offline` before.
+    @Test func offlineTheLastLeaderboardFetchedIsShownStale() throws {
+        let device = try TestDevice.iPhone()
+        let created = try device.intent("group.create", ["name": "Family"], effects: [request("POST", "/groups", 201)])
+        let groupId = try #require(created["groupId"]?.stringValue)
+        let path = "/groups/\(groupId)/leaderboard"
+        try device.send(.networkOffline, effects: [.network(online: false)])
+        #expect(refusal { try device.intent("group.leaderboard", ["groupId": .string(groupId)], effects: [offlineRequest("GET", path)]) } == "offline")
+        try device.send(.networkOnline, effects: [.network(online: true), syncRequest])
+        let fresh = try device.intent("group.leaderboard", ["groupId": .string(groupId)], effects: [request("GET", path)])
+        #expect(fresh.arrayValue?.count == 1)
+        try device.advance(minutes: 10)
+        try device.send(.networkOffline, effects: [.network(online: false)])
+        let stale = try device.intent("group.leaderboard", ["groupId": .string(groupId)], effects: [offlineRequest("GET", path)])
+        #expect(stale == ["stale": true, "fetchedAt": "2026-01-05T09:00:00Z", "entries": fresh])
+    }
+
     @Test func aPublicGroupIsJoinedByIdAndHoldsAtMostFifty() throws {
         let servers = Servers()
         let alice = try TestDevice.iPhone("alice", servers: servers)

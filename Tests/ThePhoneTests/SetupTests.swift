@@ -86,6 +86,17 @@ import Testing
         #expect(try device.phone().setup?.state == "notStarted")
     }
 
+    /// A reboot ends every process, the app's too: the window's timer is lost, as after
+    /// `app.terminate` (it once survived the reboot and failed the setup 2 minutes later).
+    @Test func aRebootLosesAnOpenWindow() throws {
+        let device = try TestDevice.iPhone()
+        try device.intent("setup.begin", effects: [setupSignpost("awaitingVerification")])
+        try device.send(
+            .reboot, effects: [setupSignpost("notStarted"), .appTerminate, .appState(locked: true, foregroundApp: nil, shieldShown: false)])
+        try device.advance(minutes: 2, effects: [.timerLost(label: "setupVerification", reason: "terminated")])
+        #expect(try device.phone().setup?.state == "notStarted")
+    }
+
     /// A verification is kept (the seed's `saveVerificationState()`), even when the process ends.
     @Test func aVerificationOutlivesTheProcess() throws {
         let device = try TestDevice.iPhone()

@@ -131,6 +131,11 @@ func refusal(_ step: () throws -> Void) -> String? {
     }
 }
 
+/// A request the device sends offline: it fails with `notConnectedToInternet`.
+func offlineRequest(_ method: String, _ path: String) -> Effect {
+    .networkRequest(method: method, path: path, status: nil, error: "notConnectedToInternet")
+}
+
 func request(_ method: String, _ path: String, _ status: Int = 200) -> Effect {
     .networkRequest(method: method, path: path, status: status, error: nil)
 }

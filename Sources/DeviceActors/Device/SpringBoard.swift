@@ -212,6 +212,14 @@ actor SpringBoard: WorldActor {
             throw .refused(reason: "notRunning", message: "\(bundle) is not in memory: app.open launches it")
         }
         if flow.state.foregroundApp == bundle { await perform(try flow.close(bundle).mapError(\.error).get()) }
+        await endMainAppProcess(of: target)
+    }
+
+    /// Ends `target`'s main app process (`app.terminate`, a reboot): its in-memory state,
+    /// observers and running flows are gone, and its timers never run (`timer.lost`, reason
+    /// `terminated`); the App Group and the ManagedSettings stores stay. It runs again only when
+    /// iOS launches it (``relaunchMainApp(_:reason:)``).
+    private func endMainAppProcess(of target: InstalledApp) async {
         target.platform.mainApp.terminate()
         // The system's signals are the primary app's: its observers end with it.
         if target.name == primary.name {
@@ -370,11 +378,13 @@ actor SpringBoard: WorldActor {
             case .setUnlockedSinceBoot(let unlocked):
                 await platform.appGroups.setUnlockedSinceBoot(unlocked)
             case .reboot:
+                // Every process ends: the extensions and each main app in memory.
                 trace.record(.reboot, by: "springBoard")
                 for app in apps {
                     app.monitor.terminate()
                     app.shieldConfiguration.terminate()
                     app.shieldAction.terminate()
+                    if app.platform.mainApp.inMemory { await endMainAppProcess(of: app) }
                 }
             case .becomeActive:
                 guard let active = flow.state.foregroundApp.flatMap(installed(bundle:)) else { break }
