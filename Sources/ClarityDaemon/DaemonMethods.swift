@@ -83,9 +83,11 @@ final class DaemonMethods: Sendable {
         return try JSONWire.value(Catalog(apps: devices.catalog.descriptions))
     }
 
-    /// `daemon.shutdown`: answers `{"ok":true}`, and once that reached the client, flushes state and exits 0.
+    /// `daemon.shutdown`: answers `{"ok":true}`, and once that reached the client, flushes state and
+    /// exits 0 — from a thread of its own: delivery happens on an event loop, which the shutdown
+    /// waits for (``Shutdown/start(reason:)``).
     func shutdown(_ params: JSONValue?) throws -> MethodReply {
         _ = try decodeParams(NoParams.self, params)
-        return MethodReply(result: ["ok": true], afterDelivery: { [shutdown] in shutdown.run(reason: "daemon.shutdown") })
+        return MethodReply(result: ["ok": true], afterDelivery: { [shutdown] in shutdown.start(reason: "daemon.shutdown") })
     }
 }
