@@ -317,6 +317,7 @@ import Testing
         #expect(try daemon.call("daemon.shutdown")["ok"] == true)
         let report = try explorer.answer()?["result"]
         #expect(report?["stoppedBy"] == "shutdown", "\(daemon.log)")
+        #expect((report?["schedules"]?.intValue ?? 0) == report?["covered"]?.intValue, "one job: every schedule run is covered")
         #expect(daemon.waitForExit() == 0)
         #expect(!daemon.log.contains("WARNING"), "\(daemon.log)")
     }
