@@ -250,8 +250,8 @@ import Testing
         let (cancel, connection) = try Self.started(explore)
         #expect(cancel == ["--socket", daemon.socketPath, "cancel", "2", "--connection", String(connection)])
         let progress = try #require(explore.readLine(containing: " schedules, ", fromStderr: true, timeout: 120))
-        #expect(progress.hasPrefix("explore: ") && progress.contains(" of 10,000,000 schedules, 0 failed, seeds 0–"), "\(progress)")
-        #expect(progress.hasSuffix(" s"), "\(progress)")
+        // The seeds once the daemon reported 100 schedules: on a loaded machine not yet at 5 s.
+        #expect(progress.wholeMatch(of: #/explore: [0-9,]+ of 10,000,000 schedules, 0 failed(, seeds 0–[0-9]+)?, [0-9]+ s/#) != nil, "\(progress)")
         let status = daemon.runCtl(["status"])
         #expect(status.stdout.contains("\n  explorations:\n    id  connection\n    2   \(connection)\n"), "\(status.stdout)")
         #expect(!status.stdout.contains("\nconnection:"), "the connection of status itself is no help")

@@ -321,4 +321,19 @@ import Testing
         #expect(daemon.waitForExit() == 0)
         #expect(!daemon.log.contains("WARNING"), "\(daemon.log)")
     }
+
+    /// The WARNING stays for what it is for: a client that does not read its answers. The
+    /// shutdown waits for them (at most 2 s), says so, and exits 0.
+    @Test func aShutdownStillWarnsOfAnswersAClientNeverRead() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let deaf = try daemon.connect()
+        try deaf.send((1...3000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"daemon.status"}"# + "\n" }.joined())
+        #expect(try daemon.eventually { (try daemon.call("daemon.status")["answers"]?["unsent"]?.intValue ?? 0) > 0 })
+        #expect(try daemon.call("daemon.shutdown")["ok"] == true)
+        #expect(daemon.waitForExit() == 0)
+        #expect(daemon.log.contains(" WARNING some answers had not reached their clients after 2 s\n"), "\(daemon.log)")
+        #expect(daemon.log.contains(" INFO stopped\n"), "\(daemon.log)")
+    }
 }
+
