@@ -47,11 +47,12 @@ final class DaemonMethods: Sendable {
 
     /// `daemon.status`: version, pid, uptime in seconds, socket, state directory, device names
     /// (and those still being restored, `restoring`),
-    /// the number of open connections (this one included), the bytes of answers waiting for
+    /// the number of open connections (this one included) and this one's number (`connection`,
+    /// what `scenario.cancel` takes with a request id), the bytes of answers waiting for
     /// clients to read them (`answers`: `unsent`, `limit`), the scenario threads' load
     /// (`scenarios`: `threads`, `queueLimit`, `running`, `queued`) and the descriptor budget
     /// (`descriptors`: `limit`, `open`, `journalsOpen`, `journalLimit`).
-    func status(_ params: JSONValue?) throws -> JSONValue {
+    func status(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
         _ = try decodeParams(NoParams.self, params)
         let uptime = started.duration(to: .now).components
         return [
@@ -63,6 +64,7 @@ final class DaemonMethods: Sendable {
             "devices": .array(devices.deviceNames.map(JSONValue.string)),
             "restoring": .array(devices.restoringNames.map(JSONValue.string)),
             "connections": .int(connections.count),
+            "connection": .int(caller.connection),
             "answers": ["unsent": .int(connections.outputBudget.total), "limit": .int(connections.outputBudget.limit)],
             "scenarios": scenarios.status,
             "descriptors": [
@@ -83,9 +85,11 @@ final class DaemonMethods: Sendable {
         return try JSONWire.value(Catalog(apps: devices.catalog.descriptions))
     }
 
-    /// `daemon.shutdown`: answers `{"ok":true}`, and once that reached the client, flushes state and exits 0.
+    /// `daemon.shutdown`: answers `{"ok":true}`, and once that reached the client, flushes state and
+    /// exits 0 — from a thread of its own: delivery happens on an event loop, which the shutdown
+    /// waits for (``Shutdown/start(reason:)``).
     func shutdown(_ params: JSONValue?) throws -> MethodReply {
         _ = try decodeParams(NoParams.self, params)
-        return MethodReply(result: ["ok": true], afterDelivery: { [shutdown] in shutdown.run(reason: "daemon.shutdown") })
+        return MethodReply(result: ["ok": true], afterDelivery: { [shutdown] in shutdown.start(reason: "daemon.shutdown") })
     }
 }

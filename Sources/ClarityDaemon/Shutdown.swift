@@ -36,7 +36,19 @@ final class Shutdown: Sendable {
         self.log = log
     }
 
-    /// Returns at once when a shutdown is already under way (it ends in `exit`).
+    /// ``run(reason:)`` on a thread of its own, returning at once: how an event loop's thread
+    /// asks (`daemon.shutdown`, once its answer is delivered). Run there, the shutdown blocked
+    /// that loop while it waited for the loops to deliver every answer: the loop could neither
+    /// say it was quiet nor send a stopping exploration its report, so every `daemon.shutdown`
+    /// waited the whole ``deliveryTimeout``, warned, and exited with those reports unsent.
+    func start(reason: String) {
+        let thread = Thread { [self] in run(reason: reason) }
+        thread.name = "clarityd.shutdown"
+        thread.start()
+    }
+
+    /// Returns at once when a shutdown is already under way (it ends in `exit`). Never on an
+    /// event loop's thread (``start(reason:)``): it waits for the loops.
     func run(reason: String) {
         let first = begun.withLock { begun in
             defer { begun = true }

@@ -255,14 +255,6 @@ import Testing
         #expect(report.text == "clarityctl: explore: 1 of 3 schedules failed")
         #expect(report.json == nil)
     }
-
-    /// On a terminal, `explore` asks for progress and draws it as a bar of 20.
-    @Test func theProgressBarFillsWithTheSchedulesDone() {
-        #expect(ScenarioExplore.bar(done: 0, of: 1000, failed: 0) == "[····················] 0/1000 schedules, 0 failed")
-        #expect(ScenarioExplore.bar(done: 500, of: 1000, failed: 2) == "[##########··········] 500/1000 schedules, 2 failed")
-        #expect(ScenarioExplore.bar(done: 1000, of: 1000, failed: 0) == "[####################] 1000/1000 schedules, 0 failed")
-        #expect(ScenarioExplore.bar(done: 7, of: 3, failed: 0).hasPrefix("[####################]"))
-    }
 }
 
 /// `explore --junit`: a test case per scenario, a failed one with its message, story and replay

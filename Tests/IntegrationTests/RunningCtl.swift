@@ -7,13 +7,14 @@ import Foundation
     import Darwin
 #endif
 
-/// A `clarityctl` left running (`watch`): its stdout read line by line as it comes, each read
-/// waiting at most a deadline; ended by a signal or by itself.
+/// A `clarityctl` left running (`watch`, `explore`): its stdout — or stderr — read line by line
+/// as it comes, each read waiting at most a deadline; ended by a signal or by itself.
 final class RunningCtl {
     private let child: ChildProcess
     private let output: FileHandle
     private let errors: FileHandle
     private var pending: [UInt8] = []
+    private var pendingErrors: [UInt8] = []
 
     init(socket: String, _ arguments: [String]) throws {
         let process = Process()
@@ -37,6 +38,20 @@ final class RunningCtl {
     /// The next line it printed, without its `\n`; nil when none came within `timeout` seconds
     /// or it closed stdout.
     func readLine(timeout: Double = 10) -> String? {
+        Self.readLine(from: output, buffered: &pending, timeout: timeout)
+    }
+
+    /// The next line it wrote to stderr, as ``readLine(timeout:)``; kept for ``stderr``.
+    func readErrorLine(timeout: Double = 10) -> String? {
+        let line = Self.readLine(from: errors, buffered: &pendingErrors, timeout: timeout)
+        if let line { readErrors.append(line + "\n") }
+        return line
+    }
+
+    /// The stderr lines read so far.
+    private var readErrors = ""
+
+    private static func readLine(from output: FileHandle, buffered pending: inout [UInt8], timeout: Double) -> String? {
         let deadline = DispatchTime.now() + timeout
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -55,9 +70,10 @@ final class RunningCtl {
         }
     }
 
-    /// Reads lines until one contains `text`; that line, or nil when none did in time.
-    func readLine(containing text: String, timeout: Double = 10) -> String? {
-        while let line = readLine(timeout: timeout) {
+    /// Reads lines until one contains `text`; that line, or nil when none did in time. From
+    /// stderr when `fromStderr`.
+    func readLine(containing text: String, fromStderr: Bool = false, timeout: Double = 10) -> String? {
+        while let line = fromStderr ? readErrorLine(timeout: timeout) : readLine(timeout: timeout) {
             if line.contains(text) { return line }
         }
         return nil
@@ -72,9 +88,14 @@ final class RunningCtl {
         child.wait(timeout: timeout)
     }
 
-    /// What it wrote to stderr (read once it has ended).
+    /// What it printed that was not read yet (read once it has ended).
+    var stdout: String {
+        String(decoding: pending + output.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// Everything it wrote to stderr, the lines already read too (read once it has ended).
     var stderr: String {
-        String(decoding: errors.readDataToEndOfFile(), as: UTF8.self)
+        readErrors + String(decoding: pendingErrors + errors.readDataToEndOfFile(), as: UTF8.self)
     }
 }
 

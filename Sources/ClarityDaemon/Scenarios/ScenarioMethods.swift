@@ -79,7 +79,7 @@ struct ScenarioMethods: Sendable {
     }
 
     /// `scenario.explore`. With `progress: true`, while it runs the caller gets
-    /// `scenario.progress` notifications (`{"schedules","done","failed"}`, every 100 schedules
+    /// `scenario.progress` notifications (`{"schedules","done","failed","covered"}`, every 100 schedules
     /// and at each failure, only the latest kept for a slow reader); opt-in, because a client
     /// of the contract reads the answer as the next line. When the caller's connection closes,
     /// or the daemon stops, the exploration stops within a schedule (`stoppedBy`). Its `jobs`
@@ -102,11 +102,14 @@ struct ScenarioMethods: Sendable {
         let total = (plan.schedules - plan.shard.index + plan.shard.count - 1) / plan.shard.count
         let wantsProgress = request.progress ?? false
         let control = ScenarioExplorer.Control(
-            progress: { done, failed in
+            progress: { progress in
                 guard wantsProgress else { return }
+                var params: [String: JSONValue] = [
+                    "schedules": .int(total), "done": .int(progress.done), "failed": .int(progress.failed),
+                ]
+                params["covered"] = progress.covered.map(JSONValue.int)
                 let note: JSONValue = [
-                    "jsonrpc": "2.0", "method": .string(ServerNotification.scenarioProgress.rawValue),
-                    "params": ["schedules": .int(total), "done": .int(done), "failed": .int(failed)],
+                    "jsonrpc": "2.0", "method": .string(ServerNotification.scenarioProgress.rawValue), "params": .object(params),
                 ]
                 guard var line = try? JSONWire.bytes(note) else { return }
                 line.append(UInt8(ascii: "\n"))

@@ -18,6 +18,10 @@ final class ScenarioWorkers: Sendable {
     /// The requests admitted: how to cancel each, its method, connection and request id (for
     /// `scenario.cancel`), and whether a thread has started it.
     private let admitted = Protected<[ObjectIdentifier: Admitted]>([:])
+    /// Set, under ``admitted``'s lock, by ``cancelAll(_:)``: a request admitted after it (a
+    /// connection still open while the daemon stops) is cancelled as it is admitted, or it would
+    /// run on until the shutdown gave up waiting for it, its answer lost.
+    private let stopping = Protected<RequestCancellation.Reason?>(nil)
 
     private struct Admitted {
         let cancellation: RequestCancellation
@@ -25,6 +29,12 @@ final class ScenarioWorkers: Sendable {
         let connection: Int
         let requestID: RPCID?
         var started = false
+    }
+
+    /// Whether a request was admitted, and whether the daemon was stopping by then.
+    private enum Admission {
+        case refused
+        case admitted(whileStopping: RequestCancellation.Reason?)
     }
 
     init(threads: Int, queueLimit: Int) {
@@ -58,13 +68,18 @@ final class ScenarioWorkers: Sendable {
         let cancellation = caller.cancellation
         let key = ObjectIdentifier(cancellation)
         let limit = threads.count + queueLimit
-        let admittedNow = admitted.withLock { admitted in
-            guard admitted.count < limit else { return false }
+        let stopping = stopping
+        let admission = admitted.withLock { admitted -> Admission in
+            guard admitted.count < limit else { return .refused }
             admitted[key] = Admitted(
                 cancellation: cancellation, method: method, connection: caller.connection, requestID: caller.requestID)
-            return true
+            return .admitted(whileStopping: stopping.withLock { $0 })
         }
-        guard admittedNow else { throw RPCError.busy(limit: limit) }
+        switch admission {
+        case .refused: throw RPCError.busy(limit: limit)
+        case .admitted(let stoppingReason?): cancellation.cancel(stoppingReason)
+        case .admitted(nil): break
+        }
         let admitted = admitted
         defer { _ = admitted.withLock { $0.removeValue(forKey: key) } }
         let outcome = Protected<Result<T, any Error>?>(nil)
@@ -138,9 +153,13 @@ final class ScenarioWorkers: Sendable {
         return matching.isEmpty ? .noneFound : .cancelled
     }
 
-    /// Cancels every admitted request (the daemon is stopping).
+    /// Cancels every admitted request, and every one admitted from now on (the daemon is stopping).
     func cancelAll(_ reason: RequestCancellation.Reason) {
-        for request in admitted.withLock({ Array($0.values) }) { request.cancellation.cancel(reason) }
+        let requests = admitted.withLock { admitted in
+            stopping.withLock { $0 = reason }
+            return Array(admitted.values)
+        }
+        for request in requests { request.cancellation.cancel(reason) }
     }
 
     /// Waits until no request is admitted, at most `timeout` seconds; false if some still are.

@@ -98,10 +98,10 @@ enum BoundedSearch {
                 if outcome.failure != nil {
                     result.failedTotal += 1
                     if result.failing.count < 20 { result.failing.append((index, outcome)) }
-                    control.progress(result.schedules, result.failedTotal)
+                    control.progress(ExplorationProgress(done: result.schedules, failed: result.failedTotal, covered: nil))
                     if plan.stopAtFirst { return result.stoppedBy = "failure" }
                 } else if result.schedules % control.progressEvery == 0 {
-                    control.progress(result.schedules, result.failedTotal)
+                    control.progress(ExplorationProgress(done: result.schedules, failed: result.failedTotal, covered: nil))
                 }
             }
             extend(&stack, with: outcome.decisionLog, footprints: outcome.stepFootprints, asleep: ran?.asleepAt ?? [])

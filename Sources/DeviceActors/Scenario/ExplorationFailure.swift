@@ -84,6 +84,9 @@ public struct ExplorationReport: Sendable, Encodable {
     /// `dfs`: runs cut short because they repeated an order of commuting steps already run
     /// (sleep sets); not counted in `schedules`.
     public var pruned: Int?
+    /// Of the schedules asked for (this shard's), how many from the first have all run; nil
+    /// for `dfs`, whose schedules have no seeds (``ExplorationProgress/covered``).
+    public var covered: Int?
     /// The scenario pins a known race (`expectFailure`): then it passes when a schedule failed.
     public var expectFailure: Bool?
     /// The verdict: a schedule ran, and none failed — or, for a scenario that expects a
@@ -94,7 +97,7 @@ public struct ExplorationReport: Sendable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case schedules, failed, firstFailingSeed, failures, schedulesPerSecond, stepsPerSecond, decisionsPerSecond, steps
         case decisions, seconds
-        case stoppedBy, jobs, expectedDecisions, exhaustive, bound, pruned, expectFailure, passed
+        case stoppedBy, jobs, expectedDecisions, covered, exhaustive, bound, pruned, expectFailure, passed
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -112,6 +115,7 @@ public struct ExplorationReport: Sendable, Encodable {
         try c.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
         try c.encode(jobs, forKey: .jobs)
         try c.encode(expectedDecisions, forKey: .expectedDecisions)
+        try c.encodeIfPresent(covered, forKey: .covered)
         try c.encodeIfPresent(exhaustive, forKey: .exhaustive)
         try c.encodeIfPresent(bound, forKey: .bound)
         try c.encodeIfPresent(pruned, forKey: .pruned)

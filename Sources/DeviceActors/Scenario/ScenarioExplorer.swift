@@ -10,21 +10,21 @@ import Foundation
 /// when one fails every lower index has already been claimed and runs to the end; the lowest
 /// failing index is the same in every run. (A time limit or a cancellation does depend on time.)
 public enum ScenarioExplorer {
-    /// How the caller watches, stops and spreads an exploration: `progress` is called from
-    /// worker threads with (schedules done, failed so far), at most every `progressEvery`
-    /// schedules and on each failure; `stopReason` is asked before each schedule and step (and
+    /// How the caller watches, stops and spreads an exploration: `progress` is called once as it
+    /// starts (nothing done yet), then from worker threads with the schedules done, failed and
+    /// covered so far, at most every `progressEvery` schedules and on each failure; `stopReason` is asked before each schedule and step (and
     /// each instant timers fire at), and once it names a reason the exploration stops, reporting
     /// it as `stoppedBy`; `spread` runs the workers: its body on the calling thread and on up to
     /// `count - 1` others, returning when every started run has returned (by default,
     /// `DispatchQueue.concurrentPerform`; the daemon lends threads of its own).
     public struct Control: Sendable {
         public let progressEvery: Int
-        public let progress: @Sendable (_ done: Int, _ failed: Int) -> Void
+        public let progress: @Sendable (ExplorationProgress) -> Void
         public let stopReason: @Sendable () -> String?
         public let spread: @Sendable (_ count: Int, _ body: @escaping @Sendable () -> Void) -> Void
 
         public init(
-            progressEvery: Int = 100, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+            progressEvery: Int = 100, progress: @escaping @Sendable (ExplorationProgress) -> Void = { _ in },
             stopReason: @escaping @Sendable () -> String? = { nil },
             spread: @escaping @Sendable (Int, @escaping @Sendable () -> Void) -> Void = { count, body in
                 DispatchQueue.concurrentPerform(iterations: count) { _ in body() }
@@ -48,6 +48,7 @@ public enum ScenarioExplorer {
         _ scenario: Scenario, plan: ExplorationPlan, build: BuildInfo, control: Control = Control()
     ) -> ExplorationReport {
         let started = DispatchTime.now().uptimeNanoseconds
+        control.progress(ExplorationProgress(done: 0, failed: 0, covered: plan.strategy == .dfs ? nil : 0))
         let isStopped = control.isStopped
         let deadline = plan.timeLimit.map { started + UInt64(max(0, $0) * 1e9) }
         // The scenario's own schedule first: a scenario whose run fails fails at once.
@@ -58,11 +59,12 @@ public enum ScenarioExplorer {
         var jobs = 1
         var exhaustive: Bool?
         var pruned: Int?
+        var covered: Int? = plan.strategy == .dfs ? nil : 0
         if baseline.failure != nil, !baseline.interrupted {
             failing = [(-1, baseline)]
             counts = (1, 1, 1, baseline.steps, baseline.decisions)
             stoppedBy = "failure"
-            control.progress(1, 1)
+            control.progress(ExplorationProgress(done: 1, failed: 1, covered: covered))
         } else if plan.strategy == .dfs {
             let found = BoundedSearch.search(scenario, plan: plan, control: control, deadline: deadline)
             failing = found.failing
@@ -86,14 +88,15 @@ public enum ScenarioExplorer {
                         scenario, seed: seed, quirks: plan.swarm ? seed.swarmQuirks : [:],
                         faults: plan.swarm ? seed.swarmFaults(scenario.faults) : scenario.faults, interruption: isStopped)
                     if outcome.interrupted { return state.stop(control.stopReason() ?? "cancelled") }
-                    let (done, failed) = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
-                    if done % control.progressEvery == 0 || outcome.failure != nil { control.progress(done, failed) }
+                    let progress = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
+                    if progress.done % control.progressEvery == 0 || outcome.failure != nil { control.progress(progress) }
                 }
             }
             failing = state.failures.map { (index: $0.0, outcome: $0.1) }
             let (schedules, failed) = state.counts
             counts = (schedules, failed, state.done, state.steps, state.decisions)
             stoppedBy = state.stoppedBy
+            covered = state.coveredCount
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let failures = failing.enumerated().map { position, failing in
@@ -125,6 +128,7 @@ public enum ScenarioExplorer {
             stepsPerSecond: Double(counts.steps) / max(seconds, 1e-9),
             decisionsPerSecond: Double(counts.decisions) / max(seconds, 1e-9), steps: counts.steps, decisions: counts.decisions,
             seconds: seconds, stoppedBy: stoppedBy, jobs: jobs, expectedDecisions: baseline.decisions)
+        report.covered = covered
         if plan.strategy == .dfs {
             report.exhaustive = exhaustive ?? false
             report.bound = plan.preemptionBound
@@ -153,6 +157,11 @@ public enum ScenarioExplorer {
         private(set) var steps = 0
         private(set) var decisions = 0
         private(set) var stoppedBy: String?
+        /// How many of the shard's schedules, from its first, have all run (``ExplorationProgress/covered``).
+        private(set) var covered = 0
+        /// Positions in the shard's order above ``covered`` that have run while a lower one
+        /// still ran (jobs finish out of order).
+        private var ranAhead: Set<Int> = []
         /// The failing schedules with the lowest indexes (traces are kept for shrinking).
         private var failing: [Int: ScenarioOutcome] = [:]
         private var failedTotal = 0
@@ -176,9 +185,11 @@ public enum ScenarioExplorer {
 
         func stop(_ reason: String) { lock.withLock { if stoppedBy == nil { stoppedBy = reason } } }
 
-        func record(index: Int, outcome: ScenarioOutcome, stopAtFirst: Bool) -> (Int, Int) {
+        func record(index: Int, outcome: ScenarioOutcome, stopAtFirst: Bool) -> ExplorationProgress {
             lock.withLock {
                 done += 1
+                ranAhead.insert((index - first) / step)
+                while ranAhead.remove(covered) != nil { covered += 1 }
                 steps += outcome.steps
                 decisions += outcome.decisions
                 if outcome.failure != nil {
@@ -188,7 +199,7 @@ public enum ScenarioExplorer {
                     lowestFailure = min(lowestFailure ?? index, index)
                     if stopAtFirst, next < count { stoppedBy = stoppedBy ?? "failure" }
                 }
-                return (done, failedTotal)
+                return ExplorationProgress(done: done, failed: failedTotal, covered: covered)
             }
         }
 
@@ -198,6 +209,14 @@ public enum ScenarioExplorer {
             lock.withLock {
                 guard stoppedBy == "failure", let lowestFailure else { return (done, failedTotal) }
                 return ((lowestFailure - first) / step + 1, 1)
+            }
+        }
+
+        /// ``covered``, and after a stop at the first failure at most up to it (as ``counts``).
+        var coveredCount: Int {
+            lock.withLock {
+                guard stoppedBy == "failure", let lowestFailure else { return covered }
+                return min(covered, (lowestFailure - first) / step + 1)
             }
         }
 

@@ -11,7 +11,7 @@ enum CommandRegistry {
             ShieldsGet.self, ShieldConfigGet.self, NotificationsList.self, SandboxList.self, TraceGet.self,
             TraceExport.self, TraceWatch.self,
             ActivityStart.self, ActivityStop.self, ActivityList.self,
-            ScenarioExplore.self, ScenarioReplay.self, ScenarioRun.self, RecordStart.self, RecordStop.self,
+            ScenarioExplore.self, ScenarioCancel.self, ScenarioReplay.self, ScenarioRun.self, RecordStart.self, RecordStop.self,
             BackendList.self, BackendNow.self, BackendUsers.self, BackendEvents.self, BackendScores.self, BackendGroups.self,
             BackendLeaderboard.self, BackendSync.self,
             RawCall.self, BenchRun.self, NewApp.self, CompletionScript.self, HelpShow.self,

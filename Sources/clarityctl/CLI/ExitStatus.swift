@@ -9,4 +9,7 @@ enum ExitStatus: Int32 {
     case usage = 2
     /// clarityd could not be reached, or the connection broke.
     case unreachable = 3
+    /// Ctrl-C (SIGINT) stopped the command, which still reported what it had done
+    /// (``Interrupted``): 128 + SIGINT, as a shell reports a program SIGINT ended.
+    case interrupted = 130
 }

@@ -10,6 +10,7 @@ import ControlProtocol
 /// | unreachable, broken, timed out | 3 | `{"error":{"message":…,"unreachable":true}}` |
 /// | bench saw error responses, anything else | 1 | `{"error":{"message":…}}` |
 /// | a scenario failed (``ScenarioFailed``) | 1 | nothing: the result shows it |
+/// | Ctrl-C, after the partial result was shown (``Interrupted``) | 130 | nothing: the result shows it |
 struct FailureReport {
     let status: ExitStatus
     let text: String
@@ -36,6 +37,10 @@ struct FailureReport {
         case let failure as ScenarioFailed:
             status = .daemonError
             text = "clarityctl: \(failure.message)"
+            json = nil
+        case let interrupted as Interrupted:
+            status = .interrupted
+            text = "clarityctl: \(interrupted.message)"
             json = nil
         case let failure as BenchFailure:
             status = .daemonError

@@ -31,13 +31,12 @@ final class Session {
 
     /// Calls `method`, which may work long without sending a byte (an exploration), on a
     /// connection of its own that waits for the answer as long as it takes — unless `--timeout`
-    /// was given, which it keeps to.
-    /// Notifications it sends meanwhile go to `notified`.
-    func longCall(
-        _ method: String, params: JSONValue?, notified: ((_ method: String, _ params: JSONValue) -> Void)? = nil
-    ) throws -> JSONValue {
-        let timeout = options.timeoutWasGiven ? options.timeout : nil
-        return try ClarityClient(socketPath: options.socketPath, idleTimeout: timeout).call(
-            method, params: params, notified: notified)
+    /// was given, which it keeps to (``longCallTimeout``).
+    func longCall(_ method: String, params: JSONValue?) throws -> JSONValue {
+        try ClarityClient(socketPath: options.socketPath, idleTimeout: longCallTimeout).call(method, params: params)
     }
+
+    /// The idle timeout of a call that may work long without sending a byte: none, unless
+    /// `--timeout` was given.
+    var longCallTimeout: Double? { options.timeoutWasGiven ? options.timeout : nil }
 }

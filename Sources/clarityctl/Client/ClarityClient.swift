@@ -9,7 +9,8 @@ final class ClarityClient {
     private let socket: UnixSocket
     private var pending: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    private var nextID = 1
+    /// The id the next ``call(_:params:notified:)`` sends (1, 2, …: each connection's own).
+    private(set) var nextID = 1
 
     /// Connects to the daemon at `socketPath`; `idleTimeout` (seconds, nil for none) bounds each
     /// wait for the daemon (``UnixSocket``), so notifications keep a long call alive.

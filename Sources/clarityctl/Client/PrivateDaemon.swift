@@ -12,7 +12,8 @@ import Foundation
 /// clarityctl's executable, on a socket and state directory in a fresh directory under `/tmp`
 /// (a socket path must fit `sun_path`), working in it so that no `config/clarityd.json` is
 /// picked up. ``stop()`` shuts it down and removes the directory; SIGINT or SIGTERM to
-/// clarityctl meanwhile does the same, then ends clarityctl as the signal would have.
+/// clarityctl meanwhile does the same, then ends clarityctl as the signal would have (unless
+/// the command takes SIGINT over itself: then only the signals it is told to forward).
 ///
 /// The daemon never outlives clarityctl: its standard input is a pipe whose other end only
 /// clarityctl holds (`--lifeline`), so when clarityctl ends in any way — `kill -9` too — the
@@ -27,6 +28,8 @@ final class PrivateDaemon {
     /// clarityctl's end of the daemon's lifeline: never written, closed only by clarityctl's end.
     private let lifeline = Pipe()
     private var signalSources: [any DispatchSourceSignal] = []
+    /// The signals that stop the daemon and end clarityctl.
+    private let forwarded: [Int32]
     /// Held by ``stop()`` while it stops the daemon, and for good by a signal's handler, so that
     /// clarityctl does not report the connection it lost to the handler before the signal ends it.
     private let stopping = NSLock()
@@ -34,7 +37,8 @@ final class PrivateDaemon {
     /// Starts it and waits until its socket accepts connections; throws
     /// ``ClientError/standaloneFailed(_:)`` when there is no clarityd next to clarityctl, or it
     /// exits or stays silent (its log then tells why).
-    init() throws {
+    init(forwarding forwarded: [Int32] = [SIGINT, SIGTERM]) throws {
+        self.forwarded = forwarded
         var template = Array("/tmp/clarityctl-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else {
             throw ClientError.standaloneFailed("cannot make a temporary directory: \(String(cString: strerror(errno)))")
@@ -58,8 +62,7 @@ final class PrivateDaemon {
         defer { stopping.unlock() }
         for source in signalSources { source.cancel() }
         if !signalSources.isEmpty {
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
+            for number in forwarded { signal(number, SIG_DFL) }
             signalSources = []
         }
         if process.isRunning {
@@ -120,12 +123,12 @@ final class PrivateDaemon {
         forwardTerminationSignals()
     }
 
-    /// Until ``stop()``: SIGINT and SIGTERM stop the daemon and remove its directory first.
+    /// Until ``stop()``: the ``forwarded`` signals stop the daemon and remove its directory first.
     private func forwardTerminationSignals() {
         let process = process
         let directory = directory
         let stopping = stopping
-        signalSources = [SIGINT, SIGTERM].map { number in
+        signalSources = forwarded.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {

@@ -52,6 +52,17 @@ enum PlainText {
         "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
+    /// `12,340`: digits in groups of three, for counts a person reads (not for numbers to paste).
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number.magnitude))
+        var text = number < 0 ? "-" : ""
+        for (position, digit) in digits.enumerated() {
+            if position > 0, (digits.count - position) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+
     /// `text` padded with spaces to `width` characters.
     static func padded(_ text: String, to width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

@@ -6,8 +6,11 @@ import Foundation
 /// sizes (`run`, `replay`).
 enum ScenarioView {
     /// `scenario.explore`'s report: the summary, then each failure; `replayLines` gives the
-    /// commands that replay a failure.
-    static func explorationLines(_ report: JSONValue, replayLines: (JSONValue) -> [String]) -> [String] {
+    /// commands that replay a failure. With `seeds`, the summary says which seeds all ran from
+    /// the first (the report's `covered`); `resume` is the command that goes on from there.
+    static func explorationLines(
+        _ report: JSONValue, seeds: SeedRange? = nil, resume: String? = nil, replayLines: (JSONValue) -> [String]
+    ) -> [String] {
         var lines = labelled([
             ("schedules", text(report["schedules"])),
             ("failed", text(report["failed"])),
@@ -16,7 +19,7 @@ enum ScenarioView {
         ] + (report["decisionsPerSecond"].map { [("decisions/s", decimal($0, digits: 0))] } ?? []) + [
             ("seconds", decimal(report["seconds"], digits: 2)),
             ("stoppedBy", text(report["stoppedBy"])),
-        ] + nothingRan(report) + (report["expectFailure"] == true
+        ] + verdictLine(report) + coverage(report, seeds: seeds, resume: resume) + (report["expectFailure"] == true
             ? [("expected", "a failure (expectFailure: a known race, pinned): " + ((report["failed"]?.intValue ?? 0) > 0 ? "found, so it passes" : "not found, so it fails"))]
             : []) + (report["bound"].map { bound in
             [("exhaustive", report["exhaustive"] == true
@@ -40,10 +43,20 @@ enum ScenarioView {
         return lines
     }
 
-    /// The line that says an exploration that ran no schedule did not pass; none otherwise.
-    private static func nothingRan(_ report: JSONValue) -> [(String, String)] {
-        guard case .nothingRan = ExplorationVerdict(report), let reason = ExplorationVerdict(report).reason else { return [] }
-        return [("passed", "no: \(reason)")]
+    /// The line that says an exploration that ran no schedule, or was stopped from outside, did
+    /// not pass; none otherwise.
+    private static func verdictLine(_ report: JSONValue) -> [(String, String)] {
+        switch ExplorationVerdict(report) {
+        case .nothingRan, .stopped: ExplorationVerdict(report).reason.map { [("passed", "no: \($0)")] } ?? []
+        default: []
+        }
+    }
+
+    /// `seeds: 0–409`, the seeds of the schedules that all ran from the first, and `resume:` the
+    /// command that goes on from there; nothing without `covered` (a `dfs` search) or `seeds`.
+    private static func coverage(_ report: JSONValue, seeds: SeedRange?, resume: String?) -> [(String, String)] {
+        guard let seeds, let covered = report["covered"]?.intValue else { return [] }
+        return [("seeds", seeds.text(covered: covered) ?? "(none)")] + (resume.map { [("resume", $0)] } ?? [])
     }
 
     /// `scenario.run` / `scenario.replay`'s result: the trace lines first when `trace` (as

@@ -5,9 +5,14 @@ import Foundation
 /// fresh world, to find the interleavings that break it — or of every `*.json` scenario in DIR.
 /// Prints the summary and each failure with the `clarityctl replay` commands that reproduce it;
 /// `--junit FILE` writes a JUnit report; exit status 1 when a scenario did not pass (a schedule
-/// failed, a scenario that pins a race with `expectFailure` had none fail, or no schedule ran).
-/// Of a directory, a scenario that cannot be explored (not JSON, or refused by the daemon) is
-/// reported as an error and the others are explored all the same.
+/// failed, a scenario that pins a race with `expectFailure` had none fail, no schedule ran, or
+/// it was cancelled before it ran them all). Of a directory, a scenario that cannot be explored
+/// (not JSON, or refused by the daemon) is reported as an error and the others are explored all
+/// the same.
+///
+/// Each exploration says on stderr as it starts which request it is and how to cancel it
+/// (``ExplorationCall``); Ctrl-C cancels it, shows what it found so far with the command that
+/// goes on from there, and exits 130 (docs/clarityctl.md, "Stopping an exploration").
 struct ScenarioExplore: ClarityCommand {
     static let help = CommandHelp(
         words: ["explore"],
@@ -35,9 +40,13 @@ struct ScenarioExplore: ClarityCommand {
             "With a directory, explores every *.json scenario in it, in name order; one that cannot be explored",
             "(not JSON, or refused by the daemon) is reported (an errored test case with --junit), and the rest go on.",
             "A scenario with \"expectFailure\": true pins a known race: it passes when a schedule fails.",
-            "Exit status 1 when a scenario did not pass (a schedule failed, none ran, or none failed where a",
-            "failure is expected) or could not be explored, 0 when all passed. Waits as long as the exploration takes",
-            "(on a terminal, a progress bar on stderr: schedules done, failed, seconds) unless --timeout is given.",
+            "Exit status 1 when a scenario did not pass (a schedule failed, none ran, none failed where a",
+            "failure is expected, or it was cancelled before the rest ran) or could not be explored, 0 when all",
+            "passed. Waits as long as the exploration takes unless --timeout is given: on a terminal a progress bar",
+            "on stderr, elsewhere (a CI log) a progress line every 5 s.",
+            "As it starts it says on stderr its request id and connection, and the clarityctl cancel command",
+            "that stops it. Ctrl-C stops it too: the summary so far, the seeds covered and the command that",
+            "resumes from there are printed, exit status 130; Ctrl-C again quits at once.",
             "Example:",
             "  clarityctl explore config/scenarios/clarity-stale-verification.json --schedules 200",
         ], aliases: [["scenario", "explore"]])
@@ -54,6 +63,8 @@ struct ScenarioExplore: ClarityCommand {
     let params: [String: JSONValue]
     let perfetto: PerfettoFile?
     let junit: String?
+    /// The seeds the schedules run with, to say which ran and where to go on.
+    let seeds: SeedRange
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
         daemon = ScenarioDaemon(arguments: &arguments)
@@ -85,10 +96,14 @@ struct ScenarioExplore: ClarityCommand {
         // dfs runs until it has run every schedule within its bound, unless told to stop sooner.
         schedules = given ?? (strategy == "dfs" ? Self.dfsSchedules : Self.defaultSchedules)
         params["schedules"] = .int(schedules)
-        params["seedStart"] = try arguments.value(of: "--seed-start").map {
-            .int(try ArgumentValues.integer($0, for: "--seed-start", minimum: 0))
+        let seedStart = try arguments.value(of: "--seed-start").map {
+            try ArgumentValues.integer($0, for: "--seed-start", minimum: 0)
         }
-        params["shard"] = try arguments.value(of: "--shard").map { .string(try Self.shard($0)) }
+        params["seedStart"] = seedStart.map(JSONValue.int)
+        let shard = try arguments.value(of: "--shard").map(Self.shard)
+        params["shard"] = shard.map { .string("\($0.index)/\($0.count)") }
+        seeds = SeedRange(
+            seedStart: seedStart ?? 0, schedules: schedules, shardIndex: shard?.index ?? 0, shardCount: shard?.count ?? 1)
         params["jobs"] = try arguments.value(of: "--jobs").map {
             .int(try ArgumentValues.integer($0, for: "--jobs", minimum: 1))
         }
@@ -102,21 +117,13 @@ struct ScenarioExplore: ClarityCommand {
         self.params = params
     }
 
-    /// The progress line's text: `[######··········] 412/1000 schedules, 0 failed`.
-    static func bar(done: Int, of total: Int, failed: Int) -> String {
-        let width = 20
-        let filled = min(width, done * width / max(total, 1))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "·", count: width - filled)
-            + "] \(done)/\(total) schedules, \(failed) failed"
-    }
-
-    /// `--shard i/n` as the daemon takes it, once it is whole numbers with 0 ≤ i < n.
-    static func shard(_ text: String) throws -> String {
+    /// `--shard i/n`, once it is whole numbers with 0 ≤ i < n.
+    static func shard(_ text: String) throws -> (index: Int, count: Int) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
         guard parts.count == 2, let index = parts[0], let count = parts[1], index >= 0, index < count else {
             throw UsageError("--shard must be i/n with 0 ≤ i < n (e.g. 0/4), got '\(text)'")
         }
-        return "\(index)/\(count)"
+        return (index, count)
     }
 
     /// `--time-limit`: seconds, more than 0.
@@ -152,11 +159,11 @@ struct ScenarioExplore: ClarityCommand {
                 if position > 0 { session.output.note("") }
                 session.output.note("== \(entry.path)")
             }
-            let report: JSONValue
+            let exploration: Exploration
             let file: ScenarioFile
             do {
                 file = try entry.file.get()
-                report = try explore(file, in: session)
+                exploration = try explore(file, in: session)
             } catch where ofDirectory && (error is UsageError || error is RPCError) {
                 // Not JSON, or refused by the daemon (-32005 naming the field…): the others go on.
                 let message = (error as? UsageError)?.message ?? (error as? RPCError)?.message ?? "\(error)"
@@ -165,10 +172,15 @@ struct ScenarioExplore: ClarityCommand {
                 errored.append(entry.path)
                 continue
             }
+            let report = exploration.report
             let replayLines = report["failures"]?.arrayValue?.first.map {
                 ScenarioReplay.commandLines(for: $0, file: file, daemon: daemon)
             } ?? []
             junit?.add(file: file.path, report: report, replayLines: replayLines)
+            if exploration.interrupted {
+                try junit?.write()
+                throw interruption(of: exploration, file: file, notExplored: files[(position + 1)...].map(\.path))
+            }
             if let reason = ExplorationVerdict(report).reason {
                 notPassed.append("explore: " + (ofDirectory ? "\(file.path): " : "") + reason)
             }
@@ -185,22 +197,40 @@ struct ScenarioExplore: ClarityCommand {
         if !problems.isEmpty { throw ScenarioFailed(message: problems.joined(separator: "; ")) }
     }
 
+    /// One scenario's exploration: the daemon's report, whether Ctrl-C stopped it, and the
+    /// command that goes on where it stopped (when it stopped early and some schedules are left).
+    private struct Exploration {
+        let report: JSONValue
+        let interrupted: Bool
+        let resume: [String]?
+    }
+
     /// Explores one scenario and shows its report.
-    private func explore(_ file: ScenarioFile, in session: Session) throws -> JSONValue {
-        let shard = params["shard"]?.stringValue.map { ", shard \($0)" } ?? ""
+    private func explore(_ file: ScenarioFile, in session: Session) throws -> Exploration {
         var params = params
         params["scenario"] = file.scenario
-        if ProgressLine.isShown { params["progress"] = true }
-        let request = params
-        let report = try ProgressLine.whileRunning(ProgressLine.Status("exploring \(schedules) schedules\(shard)…")) { status in
-            try daemon.call(.scenarioExplore, .object(request), in: session) { method, progress in
-                guard method == ServerNotification.scenarioProgress.rawValue,
-                    let done = progress["done"]?.intValue, let total = progress["schedules"]?.intValue, total > 0
-                else { return }
-                status.set(Self.bar(done: done, of: total, failed: progress["failed"]?.intValue ?? 0))
+        params["progress"] = true
+        let request = JSONValue.object(params)
+        let label = ofDirectory ? "explore: \(file.path)" : "explore"
+        let style = ProgressLine.style
+        let shard = params["shard"]?.stringValue.map { ", shard \($0)" } ?? ""
+        let status = ProgressLine.Status(
+            style == .terminal
+                ? "exploring \(schedules) schedules\(shard)…"
+                : ExplorationProgressView.plain(label: label, done: 0, of: seeds.count, failed: 0, covered: nil, seeds: seeds))
+        let (report, interrupted) = try daemon.withDaemon(of: session, handlesInterrupt: true) { session in
+            let call = try ExplorationCall(in: session)
+            return try ProgressLine.whileRunning(status, style: style) { status in
+                try call.run(request, label: label) { method, progress in
+                    guard method == ServerNotification.scenarioProgress.rawValue,
+                        let text = ExplorationProgressView.text(progress, style: style, label: label, seeds: seeds)
+                    else { return }
+                    status.set(text)
+                }
             }
         }
-        let lines = ScenarioView.explorationLines(report) {
+        let resume = resumption(of: report, file: file)
+        let lines = ScenarioView.explorationLines(report, seeds: seeds, resume: resume.map(ShellWords.line)) {
             ScenarioReplay.commandLines(for: $0, file: file, daemon: daemon)
         }
         session.output.show(report, lines: lines)
@@ -210,6 +240,40 @@ struct ScenarioExplore: ClarityCommand {
             replay["quirks"] = failure["quirks"]
             try perfetto.write(from: try daemon.call(.scenarioReplay, .object(replay), in: session))
         }
-        return report
+        return Exploration(report: report, interrupted: interrupted, resume: resume)
+    }
+
+    /// The command that explores the schedules left after `report`, leaving out no seed: when it
+    /// was stopped before it ran them all (cancelled, the daemon stopping, its time limit), and
+    /// some are left. Nil otherwise, and for `dfs`, whose schedules have no seeds.
+    private func resumption(of report: JSONValue, file: ScenarioFile) -> [String]? {
+        guard let stoppedBy = report["stoppedBy"]?.stringValue, ["cancelled", "shutdown", "timeLimit"].contains(stoppedBy),
+            let covered = report["covered"]?.intValue, let next = seeds.resumption(afterCovered: covered)
+        else { return nil }
+        return ["clarityctl", "explore", file.path] + choiceWords + daemon.words
+            + ["--seed-start", String(next.seedStart), "--schedules", String(next.schedules)]
+    }
+
+    /// The options given that choose how schedules are made and run, as words: all but the
+    /// seeds, the number of schedules and the reports.
+    private var choiceWords: [String] {
+        var words: [String] = []
+        for (member, option) in [("strategy", "--strategy"), ("depth", "--depth"), ("shard", "--shard"), ("jobs", "--jobs"), ("timeLimit", "--time-limit")] {
+            if let value = params[member] { words += [option, PlainText.scalar(value)] }
+        }
+        if params["swarm"] == true { words.append("--swarm") }
+        if params["stopAtFirst"] == false { words.append("--all") }
+        return words
+    }
+
+    /// What Ctrl-C during `exploration` of `file` ends `explore` with: how far it got, the
+    /// command that goes on, and the scenarios of the directory not explored.
+    private func interruption(of exploration: Exploration, file: ScenarioFile, notExplored: [String]) -> Interrupted {
+        let schedules = exploration.report["schedules"]?.intValue ?? 0
+        var message = "explore: " + (ofDirectory ? "\(file.path): " : "")
+            + "interrupted (Ctrl-C) after \(PlainText.counted(schedules, "schedule"))"
+        if let resume = exploration.resume { message += "; go on with: " + ShellWords.line(resume) }
+        if !notExplored.isEmpty { message += "; not explored: " + notExplored.joined(separator: ", ") }
+        return Interrupted(message: message)
     }
 }
