@@ -18,8 +18,10 @@ import Foundation
 final class ExplorationCall {
     private let client: ClarityClient
     private let socketPath: String
-    /// This connection's number, as the daemon counts them.
-    let connection: Int
+    /// This connection's number, as the daemon counts them; nil from a clarityd older than
+    /// this clarityctl (its `daemon.status` has no `connection`): the exploration still runs,
+    /// and is cancelled by its id alone.
+    let connection: Int?
     /// The exploration's request id.
     let requestID: Int
 
@@ -29,17 +31,15 @@ final class ExplorationCall {
         socketPath = session.options.socketPath
         client = try ClarityClient(socketPath: socketPath, idleTimeout: session.longCallTimeout)
         let status = try client.call(Method.daemonStatus.rawValue, params: nil)
-        guard let connection = status["connection"]?.intValue else {
-            throw ClientError.invalidResponse("daemon.status names no connection (a clarityd older than this clarityctl?)")
-        }
-        self.connection = connection
+        connection = status["connection"]?.intValue
         requestID = client.nextID
     }
 
     /// The command, ready to paste, that cancels this exploration.
     var cancelCommand: String {
         ShellWords.line(
-            ["clarityctl", "--socket", socketPath, "cancel", String(requestID), "--connection", String(connection)])
+            ["clarityctl", "--socket", socketPath, "cancel", String(requestID)]
+                + (connection.map { ["--connection", String($0)] } ?? []))
     }
 
     /// Explores with `params` (which ask for `progress`), saying on stderr once it started how to
@@ -50,7 +50,7 @@ final class ExplorationCall {
         let answered = Flag()
         let (socketPath, id, connection, cancelCommand) = (socketPath, requestID, connection, cancelCommand)
         return try InterruptSignal.whileTaken(first: {
-            Self.say("\(label): interrupted: cancelling request \(id) on connection \(connection) (Ctrl-C again quits without the summary)")
+            Self.say("\(label): interrupted: cancelling request \(id)\(Self.on(connection)) (Ctrl-C again quits without the summary)")
             Self.cancel(id: id, on: connection, socketPath: socketPath, unless: answered, label: label)
         }) { signal in
             defer { answered.set() }
@@ -58,7 +58,7 @@ final class ExplorationCall {
             let report = try client.call(Method.scenarioExplore.rawValue, params: params) { method, params in
                 if !started, method == ServerNotification.scenarioProgress.rawValue {
                     started = true
-                    Self.say("\(label): started as request \(id) on connection \(connection); to stop it: \(cancelCommand)")
+                    Self.say("\(label): started as request \(id)\(Self.on(connection)); to stop it: \(cancelCommand)")
                 }
                 notified(method, params)
             }
@@ -73,8 +73,10 @@ final class ExplorationCall {
 
     /// `scenario.cancel` of request `id` on `connection`, from a connection of its own, until it
     /// cancelled, `answered` is set, or the daemon cannot be reached; says on stderr why not.
-    private static func cancel(id: Int, on connection: Int, socketPath: String, unless answered: Flag, label: String) {
-        let params: JSONValue = ["id": .int(id), "connection": .int(connection)]
+    private static func cancel(id: Int, on connection: Int?, socketPath: String, unless answered: Flag, label: String) {
+        var members: [String: JSONValue] = ["id": .int(id)]
+        members["connection"] = connection.map(JSONValue.int)
+        let params = JSONValue.object(members)
         for _ in 0..<cancelAttempts {
             if answered.isSet { return }
             do {
@@ -87,7 +89,12 @@ final class ExplorationCall {
             }
             usleep(cancelRetryMicroseconds)
         }
-        say("\(label): the daemon ran no request \(id) on connection \(connection) to cancel; Ctrl-C again quits")
+        say("\(label): the daemon ran no request \(id)\(on(connection)) to cancel; Ctrl-C again quits")
+    }
+
+    /// " on connection N", or nothing when the daemon did not say which.
+    private static func on(_ connection: Int?) -> String {
+        connection.map { " on connection \($0)" } ?? ""
     }
 
     private static func say(_ line: String) {
