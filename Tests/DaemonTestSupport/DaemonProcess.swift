@@ -40,9 +40,11 @@ public final class DaemonProcess {
     public var descriptorLimit: Int?
     /// Run under `ulimit -S -n` with this many descriptors (the soft limit only), when set.
     public var softDescriptorLimit: Int?
-    /// How long ``call(_:_:)`` waits for an answer: raise it for a long exploration, which a
-    /// loaded machine (a parallel test run) may take far longer to finish.
-    public var answerTimeout: Double = 10
+    /// How long ``call(_:_:)`` waits for an answer: a minute (times ``TestTimeouts/scale``),
+    /// since a loaded machine delays answers the daemon gives at once when alone (two test runs
+    /// at once: WaitUntilTests' exploration, 2.5 s alone, went unanswered for the 10 s it was).
+    /// Raise it for a long exploration.
+    public var answerTimeout: Double = 60 * TestTimeouts.scale
     private var child: ChildProcess?
     /// What it writes to stdout and stderr, across restarts; in `clarityd.log` as well.
     private let output: DaemonLog
