@@ -40,10 +40,14 @@ public final class DaemonProcess {
     public var descriptorLimit: Int?
     /// Run under `ulimit -S -n` with this many descriptors (the soft limit only), when set.
     public var softDescriptorLimit: Int?
-    /// How long ``call(_:_:)`` waits for an answer: raise it for a long exploration, which a
-    /// loaded machine (a parallel test run) may take far longer to finish.
-    public var answerTimeout: Double = 10
+    /// How long ``call(_:_:)`` waits for an answer: a minute (times ``TestTimeouts/scale``),
+    /// since a loaded machine delays answers the daemon gives at once when alone (two test runs
+    /// at once: WaitUntilTests' exploration, 2.5 s alone, went unanswered for the 10 s it was).
+    /// Raise it for a long exploration.
+    public var answerTimeout: Double = 60 * TestTimeouts.scale
     private var child: ChildProcess?
+    /// What it writes to stdout and stderr, across restarts; in `clarityd.log` as well.
+    private let output: DaemonLog
     private var connection: RawConnection?
     /// This end of the daemon's lifeline (its standard input), held while it may run.
     private var lifeline: Int32 = -1
@@ -73,6 +77,7 @@ public final class DaemonProcess {
             arguments += ["--config", configURL.path]
         }
         self.arguments = arguments
+        output = try DaemonLog(url: directory.appendingPathComponent("clarityd.log"))
         try start()
     }
 
@@ -102,15 +107,23 @@ public final class DaemonProcess {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
         }
-        let log = try FileHandle(forWritingTo: logURL(creating: true))
-        defer { try? log.close() }
-        log.seekToEndOfFile()
-        process.standardOutput = log
-        process.standardError = log
         let daemonEnd = try openLifeline()
         process.standardInput = FileHandle(fileDescriptor: daemonEnd, closeOnDealloc: false)
+        let logEnd: Int32
+        do {
+            logEnd = try output.attach()
+        } catch {
+            close(daemonEnd)
+            throw error
+        }
+        let log = FileHandle(fileDescriptor: logEnd, closeOnDealloc: false)
+        process.standardOutput = log
+        process.standardError = log
         let child = ChildProcess(process)
-        defer { close(daemonEnd) }
+        defer {
+            close(daemonEnd)
+            close(logEnd)
+        }
         try child.run()
         self.child = child
         connection = nil
@@ -126,7 +139,26 @@ public final class DaemonProcess {
 
     /// What the daemon wrote to stdout and stderr so far.
     public var log: String {
-        (try? String(contentsOf: logURL(creating: false), encoding: .utf8)) ?? ""
+        output.text
+    }
+
+    /// Waits until the daemon's log holds `text`, at most `timeout` seconds (times
+    /// ``TestTimeouts/scale``) or until it has exited; whether it does.
+    public func waitForLog(_ text: String, timeout: Double = 60) -> Bool {
+        waitForLog(timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until `satisfied` holds for the daemon's log, at most `timeout` seconds (times
+    /// ``TestTimeouts/scale``) or until it has exited; whether it holds.
+    public func waitForLog(timeout: Double = 60, until satisfied: (String) -> Bool) -> Bool {
+        output.wait(timeout: timeout * TestTimeouts.scale, until: satisfied)
+    }
+
+    /// The log once every writer of it has ended (the daemon, and the backtracer a crash
+    /// starts, which may outlive it), or after `timeout` seconds: all of a crash report.
+    public func finalLog(timeout: Double = 15) -> String {
+        _ = output.waitForEnd(timeout: timeout)
+        return output.text
     }
 
     public var processIdentifier: Int32 { child?.processIdentifier ?? 0 }
@@ -178,6 +210,11 @@ public final class DaemonProcess {
         child?.isRunning ?? false
     }
 
+    /// Whether the daemon exits within `timeout` seconds (it is left running when it does not).
+    public func exited(within timeout: Double) -> Bool {
+        child?.wait(timeout: timeout) != nil || child == nil
+    }
+
     /// Sends `signal` to the daemon.
     public func kill(_ signal: Int32 = SIGTERM) {
         guard let child, child.isRunning else { return }
@@ -208,37 +245,18 @@ public final class DaemonProcess {
         if !keepingDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
-    /// A new lifeline (the last one let go); returns the daemon's end. A socket pair made
-    /// close-on-exec at once, where the system can: a child another test starts meanwhile must
-    /// not inherit this end, or the daemon would wait for that child too.
+    /// A new lifeline (the last one let go); returns the daemon's end.
     private func openLifeline() throws -> Int32 {
         closeLifeline()
-        var ends: [Int32] = [0, 0]
-        #if canImport(Glibc)
-            let made = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &ends)
-        #else
-            let made = socketpair(AF_UNIX, SOCK_STREAM, 0, &ends)
-            for end in ends where made == 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        #endif
-        guard made == 0 else {
-            throw StartFailure(reason: "socketpair failed: \(String(cString: strerror(errno)))", log: "")
-        }
-        lifeline = ends[0]
-        return ends[1]
+        let (ours, daemons) = try closeOnExecSocketPair()
+        lifeline = ours
+        return daemons
     }
 
     private func closeLifeline() {
         guard lifeline >= 0 else { return }
         close(lifeline)
         lifeline = -1
-    }
-
-    private func logURL(creating: Bool) -> URL {
-        let url = directory.appendingPathComponent("clarityd.log")
-        if creating, !FileManager.default.fileExists(atPath: url.path) {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        }
-        return url
     }
 }
 

@@ -124,6 +124,20 @@ public final class RawConnection {
         }
     }
 
+    /// As ``waitForClose()``, but waiting at most `timeout` seconds (not scaled: a test paces
+    /// itself with it) instead of the receive timeout.
+    public func waitForClose(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000).rounded(.up))
+            var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watched, 1, left)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0, let more = try? receive() else { return false }
+            if !more { return true }
+        }
+    }
+
     /// Reads once into `pending`; false at end of stream.
     private func receive() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)

@@ -264,10 +264,10 @@ final class FuzzRun {
         }
         let dropped = closes.map { "    " + $0 }.joined(separator: "\n")
         if !daemon.isRunning || shared.state.withLock({ $0.abortRound }) {
-            for _ in 0..<20 where daemon.isRunning && !closes.isEmpty { usleep(50_000) }
+            if !closes.isEmpty { _ = daemon.exited(within: 1) }
             if !daemon.isRunning {
                 let status = daemon.waitForExit(timeout: 1)
-                let (location, backtrace) = crashReport(settledLog(of: daemon))
+                let (location, backtrace) = crashReport(daemon.finalLog())
                 shared.record(
                     Finding(
                         kind: .crash, signature: signature("crash", location ?? closes.first ?? ""),

@@ -195,19 +195,6 @@ func crashReport(_ log: String) -> (String?, String?) {
     return ([failureText, location].compactMap { $0 }.joined(separator: " "), "  the daemon's backtrace:\n" + report.joined(separator: "\n"))
 }
 
-/// The daemon's log once the backtracer, which may outlive the daemon, has stopped writing.
-func settledLog(of daemon: DaemonProcess) -> String {
-    var log = daemon.log
-    let deadline = Date(timeIntervalSinceNow: 15)
-    while Date() < deadline {
-        usleep(500_000)
-        let now = daemon.log
-        if now.utf8.count == log.utf8.count { break }
-        log = now
-    }
-    return log
-}
-
 /// A value behind an `NSLock` (pthread's mutex, which ThreadSanitizer follows: the
 /// `Synchronization` module's `Mutex` locks with futexes it cannot see, so every access it guards
 /// was reported as a race by scripts/sanitizers.sh).

@@ -162,10 +162,9 @@ final class RegressionProbe {
 
     /// Whether the daemon exited (it may take a moment to be seen), with its status and log.
     private var exitReport: String {
-        for _ in 0..<40 where daemon.isRunning { usleep(50_000) }
-        guard !daemon.isRunning else { return " (the daemon still runs)" }
+        guard daemon.exited(within: 2) else { return " (the daemon still runs)" }
         let status = daemon.waitForExit(timeout: 1)
-        let (_, backtrace) = crashReport(settledLog(of: daemon))
+        let (_, backtrace) = crashReport(daemon.finalLog())
         return "; the daemon exited with status \(status)\(status == 132 || status == 133 ? " (a Swift runtime trap)" : "")\n\(backtrace ?? logTail)"
     }
 

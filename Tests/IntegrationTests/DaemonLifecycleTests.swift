@@ -127,10 +127,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.path + "/env.sock"
         let environment = ProcessInfo.processInfo.environment.merging(["CLARITYD_SOCKET": socket]) { _, new in new }
+        let notify = try NotifySocket()
         let process = Process()
         process.executableURL = BuildProducts.executable("clarityd")
         process.arguments = ["--state-dir", directory.path + "/state"]
-        process.environment = environment
+        process.environment = environment.merging(["NOTIFY_SOCKET": notify.path]) { _, new in new }
         process.currentDirectoryURL = directory
         process.standardError = FileHandle.nullDevice
         let daemon = ChildProcess(process)
@@ -139,7 +140,7 @@ import Testing
             process.terminate()
             daemon.wait(timeout: 10)
         }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(25_000) }
+        try #require(notify.until("READY=1") != nil, "clarityd did not say it listens")
 
         let ping = BuildProducts.run("clarityctl", ["ping"], environment: environment, timeout: 10)
         #expect(ping.status == 0 && ping.stdout.contains("pong:    true"), "\(ping)")
@@ -166,16 +167,22 @@ import Testing
         let config = directory.appendingPathComponent("clarityd.json")
         try Data(#"{"compactJournalAfter": 2}"#.utf8).write(to: config)
 
+        let notify = try NotifySocket()
         let process = Process()
         process.executableURL = BuildProducts.executable("clarityd")
         process.arguments = ["--socket", run + "/d.sock", "--state-dir", state, "--config", config.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { _, new in new }
         process.currentDirectoryURL = directory
         let logURL = directory.appendingPathComponent("log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: logURL)
         let daemon = ChildProcess(process)
         try daemon.run()
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: run + "/d.sock") { usleep(25_000) }
+        defer {
+            if daemon.isRunning { process.terminate() }
+            daemon.wait(timeout: 10)
+        }
+        try #require(notify.until("READY=1") != nil, "clarityd did not say it listens")
         for value in 1...3 {
             let set = BuildProducts.run("clarityctl", ["--socket", run + "/d.sock", "store", "set", "k", "\(value)"], timeout: 10)
             #expect(set.status == 0, "\(set.stderr)")

@@ -11,43 +11,11 @@ import Testing
 
 /// clarityd as systemd's `Type=notify` service sees it: the datagrams on `$NOTIFY_SOCKET` (this
 /// test plays systemd's side of it, so it runs wherever a Unix socket does), the unit file as
-/// `systemd-analyze verify` reads it, and the launchd plist as a property list. A real
-/// `systemctl --user` run needs a user manager, which a container seldom has: skipped then,
-/// saying so.
+/// `systemd-analyze verify` reads it, and the launchd plist as a property list. The runs under a
+/// real systemd need one (a user manager, which a container seldom has, or root to boot one in a
+/// namespace): where ``HostTools``' probes say there is none, they are reported skipped, saying
+/// why.
 @Suite struct ServiceManagerTests {
-    /// systemd's end of `$NOTIFY_SOCKET`: a datagram socket the daemon's messages arrive on.
-    final class NotifySocket {
-        let path: String
-        private let descriptor: Int32
-
-        init() throws {
-            path = "/tmp/notify-\(UUID().uuidString.prefix(8)).sock"
-            descriptor = try boundUnixSocket(path: path, datagram: true)
-            var timeout = timeval(tv_sec: 20, tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        }
-
-        deinit {
-            close(descriptor)
-            unlink(path)
-        }
-
-        /// The next message; nil after 20 s without one.
-        func next() -> String? {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
-        }
-
-        /// Messages until one contains `text` (which is returned); nil when none comes.
-        func until(_ text: String) -> String? {
-            while let message = next() {
-                if message.contains(text) { return message }
-            }
-            return nil
-        }
-    }
-
     @Test func notifyReadyReloadingWatchdogAndStopping() throws {
         let notify = try NotifySocket()
         let daemon = try DaemonProcess(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
@@ -79,22 +47,17 @@ import Testing
     }
 
     @Test func theLaunchdPlistIsAPropertyListThatRunsClarityd() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("config/com.clarity.clarityd.plist"))
+        let data = try Data(contentsOf: HostTools.repository.appendingPathComponent("config/com.clarity.clarityd.plist"))
         let plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any]
         #expect(plist?["Label"] as? String == "com.clarity.clarityd")
         let program = plist?["ProgramArguments"] as? [String]
         #expect(program?.first?.hasSuffix("clarityd") == true)
     }
 
-    @Test func theSystemdUnitVerifies() throws {
-        let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-        guard FileManager.default.isExecutableFile(atPath: analyze.path) else {
-            print("ServiceManagerTests: systemd-analyze is not installed here; the unit file was not verified")
-            return
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let unit = try String(contentsOf: root.appendingPathComponent("config/clarityd.service"), encoding: .utf8)
+    @Test(.enabled(if: HostTools.systemdAnalyze != nil, "systemd-analyze is not installed here"))
+    func theSystemdUnitVerifies() throws {
+        let analyze = URL(fileURLWithPath: try #require(HostTools.systemdAnalyze))
+        let unit = try String(contentsOf: HostTools.repository.appendingPathComponent("config/clarityd.service"), encoding: .utf8)
         let directory = URL(fileURLWithPath: "/tmp/unit-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -116,43 +79,16 @@ import Testing
         #expect(status == 0, "systemd-analyze verify: \(said)")
     }
 
-    /// Runs `tool` with `arguments` to completion: its exit status (nil after 60 s) and what it
-    /// printed, standard output and error together.
-    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32?, output: String) {
-        let output = URL(fileURLWithPath: "/tmp/tool-\(UUID().uuidString.prefix(8))")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        // Closed here: `Process` keeps the handles it was given, and the watchdog's wait runs this
-        // hundreds of times (it once held 1 470 descriptors of deleted files open, enough to crash
-        // Foundation's `Process.run()`: docs/reliability.md, "Known").
-        let printed = try FileHandle(forWritingTo: output)
-        defer { try? printed.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = printed
-        process.standardError = printed
-        let child = ChildProcess(process)
-        try child.run()
-        let status = child.wait(timeout: 60)
-        return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
-    }
-
-    /// The shipped unit, run by a real systemd user manager (`exercise`). Where no user manager
-    /// runs (`systemctl --user is-system-running` answers neither `running` nor `degraded`, as in
-    /// most containers), it says so and checks nothing.
-    @Test func theUnitUnderARealSystemdUserManager() throws {
-        let systemctl = ["/usr/bin/systemctl", "/bin/systemctl"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let systemctl else {
-            print("ServiceManagerTests: systemctl is not installed here; the real service run was skipped")
-            return
-        }
-        let state = try run(systemctl, ["--user", "is-system-running"])
-        let answer = state.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard answer == "running" || answer == "degraded" else {
-            print("ServiceManagerTests: no systemd user manager here (systemctl --user is-system-running: \(answer)); the real service run was skipped")
-            return
-        }
+    /// The shipped unit, run by a real systemd user manager (`exercise`), as a unit named for
+    /// this run alone (two runs at once share the user's manager). Skipped where no user manager
+    /// runs (``HostTools/userManagerRuns``).
+    @Test(
+        .enabled(
+            if: HostTools.userManagerRuns,
+            "no systemd user manager runs here (systemctl --user is-system-running answers neither running nor degraded)"))
+    func theUnitUnderARealSystemdUserManager() throws {
+        let systemctl = try #require(HostTools.systemctl)
+        let run = HostTools.run
         let name = "clarityd-test-\(UUID().uuidString.prefix(8).lowercased())"
         let work = URL(fileURLWithPath: "/tmp/\(name)")
         let units = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/systemd/user")
@@ -172,56 +108,58 @@ import Testing
     /// but the test runs as root: `exercise`, the watchdog included. A drop-in shortens the
     /// watchdog (5 s) and the wait after its SIGABRT (3 s), and turns off the default
     /// dependencies on sysinit.target, which the namespace masks so that nothing outside it is
-    /// set up or cleaned. Skipped, saying why, without root, unshare, nsenter or a systemd binary.
-    @Test func theUnitUnderASystemdInANamespace() throws {
-        let tools = ["/usr/bin/unshare", "/usr/bin/nsenter"]
-        let systemd = ["/lib/systemd/systemd", "/usr/lib/systemd/systemd"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard getuid() == 0, systemd != nil, tools.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }) else {
-            print("ServiceManagerTests: a systemd in a namespace needs root, unshare, nsenter and a systemd binary; the run was skipped")
-            return
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let name = "clarityd-test"
-        let work = URL(fileURLWithPath: "/tmp/sd-\(UUID().uuidString.prefix(8).lowercased())")
+    /// set up or cleaned. The unit, its directory and the systemd's cgroup are named for this
+    /// run alone: two runs at once each boot their own (booted in one cgroup, they shared their
+    /// units' cgroups, and each one's `systemctl kill` reached the other's daemon). Skipped where
+    /// `scripts/systemd-namespace.sh --check` says no namespace can boot (``HostTools/namespaceBoots``).
+    @Test(
+        .enabled(
+            if: HostTools.namespaceBoots,
+            "no systemd can boot in a namespace here (scripts/systemd-namespace.sh --check says why)"))
+    func theUnitUnderASystemdInANamespace() throws {
+        let run = HostTools.run
+        let id = UUID().uuidString.prefix(8).lowercased()
+        let name = "clarityd-test-\(id)"
+        let cgroup = "clarity-namespace-\(id)"
+        let work = URL(fileURLWithPath: "/tmp/sd-\(id)")
         let units = work.appendingPathComponent("units")
         try installUnit(
             name, in: units, work: work,
             dropIn: "[Unit]\nDefaultDependencies=no\n\n[Service]\nWatchdogSec=5\nTimeoutAbortSec=3\n")
         defer { try? FileManager.default.removeItem(at: work) }
         let boot = Process()
-        boot.executableURL = root.appendingPathComponent("scripts/systemd-namespace.sh")
-        boot.arguments = [units.path]
+        boot.executableURL = HostTools.namespaceScript
+        boot.arguments = [units.path, cgroup]
         let bootLog = work.appendingPathComponent("boot.log")
         _ = FileManager.default.createFile(atPath: bootLog.path, contents: nil)
         boot.standardOutput = try FileHandle(forWritingTo: bootLog)
         boot.standardError = try FileHandle(forWritingTo: bootLog)
         let namespace = ChildProcess(boot)
         try namespace.run()
-        // The script becomes `unshare`, whose one child becomes the namespace's systemd.
-        let children = "/proc/\(namespace.processIdentifier)/task/\(namespace.processIdentifier)/children"
+        let script = namespace.processIdentifier
         var systemdPID: Int32?
         defer {
-            if let systemdPID { kill(systemdPID, SIGKILL) }
+            // Its systemd first: `unshare` ends only once everything in the namespace has, and
+            // then the cgroup is empty and can go.
+            kill(systemdPID ?? script, SIGKILL)
             namespace.wait(timeout: 10)
+            _ = try? run(HostTools.namespaceScript.path, ["--remove", cgroup])
         }
         let systemctl: ([String]) throws -> (status: Int32?, output: String) = { arguments in
-            try self.run("/usr/bin/nsenter", ["-t", "\(systemdPID ?? 0)", "-m", "-p", "systemctl"] + arguments)
+            try run("/usr/bin/nsenter", ["-t", "\(systemdPID ?? 0)", "-m", "-p", "systemctl"] + arguments)
         }
         let deadline = Date().addingTimeInterval(30 * TestTimeouts.scale)
         var state = ""
         while Date() < deadline, state != "running", state != "degraded", namespace.isRunning {
-            if systemdPID == nil {
-                // The script's own short-lived children (`$(id -u)`) come and go before it becomes
-                // `unshare`, whose child becomes systemd: only a child that runs systemd is it.
-                // Taking the first child seen once named a subshell that was gone a moment later,
-                // and every `nsenter` after failed until the deadline (a loaded full run).
-                let pids = ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
-                systemdPID = pids.first { pid in
-                    (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("systemd") == true
-                }
+            guard systemdPID != nil else {
+                // The script becomes `unshare`, whose one child becomes the namespace's systemd.
+                // Before that the script's own short-lived children come and go, a subshell's
+                // named as the script ("systemd-namespa…"): taking one for systemd made every
+                // `nsenter` after fail until the deadline (a loaded full run).
+                systemdPID = Self.childOfUnshare(script)
                 continue
             }
-            state = try systemctl(["is-system-running"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            state = try systemctl(["is-system-running", "--wait"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let booted = (try? String(contentsOf: bootLog, encoding: .utf8)) ?? ""
         try #require(state == "running" || state == "degraded", "systemd in the namespace did not come up (\(state)): \(booted)")
@@ -232,14 +170,20 @@ import Testing
         #expect(log.contains("SIGHUP: config reloaded"), "clarityd's own lines reach the journal: \(log)")
     }
 
+    /// The child of process `pid` once `pid` runs `unshare` (nil before, or when it has none).
+    private static func childOfUnshare(_ pid: Int32) -> Int32? {
+        guard (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "unshare\n" else { return nil }
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
     /// Writes the shipped unit as `name`.service into `directory`, running the clarityd this
     /// test built on a socket and state directory in `work`, with `dropIn` as its
     /// `name.service.d/test.conf` when given.
     private func installUnit(_ name: String, in directory: URL, work: URL, dropIn: String?) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let unit = try String(contentsOf: root.appendingPathComponent("config/clarityd.service"), encoding: .utf8)
+        let unit = try String(contentsOf: HostTools.repository.appendingPathComponent("config/clarityd.service"), encoding: .utf8)
             .replacingOccurrences(
                 of: "%h/.local/bin/clarityd --socket %t/clarityd.sock",
                 with: "\(BuildProducts.executable("clarityd").path) --socket \(work.path)/d.sock --state-dir \(work.path)/state")

@@ -180,20 +180,24 @@ import Testing
         try clarityctl.run()
         defer { kill(clarityctl.processIdentifier, SIGKILL) }
         // Until the private daemon answers on its socket (clarityctl, alive, paces the looks).
+        // Its directory is the new one whose daemon is this clarityctl's child: another test run
+        // on the machine makes directories of the same name meanwhile.
         var directory: String?
         var daemonPID: pid_t = 0
         var watcher: RawConnection?
         for _ in 0..<3000 where watcher == nil {
-            directory = Set(Self.privateDirectories()).subtracting(before).first
-            if let directory, let text = try? String(contentsOfFile: directory + "/clarityd.sock.lock", encoding: .utf8),
-                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-                let connection = try? RawConnection(path: directory + "/clarityd.sock", receiveTimeout: 30)
-            {
-                daemonPID = pid
-                watcher = connection
-            } else if clarityctl.wait(timeout: 0.01) != nil {
-                break
+            for candidate in Set(Self.privateDirectories()).subtracting(before) where watcher == nil {
+                if let text = try? String(contentsOfFile: candidate + "/clarityd.sock.lock", encoding: .utf8),
+                    let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                    Self.parent(of: pid) == clarityctl.processIdentifier,
+                    let connection = try? RawConnection(path: candidate + "/clarityd.sock", receiveTimeout: 30)
+                {
+                    directory = candidate
+                    daemonPID = pid
+                    watcher = connection
+                }
             }
+            if watcher == nil, clarityctl.wait(timeout: 0.01) != nil { break }
         }
         let directoryPath = try #require(directory, "the private daemon never started")
         let connection = try #require(watcher, "the private daemon never answered")
@@ -216,6 +220,23 @@ import Testing
     private static func processState(_ pid: pid_t) -> String {
         (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8))?.split(separator: "\n").prefix(8)
             .joined(separator: "; ") ?? "?"
+    }
+
+    /// The parent of process `pid`; nil when it is gone.
+    private static func parent(of pid: pid_t) -> pid_t? {
+        #if canImport(Darwin)
+            var info = kinfo_proc()
+            var size = MemoryLayout<kinfo_proc>.stride
+            var name: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, pid]
+            guard sysctl(&name, 4, &info, &size, nil, 0) == 0, size > 0 else { return nil }
+            return info.kp_eproc.e_ppid
+        #else
+            // "pid (comm) state ppid …": the command may hold spaces and parentheses.
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.range(of: ")", options: .backwards)
+            else { return nil }
+            return stat[close.upperBound...].split(separator: " ").dropFirst().first.flatMap { pid_t($0) }
+        #endif
     }
 
     private static func privateDirectories() -> [String] {
