@@ -13,7 +13,8 @@ struct SchedulingPoints: Codable, Equatable {
     struct Counts: Codable, Equatable, CustomStringConvertible {
         /// Decisions of the scenario's own schedule (FIFO, no faults).
         var fifoDecisions: Int
-        /// Its preemptions: the picks a token of that schedule records.
+        /// Its preemptions (switches away from a task that could have gone on): a move can keep
+        /// the number of decisions and change these.
         var fifoPreemptions: Int
         /// Decisions of the PCT schedule of ``SchedulingPoints/pct``'s seed and depth.
         var pctDecisions: Int
