@@ -20,7 +20,20 @@ import Testing
     }
 
     static let race = scenario("clarity-stale-verification")
+    /// What config/scheduling-points.json declares the race scenario's own schedule makes.
+    static let raceSchedule = declaredSchedule("clarity-stale-verification")
     static let fixed = scenario("clarity-stale-verification-fixed")
+
+    /// The decisions and preemptions config/scheduling-points.json declares of scenario `name`'s
+    /// own (FIFO) schedule (docs/runtime.md, "Scheduling points are an API"); nil when it declares none.
+    static func declaredSchedule(_ name: String) -> (decisions: Int, preemptions: Int)? {
+        let file = URL(fileURLWithPath: scenario(name)).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scheduling-points.json")
+        guard let data = try? Data(contentsOf: file), let counts = (try? JSONWire.decode(JSONValue.self, from: data))?["scenarios"]?[name],
+            let decisions = counts["fifoDecisions"]?.intValue, let preemptions = counts["fifoPreemptions"]?.intValue
+        else { return nil }
+        return (decisions, preemptions)
+    }
 
     /// The `clarityctl replay …` commands an exploration printed, each as its words after `clarityctl`.
     static func replayCommands(_ stdout: String) -> [[String]] {
@@ -53,7 +66,9 @@ import Testing
         #expect(replays.count == 2)
         #expect(replays.first?.contains("--schedule") == true)
         #expect(replays.first?.last?.hasPrefix("v1:") == true, "the schedule is a token to paste")
-        #expect(replays.last?.suffix(8) == ["--seed", "13", "--strategy", "pct", "--depth", "3", "--expected-decisions", "29"])
+        let declared = try #require(Self.raceSchedule)
+        #expect(
+            replays.last?.suffix(8) == ["--seed", "13", "--strategy", "pct", "--depth", "3", "--expected-decisions", "\(declared.decisions)"])
         for words in replays {
             let replay = daemon.runCtl(words)
             #expect(replay.status == 1, "\(words): \(replay.stderr)")
@@ -127,7 +142,12 @@ import Testing
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first?.split(separator: " ").prefix(4) == ["1", "0", "notification.authorization", "clarity.app"])
-        #expect(lines.suffix(6).prefix(4) == ["result:   passed", "strategy: fifo", "trace:    83 events", "schedule: 29 decisions, 21 preemptions"])
+        let declared = try #require(Self.raceSchedule)
+        #expect(
+            lines.suffix(6).prefix(4) == [
+                "result:   passed", "strategy: fifo", "trace:    83 events",
+                "schedule: \(declared.decisions) decisions, \(declared.preemptions) preemptions",
+            ])
         #expect(lines.suffix(2).first?.hasPrefix("token:    v1:") == true)
 
         let json = daemon.runCtl(["--json", "replay", Self.race, "--seed", "13", "--strategy", "pct"])
