@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A race found by one build replays to the same failure in another (docs/scenarios.md,
-# "Schedules that survive a rebuild"): explores the shipped race scenario with the first build's
+# "Schedules, strategies and replay"): explores the shipped race scenario with the first build's
 # clarityctl (--standalone: its own clarityd), takes the failure's replay token, and replays it
 # with the second build's; also checks that both builds make the same decisions for the
 # scenario's own schedule. Exits 1 when they disagree.

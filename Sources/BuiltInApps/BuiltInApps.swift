@@ -7,8 +7,8 @@ import SpendLess
 import ThePhone
 
 extension AppRegistration {
-    /// The five apps PROTOCOL.md names, as `clarityd` runs them. A daemon of your own adds
-    /// yours beside them: `ClarityDaemon.run(apps: AppRegistration.builtIn + [.dailyLimit])`.
+    /// The five apps docs/protocol.md#devices names, as `clarityd` runs them. A daemon of your own
+    /// adds yours beside them: `ClarityDaemon.run(apps: AppRegistration.builtIn + [.dailyLimit])`.
     public static let builtIn: [AppRegistration] = [.clarity, .scrollKitty, .spendLess, .makeHay, .thePhone]
 }
 

@@ -60,13 +60,8 @@ final class Connection: @unchecked Sendable {
     /// How log lines name this connection (throttled per subject, see ``Logger``).
     private let subject: String
 
-    // What every request goes through is exempt from Swift's run-time exclusivity checks: an
-    // access to these spans a call the compiler cannot see into (a line handed to the
-    // dispatcher, an answer written into the output, the actions run after delivery), so each
-    // was checked at run time, several times a request — a thread-local lookup and a list
-    // insertion each, 14 % of the loop's own time at -c 50 (perf, docs/performance.md). They
-    // are confined to the loop's thread and touched only in this file; the compile-time checks
-    // still apply.
+    // Exempt from run-time exclusivity checks, which cost every request: confined to the loop's
+    // thread and touched only in this file (docs/performance.md, "Connection: loop-confined state unchecked").
     @exclusivity(unchecked) private var lines: LineBuffer
     @exclusivity(unchecked) private var output: [UInt8] = []
     private var sentBytes = 0
@@ -86,8 +81,8 @@ final class Connection: @unchecked Sendable {
     /// Who sends the requests answered at once: the same for each of them.
     private let inlineCaller: Caller
     /// Where the connection's requests that run on no device's lane go (batches, `device.list`,
-    /// scenarios waiting for a thread): a serial queue of its own. Dispatch gives a serial queue
-    /// a thread whatever else is running, where the global pool stops at one per core.
+    /// scenarios waiting for a thread): a serial queue of its own, so that a busy global pool never
+    /// starves them (docs/performance.md, "Connection: its own queue for batches and device.list").
     private let ownQueue: DispatchQueue
     /// The client sent end of input.
     private var inputEnded = false
@@ -139,8 +134,8 @@ final class Connection: @unchecked Sendable {
     /// Hands the connection to its loop.
     func start() {
         let loop = loop
-        // Held strongly: hangUp's closeAll() lets go of it. A weak reference would give every
-        // connection a side table, and each retain and release of it would take the slow path.
+        // Held strongly, as a weak reference slows every request; hangUp's closeAll() lets go of
+        // it (docs/performance.md, "Connection: subscriptions hold it strongly").
         subscriptions.setWake { [self] in
             loop.post(for: self) {
                 self.subscriptionsWoke = true

@@ -43,7 +43,8 @@ final class EventLoop: @unchecked Sendable {
     private var byDescriptor: [Connection?] = []
     private var readiness: Readiness
     /// Exempt from run-time exclusivity checks: the wait fills it, a call the compiler cannot
-    /// see into, so each round checked it at run time.
+    /// see into, so each round checked it at run time (docs/performance.md, "Connection: loop-confined state
+    /// unchecked").
     @exclusivity(unchecked) private var ready: [Readiness.Ready] = []
     /// Connections the round had do something: what they wait for is looked at again at its end.
     private var changed: [Connection] = []

@@ -24,8 +24,9 @@ struct RequestDispatcher: Sendable {
     let unsentAnswers: ByteBudget
 
     /// The largest answer one request may get: as much as the answers of all clients may hold
-    /// unsent (``ConnectionRegistry/maxUnsentOutputBytes``). A larger one is withheld (-32004):
-    /// 4 clients asking for `trace.export` and never reading once held 3.7 GB.
+    /// unsent (``ConnectionRegistry/maxUnsentOutputBytes``). A larger one is withheld (-32004), so
+    /// that clients that never read cannot hold the daemon's memory (docs/performance.md,
+    /// "RequestDispatcher: answers capped").
     static let maxAnswerBytes = ConnectionRegistry.maxUnsentOutputBytes
 
     /// Answers above this size are withheld too when they would take all clients' unsent answers
@@ -33,9 +34,8 @@ struct RequestDispatcher: Sendable {
     static let budgetedAnswerBytes = 1024 * 1024
 
     /// Most members one batch may hold. 1000 is far more than any client of this daemon sends at
-    /// once (clarityctl sends none) and bounds what one line can make the daemon do and log: a
-    /// 1 MiB line of `[1,1,…]` was half a million invalid requests, 57 MB of answers and as many
-    /// log lines.
+    /// once (clarityctl sends none) and bounds what one line can make the daemon do and log
+    /// (docs/performance.md, "RequestDispatcher: batches capped").
     static let maxBatchRequests = 1000
 
     /// Bytes the answers to one batch may take before the rest of it is refused unrun (-32004):

@@ -60,8 +60,8 @@ struct Router: Sendable {
     }
 
     /// The routes by the length of their method's name in UTF-8, then by name: a request's
-    /// method is found with one index and a comparison or two of short strings. A dictionary
-    /// hashed every name first (SipHash: 9 % of an event loop's own time under pipelined pings).
+    /// method is found with one index and a comparison or two of short strings, cheaper than
+    /// hashing every name (docs/performance.md, "Router: routes by name length").
     private var routesByLength: [[(method: String, route: Route)]] = []
 
     /// The methods routed.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The source revision this clarityd was built from, for failure reports and journal headers
-/// (docs/scenarios.md, "Failures"): `CLARITYD_SOURCE_REVISION` when set at start (a packager's
+/// (docs/scenarios.md, "Schedules, strategies and replay"): `CLARITYD_SOURCE_REVISION` when set at start (a packager's
 /// stamp), else the commit checked out in the git work tree the binary's sources live in (found
 /// from this file's path, read at start, worktrees and packed refs included), else nil — an
 /// installed binary whose sources are gone. Uncommitted changes are not seen: the revision names

@@ -19,7 +19,7 @@ struct HealthGoal: Codable, Sendable, Equatable {
     static let standard = HealthGoal(kind: .steps, target: 10_000)
 
     /// What `setGoal` accepts per kind: the seed's stepper of 500 for steps; the other kinds'
-    /// steps and every range are project choices (APPS.md §3.2).
+    /// steps and every range are project choices (docs/apps/makehay.md, "Intents").
     static func allowed(_ kind: HealthQuantityType) -> (step: Int, range: ClosedRange<Int>, unit: String) {
         switch kind {
         case .steps: (500, 500...100_000, "steps")

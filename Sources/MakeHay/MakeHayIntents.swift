@@ -1,7 +1,7 @@
 import SimulatediOS
 
-/// Make Hay's user actions (APPS.md §3.2): the Settings tab's goal and app picker, and the debug
-/// toggle of Story 5. Each answers the dashboard (``MakeHayState``).
+/// Make Hay's user actions (docs/apps/makehay.md, "Intents"): the Settings tab's goal and app
+/// picker, and the debug toggle of Story 5. Each answers the dashboard (``MakeHayState``).
 typealias MakeHayIntent = AppIntent<MakeHayMainApp>
 
 extension MakeHayIntent {

@@ -1,4 +1,4 @@
-/// Make Hay's shared names (seed 003; APPS.md §3.1; docs/apps/makehay.md). The app has no
+/// Make Hay's shared names (seed 003; docs/apps/makehay.md, "App Group keys"). The app has no
 /// extensions: the main app reads HealthKit and writes the shields itself.
 enum MakeHayKeys {
     /// Project choice: the seed names no bundle id.

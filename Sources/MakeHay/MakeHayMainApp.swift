@@ -5,12 +5,12 @@ import SimulatediOS
 /// Make Hay's main app (seed 003): the health gate. It reads HealthKit, decides, and writes the
 /// shields itself (no extensions, Story 5: "a private `ManagedSettingsStore` instance").
 ///
-/// Evaluation (Stories 6–8, APPS.md §3.3): `checkForNewDay()`, then one statistics query for the
-/// goal's kind; below the goal ⇒ the selection shielded, at or above ⇒ unshielded. A failed query
-/// leaves the shields as they were (Story 8's fail-safe). It runs when the app becomes active, when
-/// an observer query fires, and after `selectApps` / `setGoal` (project choice: the user is in the
-/// app). Nothing happens at midnight itself: the first evaluation after it finds today's value
-/// low and blocks again (Story 7).
+/// Evaluation (Stories 6–8; docs/apps/makehay.md, "The gate"): `checkForNewDay()`, then one
+/// statistics query for the goal's kind; below the goal ⇒ the selection shielded, at or above ⇒
+/// unshielded. A failed query leaves the shields as they were (Story 8's fail-safe). It runs when
+/// the app becomes active, when an observer query fires, and after `selectApps` / `setGoal`
+/// (project choice: the user is in the app). Nothing happens at midnight itself: the first
+/// evaluation after it finds today's value low and blocks again (Story 7).
 actor MakeHayMainApp: WorldActor {
     nonisolated let executor: WorldActorExecutor
     let platform: Platform

@@ -1,7 +1,7 @@
 import SimulatediOS
 
 extension AppRegistration {
-    /// Make Hay (APPS.md §3) as a device runs it, settings ``MakeHaySettings``.
+    /// Make Hay (docs/apps/makehay.md) as a device runs it, settings ``MakeHaySettings``.
     public static let makeHay = AppRegistration(description: MakeHayApp.description, settings: MakeHaySettings.self) {
         MakeHayApp(platform: $0, world: $1, settings: $2)
     }

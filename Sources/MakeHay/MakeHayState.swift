@@ -1,4 +1,4 @@
-/// Make Hay's dashboard (`device.state.app`, APPS.md §3.4).
+/// Make Hay's dashboard (`device.state.app`, docs/apps/makehay.md#devicestateapp).
 struct MakeHayState: Codable, Sendable, Equatable {
     struct Today: Codable, Sendable, Equatable {
         let steps: Double

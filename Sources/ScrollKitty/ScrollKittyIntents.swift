@@ -1,6 +1,6 @@
 import SimulatediOS
 
-/// ScrollKitty's user actions (APPS.md 1.2; docs/apps/scrollkitty.md): the seed's configuration
+/// ScrollKitty's user actions (docs/apps/scrollkitty.md, "Intents"): the seed's configuration
 /// screens, each one's arguments decoded strictly and validated before anything runs. Every
 /// intent answers the dashboard (``ScrollKittyState``).
 typealias ScrollKittyIntent = AppIntent<ScrollKittyMainApp>

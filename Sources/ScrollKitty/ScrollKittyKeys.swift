@@ -9,9 +9,10 @@ enum ScrollKittyKeys {
     /// Seed 004, "Technical Implementation".
     static let appGroup = "group.com.scrollkitty.app"
 
-    // App Group keys (all project choices, APPS.md 1.1). The sources have one writer process
-    // each (docs/apps/scrollkitty.md, "Across processes"): the main app the selection, its
-    // allocation and the settings, ShieldAction `bypasses`; `appHealthData` is derived from them.
+    // App Group keys (all project choices, docs/apps/scrollkitty.md, "App Group keys"). The sources
+    // have one writer process each (docs/apps/scrollkitty.md, "Across processes"): the main app the
+    // selection, its allocation and the settings, ShieldAction `bypasses`; `appHealthData` is
+    // derived from them.
     /// Data: JSON `{tokenId: {"hp", "maxHP"}}` (``AppHealth``), each app's HP now: derived from
     /// the allocation and the ledger and written by whichever process changed them
     /// (``ScrollKittyProcess/publishHealth(_:)``); in the `readModifyWrite` variant, the seed's

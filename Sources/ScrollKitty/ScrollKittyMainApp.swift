@@ -77,7 +77,8 @@ actor ScrollKittyMainApp: WorldActor {
         return try await state()
     }
 
-    /// The dashboard (`device.state.app`, APPS.md 1.4), read from the App Group and the stores.
+    /// The dashboard (`device.state.app`, docs/apps/scrollkitty.md#devicestateapp), read from the
+    /// App Group and the stores.
     func state() async throws -> ScrollKittyState {
         let platform = process.platform
         let cat = try await process.cat()

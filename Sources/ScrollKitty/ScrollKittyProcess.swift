@@ -83,10 +83,11 @@ struct ScrollKittyProcess: Sendable {
     // MARK: - Shields
 
     /// Puts both stores where the App Group says they should be: `scrollkitty` holds the selected
-    /// apps inside the focus window less those in cooldown; `hardLock` every selected app once
-    /// dead (APPS.md 1.1). A store already right is not written (no effect). With
-    /// `honouringCooldowns` false (the `monitorReapplies` variant) apps in cooldown are shielded
-    /// too. `cat` is the App Group as the caller just read it, when nothing was written since.
+    /// apps inside the focus window less those in cooldown; `hardLock` every selected app once dead
+    /// (docs/apps/scrollkitty.md, "Stores and activities"). A store already right is not written
+    /// (no effect). With `honouringCooldowns` false (the `monitorReapplies` variant) apps in
+    /// cooldown are shielded too. `cat` is the App Group as the caller just read it, when nothing
+    /// was written since.
     func applyShields(honouringCooldowns: Bool = true, cat known: CatHealth? = nil) async throws {
         let cat: CatHealth
         if let known { cat = known } else { cat = try await self.cat() }
@@ -114,9 +115,10 @@ struct ScrollKittyProcess: Sendable {
         }
     }
 
-    /// Wakes the monitor when a cooldown ends: an interval that *starts* at `end` (BEHAVIOR.md:
-    /// a cooldown shorter than DeviceActivity's 15-minute minimum cannot be an interval of its
-    /// own, so every cooldown is re-shielded at the start of one that lasts the minimum).
+    /// Wakes the monitor when a cooldown ends: an interval that *starts* at `end`
+    /// (docs/apps/scrollkitty.md, "Rules": a cooldown shorter than DeviceActivity's 15-minute
+    /// minimum cannot be an interval of its own, so every cooldown is re-shielded at the start of
+    /// one that lasts the minimum).
     func monitorCooldown(tokenId: String, endsAt end: VirtualInstant) async throws {
         try await monitorCooldown(tokenId: tokenId, interval: end, end + .minutes(15))
     }

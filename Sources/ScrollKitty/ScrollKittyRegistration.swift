@@ -1,7 +1,8 @@
 import SimulatediOS
 
 extension AppRegistration {
-    /// ScrollKitty (APPS.md §1) as a device runs it, settings ``ScrollKittySettings``.
+    /// ScrollKitty (docs/apps/scrollkitty.md) as a device runs it, settings
+    /// ``ScrollKittySettings``.
     public static let scrollKitty = AppRegistration(description: ScrollKittyApp.description, settings: ScrollKittySettings.self) {
         ScrollKittyApp(platform: $0, world: $1, settings: $2)
     }

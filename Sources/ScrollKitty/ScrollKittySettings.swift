@@ -1,8 +1,9 @@
 import SimulatediOS
 
-/// ScrollKitty's settings (`config.app` of a device, read at `device.create`). `variant`
-/// switches on one of the seed's likely mistakes (APPS.md 1.5); the default is the correct port.
-/// `hpDailyReset` (APPS.md 1.3, project choice) gives the cat its HP back every local midnight.
+/// ScrollKitty's settings (`config.app` of a device, read at `device.create`). `variant` switches
+/// on one of the seed's likely mistakes (docs/apps/scrollkitty.md, "Variants"); the default is the
+/// correct port. `hpDailyReset` (project choice, docs/apps/scrollkitty.md, "Settings") gives the
+/// cat its HP back every local midnight.
 public struct ScrollKittySettings: AppConfiguration, Equatable {
     /// The port as written (`correct`), or one of the seed's mistakes (seed 004, "Critical Issues").
     public enum Variant: String, Sendable, NamedChoice {
@@ -22,7 +23,7 @@ public struct ScrollKittySettings: AppConfiguration, Equatable {
         /// ShieldAction with platform calls between, guarded by nothing that spans processes or
         /// holds across `await` (the seed's "Swift Actors for thread-safe cross-extension
         /// communication"): concurrent bypasses and a concurrent `selectApps` lose updates
-        /// (Critical Issue 4; BEHAVIOR's atomic rule).
+        /// (Critical Issue 4; docs/apps/scrollkitty.md, "HP atomicity").
         case readModifyWrite
     }
 

@@ -12,7 +12,7 @@ import SimulatediOS
 ///   would die with it (the seed's Critical Issue 2). The bypass that takes the total to 0 kills
 ///   the cat: `isDead`, every selected app shielded in `hardLock`, and nothing unblocked.
 ///
-/// Atomicity (BEHAVIOR.md: two bypasses at once cost 20 HP):
+/// Atomicity (two bypasses at once cost 20 HP; docs/apps/scrollkitty.md, "HP atomicity"):
 /// - Within this process: the actor is reentrant at every `await`, and every App Group call is
 ///   one, so two presses could both read the ledger and both append to what they read. Bypasses
 ///   are therefore serialized (a FIFO lock, ``enterBypass()``/``leaveBypass()``): the next starts

@@ -1,5 +1,5 @@
-/// What `device.state.app` shows for ScrollKitty (APPS.md 1.4), and what every intent answers.
-/// Decodable too, so tests read the dashboard back as it is.
+/// What `device.state.app` shows for ScrollKitty (docs/apps/scrollkitty.md#devicestateapp), and
+/// what every intent answers. Decodable too, so tests read the dashboard back as it is.
 struct ScrollKittyState: Codable, Sendable, Equatable {
     struct App: Codable, Sendable, Equatable {
         let app: String
@@ -35,7 +35,9 @@ struct ScrollKittyState: Codable, Sendable, Equatable {
     let focusWindow: FocusWindow
     let inFocusWindow: Bool
     let dailyLimitHours: Int?
-    /// Always true for now: notification authorization is a later platform change (APPS.md 0).
+    /// Whether the user allowed notifications when the main app asked at launch: false with
+    /// `notificationPermission` `deny` or in the `noNotificationAuth` variant (docs/platform.md,
+    /// "Notifications").
     let notificationsAuthorized: Bool
 
     private enum CodingKeys: String, CodingKey {

@@ -1,8 +1,8 @@
-/// The intervention state machine as a pure value: seed 002's two orders, reconciled by APPS.md
-/// 2.2 and 5. The diagram's top line (breathing → reflection → logItem or dopamineMenu →
-/// celebration) is type `breathing`; its bottom line (haltCheck → haltRedirect → celebration)
-/// is type `haltCheck`; the service table's "breathing → HALT → reflection → celebration" is
-/// `fullFlow`.
+/// The intervention state machine as a pure value: seed 002's two orders, reconciled as
+/// docs/apps/spendless.md, "The intervention flow" says. The diagram's top line (breathing →
+/// reflection → logItem or dopamineMenu → celebration) is type `breathing`; its bottom line
+/// (haltCheck → haltRedirect → celebration) is type `haltCheck`; the service table's "breathing →
+/// HALT → reflection → celebration" is `fullFlow`.
 enum InterventionFlow {
     /// Why a step cannot be taken.
     enum Refusal: Error, Equatable {

@@ -3,11 +3,11 @@
 enum InterventionType: String, Sendable, Codable, CaseIterable {
     case breathing, haltCheck, goalReminder, quickPause, fullFlow
 
-    /// Project choice (APPS.md 2.2): `fullFlow` until the user picks another.
+    /// Project choice (docs/apps/spendless.md, "Intents"): `fullFlow` until the user picks another.
     static let standard = InterventionType.fullFlow
 
-    /// Where an intervention of this type starts (APPS.md 2.2; `goalReminder` and `quickPause`
-    /// are project choices, the seed draws no step for them).
+    /// Where an intervention of this type starts (docs/apps/spendless.md, "The intervention flow";
+    /// `goalReminder` and `quickPause` are project choices, the seed draws no step for them).
     var firstStep: InterventionStep {
         switch self {
         case .breathing, .fullFlow: .breathing

@@ -1,6 +1,6 @@
 import SimulatediOS
 
-/// SpendLess's user actions (APPS.md 2.2; docs/apps/spendless.md), each one's arguments decoded
+/// SpendLess's user actions (docs/apps/spendless.md, "Intents"), each one's arguments decoded
 /// strictly and validated before anything runs. Every intent answers the dashboard
 /// (``SpendLessState``).
 typealias SpendLessIntent = AppIntent<SpendLessMainApp>

@@ -2,7 +2,8 @@
 /// extensions are separate processes: the App Group, the `shopping` store and the DeviceActivity
 /// names are all they have in common. Project choices are marked.
 enum SpendLessKeys {
-    /// Project choice (APPS.md 2.1): the seed names only the App Group.
+    /// Project choice (docs/apps/spendless.md, "App Group keys"): the seed names only the App
+    /// Group.
     static let bundleIdentifier = "com.spendless.app"
     /// Seed 002: "All extensions share data via App Groups (`group.com.spendless.data`)".
     static let appGroup = "group.com.spendless.data"

@@ -57,13 +57,13 @@ actor SpendLessMainApp: WorldActor {
 
     // MARK: - The flag (seed 002, "main app checks on `scenePhase` active")
 
-    /// Picks up the shield's flag. While `interventionTriggered` reads true: write it `false`,
-    /// then read `interventionTriggeredApp` (ShieldAction writes the app before the flag, so this
-    /// read sees the app of the press that set the flag, or of a later one), then start an
-    /// intervention of the current type for that app — or, when one runs, make that app its app
-    /// (APPS.md 2.3). The flag is read again after each round, so a press landing between the
-    /// read and the write is not lost: it is handled now, or the flag stays true for the next
-    /// activation. Flag absent or false: nothing.
+    /// Picks up the shield's flag. While `interventionTriggered` reads true: write it `false`, then
+    /// read `interventionTriggeredApp` (ShieldAction writes the app before the flag, so this read
+    /// sees the app of the press that set the flag, or of a later one), then start an intervention
+    /// of the current type for that app — or, when one runs, make that app its app
+    /// (docs/apps/spendless.md, "The flag"). The flag is read again after each round, so a press
+    /// landing between the read and the write is not lost: it is handled now, or the flag stays
+    /// true for the next activation. Flag absent or false: nothing.
     func didBecomeActive() async throws {
         while try await defaults.bool(forKey: SpendLessKeys.interventionTriggered) {
             try await defaults.set(.bool(false), forKey: SpendLessKeys.interventionTriggered)
@@ -213,7 +213,7 @@ actor SpendLessMainApp: WorldActor {
 
     // MARK: - State
 
-    /// The dashboard (`device.state.app`, APPS.md 2.4).
+    /// The dashboard (`device.state.app`, docs/apps/spendless.md#devicestateapp).
     func state() async throws -> SpendLessState {
         let running = intervention
         return SpendLessState(

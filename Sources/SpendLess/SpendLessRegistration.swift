@@ -1,7 +1,7 @@
 import SimulatediOS
 
 extension AppRegistration {
-    /// SpendLess (APPS.md §2) as a device runs it, settings ``SpendLessSettings``.
+    /// SpendLess (docs/apps/spendless.md) as a device runs it, settings ``SpendLessSettings``.
     public static let spendLess = AppRegistration(description: SpendLessApp.description, settings: SpendLessSettings.self) {
         SpendLessApp(platform: $0, world: $1, settings: $2)
     }

@@ -1,8 +1,8 @@
 import SimulatediOS
 
-/// SpendLess's settings (`config.app` of a device). `variant` is every app's setting (APPS.md 0);
-/// no seed 002 mistake is switched on yet, so `correct` (the default) is its only value and any
-/// other is refused as `config.app.variant`.
+/// SpendLess's settings (`config.app` of a device). `variant` is every app's setting
+/// (docs/protocol.md, "Per-device config"); no seed 002 mistake is switched on yet, so `correct`
+/// (the default) is its only value and any other is refused as `config.app.variant`.
 public struct SpendLessSettings: AppConfiguration, Equatable {
     public static let members = ["variant"]
     /// The variants this build has: only the correct port.

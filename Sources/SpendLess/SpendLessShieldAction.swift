@@ -5,10 +5,11 @@ import SimulatediOS
 /// `interventionTriggered` flag, main app checks on `scenePhase` active").
 ///
 /// The primary button writes `interventionTriggeredApp` (the pressed app), then
-/// `interventionTriggered = true`, and closes the app: iOS cannot open the main app from a
-/// shield, so the user opens SpendLess and it picks the flag up. The app is written before the
-/// flag, so a flag seen true always has its app written (the main app's side: ``SpendLessMainApp``).
-/// Two presses write the same keys; the last one's app is the one kept (APPS.md 2.3).
+/// `interventionTriggered = true`, and closes the app: iOS cannot open the main app from a shield,
+/// so the user opens SpendLess and it picks the flag up. The app is written before the flag, so a
+/// flag seen true always has its app written (the main app's side: ``SpendLessMainApp``). Two
+/// presses write the same keys; the last one's app is the one kept (docs/apps/spendless.md, "The
+/// flag").
 actor SpendLessShieldAction: WorldActor, ShieldActionDelegate {
     nonisolated let executor: WorldActorExecutor
     private let process: SpendLessProcess

@@ -2,9 +2,9 @@ import ExtensionSandbox
 import SimulatediOS
 
 /// The ShieldConfigurationExtension (seed 002: "Customizes shield appearance"; "Warm and
-/// supportive, never clinical or punishing"). Texts are project choices (APPS.md 2.3): the title
-/// `Take a breath`, the subtitle naming the app, one primary button `Take a pause` (it sets the
-/// flag the main app picks up) and no secondary button.
+/// supportive, never clinical or punishing"). Texts are project choices (docs/apps/spendless.md,
+/// "Shield"): the title `Take a breath`, the subtitle naming the app, one primary button `Take a
+/// pause` (it sets the flag the main app picks up) and no secondary button.
 actor SpendLessShieldConfiguration: WorldActor, ShieldConfigurationDataSource {
     nonisolated let executor: WorldActorExecutor
     private let process: SpendLessProcess

@@ -1,6 +1,6 @@
-/// What `device.state.app` shows for SpendLess (APPS.md 2.4), and what every intent answers.
-/// Every field is present, null when unset; times are ISO-8601 UTC. Decodable too, so tests read
-/// the dashboard back as it is.
+/// What `device.state.app` shows for SpendLess (docs/apps/spendless.md#devicestateapp), and what
+/// every intent answers. Every field is present, null when unset; times are ISO-8601 UTC. Decodable
+/// too, so tests read the dashboard back as it is.
 struct SpendLessState: Codable, Sendable, Equatable {
     /// `{"type", "step", "app", "startedAt"}`; `app` null from the panic button.
     struct RunningIntervention: Codable, Sendable, Equatable {

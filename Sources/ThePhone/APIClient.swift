@@ -5,16 +5,18 @@ import SimulatediOS
 /// `URLSession` (``NetworkSession``). The simulated server knows the calling device (a TLS
 /// session with the user's token would tell it), so no token is sent.
 ///
-/// Failures become the refusals APPS.md §4.2 names (`DeviceError.refused`, -32003): no internet
-/// (`URLError.notConnectedToInternet`) ⇒ `offline`; a host nobody answers ⇒ `unreachable`; a
-/// status ≥ 400 ⇒ the server's `{"error": reason}` (`usernameTaken`, `noSuchGroup`,
-/// `notSignedIn`…). A cancelled WorkManager run's `CancellationError` passes through untouched.
+/// Failures become the refusals docs/apps/thephone.md, "Intents", names (`DeviceError.refused`,
+/// -32003): no internet (`URLError.notConnectedToInternet`) ⇒ `offline`; a host nobody answers ⇒
+/// `unreachable`; a status ≥ 400 ⇒ the server's `{"error": reason}` (`usernameTaken`,
+/// `noSuchGroup`, `notSignedIn`…). A cancelled WorkManager run's `CancellationError` passes through
+/// untouched.
 struct APIClient: Sendable {
     let platform: Platform
 
     // MARK: - Accounts (`/auth/*`)
 
-    /// `POST /auth/register`: `{}` signs up as the device's name, zone and platform (APPS.md §4.1).
+    /// `POST /auth/register`: `{}` signs up as the device's name, zone and platform
+    /// (docs/apps/thephone.md, "Accounts").
     func register(username: String?) async throws -> AccountResponse {
         try await send("POST", "/auth/register", RegisterBody(username: username))
     }

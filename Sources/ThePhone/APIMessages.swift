@@ -54,23 +54,25 @@ struct AccountResponse: Codable, Sendable, Equatable {
 }
 
 /// A group as its member sees it (`GET /groups`, `POST /invites/redeem`, `POST /groups/:id/join`;
-/// APPS.md §4.5 `groups`).
+/// `groups` in docs/apps/thephone.md#devicestateapp).
 struct GroupMembership: Codable, Sendable, Equatable {
     let groupId: String
     let name: String
     let code: String
-    /// `admin` for the creator (APPS.md §4.2, choice), else `member` (seed's default).
+    /// `admin` for the creator (a choice, docs/apps/thephone-backend.md, "Decisions where the seed
+    /// is silent"), else `member` (seed's default).
     let role: String
 }
 
-/// `POST /groups`'s answer: `{"groupId","code"}` (APPS.md §4.2).
+/// `POST /groups`'s answer: `{"groupId","code"}` (docs/apps/thephone.md, "Intents").
 struct CreatedGroup: Codable, Sendable, Equatable {
     let groupId: String
     let code: String
 }
 
-/// One row of `GET /groups/:id/leaderboard`: the seed's `interface LeaderboardEntry` with
-/// APPS.md §4.6's aliases (`device`, `status`) and `flagged`.
+/// One row of `GET /groups/:id/leaderboard`: the seed's `interface LeaderboardEntry` with the
+/// aliases `device` and `status` (docs/apps/thephone-backend.md, "Decisions where the seed is
+/// silent") and `flagged`.
 struct LeaderboardEntry: Codable, Sendable, Equatable {
     let rank: Int
     let username: String
@@ -110,7 +112,8 @@ struct DeleteResponse: Codable, Sendable, Equatable {
     let success: Bool
 }
 
-/// An error answer: `{"error": <reason>}`, the reason one of APPS.md §4.2's.
+/// An error answer: `{"error": <reason>}`, the reason one of those docs/apps/thephone.md,
+/// "Intents", names.
 struct ServerError: Codable, Sendable, Equatable {
     let error: String
 }

@@ -5,10 +5,11 @@ import SimulatediOS
 /// app's own data here, saved in the device's snapshot through ``ThePhoneMainApp``'s
 /// persistent data; every change bumps the app's ``DataRevision``).
 ///
-/// Seed methods kept: `recordUnlock(_:)` (also for the `lock` automation's events, APPS.md
-/// §4.1 choice), `getUnsyncedEvents()`, `markSynced(ids:serverIds:)`,
-/// `getLastUnlockTimestamp()`. Added for the sync's pull (seed: "Store new events from server
-/// (multi-device)") and `data.delete`: ``storePulled(_:)``, ``removeAll()``.
+/// Seed methods kept: `recordUnlock(_:)` (also for the `lock` automation's events, a choice:
+/// docs/apps/thephone.md, "How unlocks arrive on iOS"), `getUnsyncedEvents()`,
+/// `markSynced(ids:serverIds:)`, `getLastUnlockTimestamp()`. Added for the sync's pull (seed:
+/// "Store new events from server (multi-device)") and `data.delete`: ``storePulled(_:)``,
+/// ``removeAll()``.
 actor EventStore: WorldActor {
     nonisolated let executor: WorldActorExecutor
     private let revision: DataRevision
@@ -61,7 +62,8 @@ actor EventStore: WorldActor {
         revision.bump()
     }
 
-    /// `data.delete` (and a switch of user): the local log is cleared (APPS.md §4.2, choice).
+    /// `data.delete` (and a switch of user): the local log is cleared (a choice,
+    /// docs/apps/thephone.md, "Intents").
     func removeAll() {
         guard !events.isEmpty else { return }
         events.removeAll()

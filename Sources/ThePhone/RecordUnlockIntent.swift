@@ -30,9 +30,10 @@ struct RecordUnlockIntent: Sendable {
     }
 }
 
-/// Project choice (APPS.md §4.1, trigger `lock`): `RecordUnlockIntent`'s twin for "When iPhone is
-/// locked", so that the iOS client can record the locks its scores need. The seed has no such
-/// intent: with its `unlock` automation alone no lock is ever recorded and every score is 0.
+/// Project choice (trigger `lock`, docs/apps/thephone.md, "How unlocks arrive on iOS"):
+/// `RecordUnlockIntent`'s twin for "When iPhone is locked", so that the iOS client can record the
+/// locks its scores need. The seed has no such intent: with its `unlock` automation alone no lock
+/// is ever recorded and every score is 0.
 struct RecordLockIntent: Sendable {
     static let title = "Record Lock"
 

@@ -1,10 +1,10 @@
 import ExtensionSandbox
 import SimulatediOS
 
-/// Who the device is signed in as (the seed's `/auth/*`; its JWT pair is not simulated: the
-/// server knows the calling device). Every device signs up at its first launch as a user named
-/// after it (APPS.md §4.1, choice), until the server answers; `account.signUp` / `signIn` move
-/// it to another user, `data.delete` signs it out.
+/// Who the device is signed in as (the seed's `/auth/*`; its JWT pair is not simulated: the server
+/// knows the calling device). Every device signs up at its first launch as a user named after it (a
+/// choice, docs/apps/thephone.md, "Accounts"), until the server answers; `account.signUp` /
+/// `signIn` move it to another user, `data.delete` signs it out.
 actor Session: WorldActor {
     nonisolated let executor: WorldActorExecutor
     private let revision: DataRevision

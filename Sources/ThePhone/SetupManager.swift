@@ -13,7 +13,8 @@ import SimulatediOS
 /// - `checkForVerificationEvent()` at the end of the window: the last unlock inside the window
 ///   ⇒ `verified`, else `failed(.noEventReceived)`.
 /// - `saveVerificationState()`: the verification date is kept (the health monitor's
-///   `getVerificationDate()`), and the backend told `verified` (APPS.md §4.2).
+///   `getVerificationDate()`), and the backend told `verified` (docs/apps/thephone.md, "Setup and
+///   tracking health").
 ///
 /// In memory as in the seed (`@StateObject`), except the verification date, which the seed
 /// saves: when the system ends the process (`app.terminate`) a window still open is lost with

@@ -1,7 +1,8 @@
 /// The seed's verification state machine (`enum SetupState: Codable`). The simulated app sets
-/// `notStarted`, `awaitingVerification`, `verified` and `failed(.noEventReceived)`; the seed
-/// never sets `inProgress` nor the reasons `automationNotCreated` and `unknown` (the last only
-/// when the window is missing, which cannot happen), so they exist as declared (APPS.md §4.4).
+/// `notStarted`, `awaitingVerification`, `verified` and `failed(.noEventReceived)`; the seed never
+/// sets `inProgress` nor the reasons `automationNotCreated` and `unknown` (the last only when the
+/// window is missing, which cannot happen), so they exist as declared (docs/apps/thephone.md,
+/// "Setup and tracking health").
 enum SetupState: Sendable, Equatable {
     case notStarted
     case inProgress

@@ -3,16 +3,16 @@ import SimulatediOS
 
 /// The iOS client's `SyncManager` (the seed calls `SyncManager.shared.scheduleSync()` after each
 /// record and shows no more of it). It runs the steps of the seed's Android `SyncWorker`
-/// (APPS.md §4.2 `sync`): push the unsynced events oldest first, mark each confirmed one synced
-/// under its server id, store the `newEvents` (the user's other devices), keep `serverTime` as
-/// `lastSync`.
+/// (docs/apps/thephone.md, "Sync"): push the unsynced events oldest first, mark each confirmed one
+/// synced under its server id, store the `newEvents` (the user's other devices), keep `serverTime`
+/// as `lastSync`.
 ///
 /// Differences from the Android worker (choices): an empty push still asks the server, so that
 /// a phone with nothing new pulls its other devices' events (the worker returns at once); it
 /// runs at once (seed: "Sync is attempted immediately after recording"), with no retry: the
 /// next record, the app becoming active or the network coming back (``ThePhoneiOSClient``)
 /// tries again. Events the server rejects (older than 7 days, duplicates) are never confirmed
-/// and stay unsynced for ever (seed gap kept, APPS.md §5).
+/// and stay unsynced for ever (seed gap kept, docs/apps/thephone.md, "Seed gaps kept").
 actor SyncManager: WorldActor {
     nonisolated let executor: WorldActorExecutor
     private let api: APIClient

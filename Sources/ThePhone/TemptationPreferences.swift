@@ -1,6 +1,6 @@
-/// What the user last set for temptations on this device (`setTemptations`; APPS.md §4.5
-/// `temptations`): the settings row the app wrote on the server (`PUT /temptations/settings`).
-/// Intensity `off` is the row with `enabled` false.
+/// What the user last set for temptations on this device (`setTemptations`; `temptations` in
+/// docs/apps/thephone.md#devicestateapp): the settings row the app wrote on the server
+/// (`PUT /temptations/settings`). Intensity `off` is the row with `enabled` false.
 struct TemptationPreferences: Codable, Sendable, Equatable {
     /// Quiet hours, `HH:MM` each (seed: `quiet_start TIME -- e.g., 22:00`, `quiet_end … 07:00`);
     /// `start > end` wraps midnight.

@@ -1,11 +1,11 @@
 import ExtensionSandbox
 import SimulatediOS
 
-/// The seed's Android client ("Android Implementation", APPS.md §4.7): the manifest receiver
-/// (``ScreenStateReceiver``) records every unlock and lock by itself — no automation, no setup
-/// window, no health monitor (the seed has none on Android) — into the Room table `events`
-/// (``EventDao``), and each unlock enqueues the ``SyncWorker``. The `sync` intent enqueues it
-/// too.
+/// The seed's Android client ("Android Implementation"; docs/apps/thephone.md, "The Android
+/// client"): the manifest receiver (``ScreenStateReceiver``) records every unlock and lock by
+/// itself — no automation, no setup window, no health monitor (the seed has none on Android) — into
+/// the Room table `events` (``EventDao``), and each unlock enqueues the ``SyncWorker``. The `sync`
+/// intent enqueues it too.
 actor ThePhoneAndroidClient: WorldActor {
     nonisolated let executor: WorldActorExecutor
     private let platform: Platform

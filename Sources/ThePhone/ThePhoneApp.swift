@@ -3,10 +3,10 @@ import Foundation
 import SimulatediOS
 
 /// The Phone (seed 001) as the device runs it: the iOS client or the Android client, by the
-/// device's `platform` (APPS.md §4, docs/apps/thephone.md). A main app only: the seed's iOS
-/// client uses no Screen Time extension, so the three extension sandboxes keep their defaults
-/// (no monitor, the system's shield, `.close`). It talks to The Phone's backend over the
-/// simulated network (`api.thephone.app`).
+/// device's `platform` (docs/apps/thephone.md). A main app only: the seed's iOS client uses no
+/// Screen Time extension, so the three extension sandboxes keep their defaults (no monitor, the
+/// system's shield, `.close`). It talks to The Phone's backend over the simulated network
+/// (`api.thephone.app`).
 public struct ThePhoneApp: SimulatedApp {
     public let bundleIdentifier = ThePhoneKeys.bundleIdentifier
     public let appGroup = ThePhoneKeys.appGroup

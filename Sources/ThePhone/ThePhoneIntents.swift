@@ -1,12 +1,13 @@
 import SimulatediOS
 
-/// The Phone's user actions (APPS.md §4.2). Android's table leaves out what Android needs
-/// neither of (APPS.md §4.7): `installAutomation`, `removeAutomation`, `setup.begin` are unknown
-/// intents there (-32002).
+/// The Phone's user actions (docs/apps/thephone.md, "Intents"). Android's table leaves out what
+/// Android needs neither of (docs/apps/thephone.md, "The Android client"): `installAutomation`,
+/// `removeAutomation`, `setup.begin` are unknown intents there (-32002).
 typealias ThePhoneIntent = AppIntent<ThePhoneMainApp>
 
 extension ThePhoneIntent {
-    /// Every intent, in APPS.md's order: the iOS client's table (and the catalog's).
+    /// Every intent, in the order of docs/apps/thephone.md, "Intents": the iOS client's table (and
+    /// the catalog's).
     static let ios: [ThePhoneIntent] = [
         .named("installAutomation", Automation.self, "[trigger=unlock|lock] [askBeforeRunning=true|false]") { app, input in
             try await app.installAutomation(trigger: input.trigger ?? .unlock, askBeforeRunning: input.askBeforeRunning ?? false)

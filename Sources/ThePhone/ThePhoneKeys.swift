@@ -1,9 +1,9 @@
-/// The Phone's names (seed 001; APPS.md §4.1; docs/apps/thephone.md).
+/// The Phone's names (seed 001; docs/apps/thephone.md, "Decisions where the seed is silent").
 enum ThePhoneKeys {
-    /// Project choice (APPS.md §4.1): the seed names no bundle id.
+    /// Project choice: the seed names no bundle id.
     static let bundleIdentifier = "com.thephone.app"
-    /// Project choice (APPS.md §4.1). The seed's iOS client uses no Screen Time extension: the
-    /// group is declared, nothing is written to it, the three extension sandboxes stay idle.
+    /// Project choice. The seed's iOS client uses no Screen Time extension: the group is declared,
+    /// nothing is written to it, the three extension sandboxes stay idle.
     static let appGroup = "group.com.thephone.app"
     /// The seed's API server (`ApiClient`), as the simulated network routes it
     /// (`PhoneBackendRoutes`).
@@ -12,7 +12,7 @@ enum ThePhoneKeys {
     /// The App Shortcut the seed's automation runs on every unlock (`struct RecordUnlockIntent:
     /// AppIntent`, "Search for 'The Phone' and select 'Record Unlock'").
     static let recordUnlockShortcut = "RecordUnlockIntent"
-    /// Project choice (APPS.md §4.1, trigger `lock`): the same intent for "When iPhone is locked".
+    /// Project choice (trigger `lock`): the same intent for "When iPhone is locked".
     static let recordLockShortcut = "RecordLockIntent"
 
     /// Seed: `let end = start.addingTimeInterval(120) // 2 minute window`.

@@ -6,11 +6,11 @@ import SimulatediOS
 /// clients share — the account, groups, temptation settings, GDPR export and delete — and the
 /// platform's own tracking client (``ThePhoneiOSClient``, ``ThePhoneAndroidClient``).
 ///
-/// Launch: notification authorization is asked (temptations arrive as pushes, which iOS shows
-/// only to an app the user allowed), the client starts (iOS: its `NWPathMonitor`; Android: the
-/// manifest receiver), and at the first launch the device signs up as a user named after it
-/// (APPS.md §4.1, choice; `POST /auth/register {}`). Intents that need the server refuse
-/// `notSignedIn` when the device is signed out, and pass the server's refusals on.
+/// Launch: notification authorization is asked (temptations arrive as pushes, which iOS shows only
+/// to an app the user allowed), the client starts (iOS: its `NWPathMonitor`; Android: the manifest
+/// receiver), and at the first launch the device signs up as a user named after it (a choice,
+/// docs/apps/thephone.md, "Accounts"; `POST /auth/register {}`). Intents that need the server
+/// refuse `notSignedIn` when the device is signed out, and pass the server's refusals on.
 actor ThePhoneMainApp: WorldActor {
     /// The platform's tracking client.
     enum Client: Sendable {

@@ -1,6 +1,6 @@
-/// The Phone's dashboard (`device.state.app`, APPS.md §4.5; on Android §4.7: without
-/// `automations` and `setup`). Times are ISO-8601 UTC; a field APPS.md shows as "or null" is
-/// always present.
+/// The Phone's dashboard (`device.state.app`, docs/apps/thephone.md#devicestateapp; on Android
+/// without `automations` and `setup`, docs/apps/thephone.md#the-android-client). Times are ISO-8601
+/// UTC; a field shown there as "or null" is always present.
 struct ThePhoneState: Codable, Sendable, Equatable {
     /// One personal automation (`[{"trigger","askBeforeRunning"}]`).
     struct AutomationView: Codable, Sendable, Equatable {

@@ -3,10 +3,10 @@ import Foundation
 import SimulatediOS
 
 /// The seed's iOS client ("iOS Implementation"): unlocks arrive only through the Shortcuts
-/// automation the user makes (``RecordUnlockIntent``; the `lock` twin is a project choice),
-/// are kept in the ``EventStore`` and synced by the ``SyncManager``; the ``SetupManager``
-/// verifies the automation; the ``TrackingHealthMonitor`` checks it each time the app becomes
-/// active and the result is reported to the backend (APPS.md §4.1–4.4).
+/// automation the user makes (``RecordUnlockIntent``; the `lock` twin is a project choice), are
+/// kept in the ``EventStore`` and synced by the ``SyncManager``; the ``SetupManager`` verifies the
+/// automation; the ``TrackingHealthMonitor`` checks it each time the app becomes active and the
+/// result is reported to the backend (docs/apps/thephone.md, "How unlocks arrive on iOS").
 ///
 /// Syncs run after each record, when the app becomes active, when the network comes back
 /// (``scheduleSync()``, from the main app's `NWPathMonitor`), after a change of user, and on the
@@ -73,9 +73,9 @@ actor ThePhoneiOSClient: WorldActor {
         await setupManager.processEnded()
     }
 
-    /// APPS.md §4.4: `checkHealth()` then `onAppForeground()`; any issue but `neverVerified`
-    /// reports `broken`, a healthy check `verified` (choice); each check signposted
-    /// `trackingHealth`.
+    /// docs/apps/thephone.md, "Setup and tracking health": `checkHealth()` then
+    /// `onAppForeground()`; any issue but `neverVerified` reports `broken`, a healthy check
+    /// `verified` (choice); each check signposted `trackingHealth`.
     func checkHealth() async {
         let status = healthMonitor.checkOnBecomingActive(
             now: platform.currentTimeMillis, verificationDate: await setupManager.verificationDate,

@@ -1,11 +1,11 @@
-/// The seed's `actor TrackingHealthMonitor` ("Detects when tracking has likely broken (user
-/// deleted Shortcut, etc.)"): `checkHealth()` and `onAppForeground()`, both run when the app
-/// becomes active (APPS.md §4.4), as pure functions of the facts they read (the seed's actor
-/// keeps no state of its own).
+/// The seed's `actor TrackingHealthMonitor` ("Detects when tracking has likely broken (user deleted
+/// Shortcut, etc.)"): `checkHealth()` and `onAppForeground()`, both run when the app becomes active
+/// (docs/apps/thephone.md, "Setup and tracking health"), as pure functions of the facts they read
+/// (the seed's actor keeps no state of its own).
 ///
-/// Order (APPS.md §4.4): never verified ⇒ `neverVerified`; `Int(hours since the last unlock) >
-/// 24` ⇒ `noRecentUnlocks(hours)` (the seed truncates: unhealthy from 25 h; no unlock ever ⇒
-/// 999); else more than 30 minutes since the last unlock ⇒ `appOpenWithoutRecentUnlock`
+/// Order (the same section): never verified ⇒ `neverVerified`; `Int(hours since the last unlock) >
+/// 24` ⇒ `noRecentUnlocks(hours)` (the seed truncates: unhealthy from 25 h; no unlock ever ⇒ 999);
+/// else more than 30 minutes since the last unlock ⇒ `appOpenWithoutRecentUnlock`
 /// (`onAppForeground`); else healthy.
 struct TrackingHealthMonitor: Sendable {
     /// Seed: `struct HealthStatus { isHealthy, issue, lastCheck }`.

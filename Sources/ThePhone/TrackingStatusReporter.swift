@@ -4,11 +4,11 @@ import SimulatediOS
 /// /users/me/tracking-status`, seed "Tracking Status & Social Visibility": `verified` "Setup
 /// completed and working", `broken` "Health check detected issues").
 ///
-/// When (APPS.md §4.4): `verified` when setup verifies (the seed's `saveVerificationState()`)
-/// and after a healthy check; `broken` after a check that finds any issue but `neverVerified`
-/// (choice: the seed shows its banner and names the status, not the call). Only when signed in;
-/// a report that fails (offline) is dropped: the next check when the app becomes active
-/// reports again.
+/// When (docs/apps/thephone.md, "Setup and tracking health"): `verified` when setup verifies (the
+/// seed's `saveVerificationState()`) and after a healthy check; `broken` after a check that finds
+/// any issue but `neverVerified` (choice: the seed shows its banner and names the status, not the
+/// call). Only when signed in; a report that fails (offline) is dropped: the next check when the
+/// app becomes active reports again.
 struct TrackingStatusReporter: Sendable {
     let api: APIClient
     let session: Session

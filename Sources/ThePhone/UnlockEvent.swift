@@ -1,7 +1,7 @@
-/// Where an event came from: the seed's iOS `enum EventSource: String, Codable` (its four
-/// cases) and the Android receiver's `EventSource.AUTOMATIC`. The simulated clients record only
-/// `shortcut` (iOS, APPS.md §4.1) and `automatic` (Android, §4.7); the others exist as the seed
-/// declares them.
+/// Where an event came from: the seed's iOS `enum EventSource: String, Codable` (its four cases)
+/// and the Android receiver's `EventSource.AUTOMATIC`. The simulated clients record only `shortcut`
+/// (iOS, docs/apps/thephone.md, "How unlocks arrive on iOS") and `automatic` (Android,
+/// docs/apps/thephone.md, "The Android client"); the others exist as the seed declares them.
 enum EventSource: String, Codable, Sendable, CaseIterable {
     /// Seed: "From Shortcuts automation".
     case shortcut
@@ -22,11 +22,11 @@ enum EventType: String, Codable, Sendable, CaseIterable {
 }
 
 /// One event in the iOS client's store: the seed's `struct UnlockEvent` (`id`, `timestamp`,
-/// `source`, `synced`, `serverId`). Project additions: `eventType`, because the `lock`
-/// automation (APPS.md §4.1, choice) records locks through the same store and the sync schema
-/// needs the type; `timestamp` in milliseconds since 1970 (the seed's `Date`, as the sync sends
-/// it). Events pulled from the backend (`newEvents`, other devices of the user) are stored
-/// under the server's id, already synced, with the source the backend gave.
+/// `source`, `synced`, `serverId`). Project additions: `eventType`, because the `lock` automation
+/// (a choice, docs/apps/thephone.md, "How unlocks arrive on iOS") records locks through the same
+/// store and the sync schema needs the type; `timestamp` in milliseconds since 1970 (the seed's
+/// `Date`, as the sync sends it). Events pulled from the backend (`newEvents`, other devices of the
+/// user) are stored under the server's id, already synced, with the source the backend gave.
 struct UnlockEvent: Codable, Sendable, Equatable {
     /// The device's UUID (`UUID()`: `platform.uuid()`), or the server's id for a pulled event.
     let id: String

@@ -77,7 +77,8 @@ struct WeeklyScore: Codable, Sendable, Equatable {
 }
 
 /// The seed's `getWeekStart` ("Week starts Monday 00:00 in user's timezone") with Foundation's
-/// calendar (APPS.md §4.3: the seed's JavaScript date arithmetic is not ported).
+/// calendar (docs/apps/thephone.md, "The weekly score on the phone": the seed's JavaScript date
+/// arithmetic is not ported).
 struct LocalWeek: Sendable, Equatable {
     /// Monday 00:00, ms since 1970.
     let start: Int64

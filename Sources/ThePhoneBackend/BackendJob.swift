@@ -1,4 +1,4 @@
-/// A scheduled job the backend ran on its own clock (APPS.md §4.6, "Jobs on the backend clock").
+/// A scheduled job the backend ran on its own clock (docs/apps/thephone-backend.md, "Jobs").
 public enum BackendJob: Codable, Sendable, Equatable {
     /// The seed's `purgeOldEvents` ("Data Retention Job", daily at 03:00 UTC) at `at`, having
     /// deleted `purged` events.

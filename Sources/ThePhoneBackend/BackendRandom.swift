@@ -1,7 +1,7 @@
-/// The backend's own generator (APPS.md §4.6, "Determinism": random draws come from the
-/// backend's generator, seeded from its name): SplitMix64, whose whole state is one number,
-/// saved with the backend. The same algorithm as the kernel's `SeededRandom`, repeated because
-/// this target depends on Foundation only.
+/// The backend's own generator (docs/apps/thephone-backend.md, "Determinism": random draws come
+/// from the backend's generator, seeded from its name): SplitMix64, whose whole state is one
+/// number, saved with the backend. The same algorithm as the kernel's `SeededRandom`, repeated
+/// because this target depends on Foundation only.
 struct BackendRandom: Codable, Sendable, Equatable {
     private(set) var state: UInt64
 

@@ -1,7 +1,7 @@
 /// One row of a group's leaderboard: the seed's `interface LeaderboardEntry` ("Leaderboard
-/// Endpoint") with the aliases APPS.md §4.6 adds (`device` = `username`, `status` =
-/// `trackingStatus`) and `flagged` (seed: "users with `broken` or `pending` status show a warning
-/// indicator").
+/// Endpoint") with the aliases docs/apps/thephone-backend.md, "Decisions where the seed is silent",
+/// adds (`device` = `username`, `status` = `trackingStatus`) and `flagged` (seed: "users with
+/// `broken` or `pending` status show a warning indicator").
 public struct LeaderboardEntry: Codable, Sendable, Equatable {
     public let rank: Int
     public let username: String

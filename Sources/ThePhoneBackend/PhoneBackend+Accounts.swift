@@ -2,7 +2,7 @@ import Foundation
 
 /// Accounts: the seed's `/auth/register`, `/auth/login`, `/auth/logout` and
 /// `PUT /users/me/tracking-status` ("API Endpoints Summary"), with the devices signed in to a user
-/// (APPS.md §4.1).
+/// (docs/apps/thephone.md, "Accounts").
 extension PhoneBackend {
     /// A new user, `pending` (seed: `tracking_status … DEFAULT 'pending'`), with `device` signed in.
     @discardableResult

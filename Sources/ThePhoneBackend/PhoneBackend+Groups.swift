@@ -1,14 +1,15 @@
 /// Groups: the seed's `POST /groups`, `POST /groups/:id/join`, `DELETE /groups/:id/leave`
 /// ("API Endpoints Summary") over its `groups` and `group_members` tables.
 extension PhoneBackend {
-    /// What `group.create` answers (APPS.md §4.2).
+    /// What `group.create` answers (docs/apps/thephone.md, "Intents").
     public struct GroupCreated: Codable, Sendable, Equatable {
         public let groupId: String
         public let code: String
     }
 
     /// A group of at most 50 members with a fresh invite code; its creator is its first member,
-    /// role `admin` (a decision, APPS.md §4.2).
+    /// role `admin` (a decision, docs/apps/thephone-backend.md, "Decisions where the seed is
+    /// silent").
     public mutating func createGroup(
         username: String, name: String, description: String? = nil, isPrivate: Bool = false, now: Int64
     ) throws(PhoneBackendError) -> GroupCreated {

@@ -1,4 +1,5 @@
-/// The seed's scheduled jobs, run as the backend's clock passes their times (APPS.md §4.6).
+/// The seed's scheduled jobs, run as the backend's clock passes their times
+/// (docs/apps/thephone-backend.md, "Jobs").
 extension PhoneBackend {
     /// Seed: `retentionDays = 90`.
     public static let retention: Int64 = 90 * day

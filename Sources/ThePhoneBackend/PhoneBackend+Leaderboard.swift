@@ -25,10 +25,11 @@ extension PhoneBackend {
     }
 
     /// The seed's leaderboard query, uncached: every member with their `weekly_scores` row whose
-    /// `week_start` is the Monday of the current **UTC** week (seed:
-    /// `getWeekStart(new Date(), 'UTC')`, kept as written, APPS.md §5) matched against each
-    /// user's local-Monday rows; no row counts 0. Ordered by `totalPoints` desc, `longestStreak`
-    /// desc (seed), then username (a decision, APPS.md §4.6); ranks from 1.
+    /// `week_start` is the Monday of the current **UTC** week
+    /// (seed: `getWeekStart(new Date(), 'UTC')`, kept as written: docs/apps/thephone-backend.md,
+    /// "Seed gaps kept as written") matched against each user's local-Monday rows; no row counts
+    /// 0. Ordered by `totalPoints` desc, `longestStreak` desc (seed), then username (a decision,
+    /// docs/apps/thephone-backend.md, "Rules, with their source"); ranks from 1.
     public func calculateLeaderboard(groupId: String, now: Int64) throws(PhoneBackendError) -> [LeaderboardEntry] {
         guard let group = groups[groupId] else { throw .noSuchGroup }
         let weekStart = Week.utc(containing: now).startDate

@@ -8,7 +8,8 @@ extension PhoneBackend {
     }
 
     /// The seed's `updateWeeklyScore`: the week containing `now` in the user's time zone only, so
-    /// events synced after their week ended never count (seed gap kept, APPS.md §5).
+    /// events synced after their week ended never count (seed gap kept,
+    /// docs/apps/thephone-backend.md, "Seed gaps kept as written").
     mutating func updateWeeklyScore(userId: String, now: Int64) {
         guard let user = users[userId] else { return }
         let week = Week(containing: now, in: TimeZone(identifier: user.timezone) ?? .gmt)

@@ -3,8 +3,8 @@ import Foundation
 /// The seed's temptations ("Temptation Notifications"): `PUT /temptations/settings`,
 /// `processTemptations` (every 5 minutes) and `scheduleTemptation`.
 extension PhoneBackend {
-    /// Writes the user's `temptation_settings` row (APPS.md §4.2 `setTemptations`); quiet-hour
-    /// bounds are `HH:MM` or nil (`invalidQuietHours` otherwise).
+    /// Writes the user's `temptation_settings` row (`setTemptations`, docs/apps/thephone.md,
+    /// "Intents"); quiet-hour bounds are `HH:MM` or nil (`invalidQuietHours` otherwise).
     public mutating func updateTemptationSettings(
         username: String, enabled: Bool, intensity: TemptationSettings.Intensity, quietStart: String?, quietEnd: String?,
         now: Int64

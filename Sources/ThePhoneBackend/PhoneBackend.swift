@@ -1,13 +1,14 @@
-/// The Phone's backend (seed 001, "Backend Implementation") as one deterministic value: the
-/// seed's PostgreSQL tables and its Redis keys, with the seed's services as methods that are
-/// given the backend's `now` (milliseconds since 1970, the seed's unit) and return the seed's
-/// response shapes. No I/O, no wall clock; ids come from counters and random draws from the
-/// backend's own seeded generator, so the same requests in the same order give the same results
-/// and the same encoded state (APPS.md §4.6, "Determinism"). Hosting it (one per backend name, persisted, shared by devices) is the
-/// daemon's part; docs/apps/thephone-backend.md.
+/// The Phone's backend (seed 001, "Backend Implementation") as one deterministic value: the seed's
+/// PostgreSQL tables and its Redis keys, with the seed's services as methods that are given the
+/// backend's `now` (milliseconds since 1970, the seed's unit) and return the seed's response
+/// shapes. No I/O, no wall clock; ids come from counters and random draws from the backend's own
+/// seeded generator, so the same requests in the same order give the same results and the same
+/// encoded state (docs/apps/thephone-backend.md, "Determinism"). Hosting it (one per backend name,
+/// persisted, shared by devices) is the daemon's part (docs/apps/thephone-backend.md, "Hosted in
+/// the daemon").
 public struct PhoneBackend: Codable, Sendable, Equatable {
     /// The backend's time: the latest time ``advanceClock(to:)`` was given, never going back
-    /// (APPS.md §4.6, "Clock"); the scheduled jobs have run up to it.
+    /// (docs/apps/thephone-backend.md, "The clock"); the scheduled jobs have run up to it.
     public internal(set) var clock: Int64
     var identifiers = ServerIdentifiers()
     /// The seed's `users`, by id.
@@ -31,7 +32,7 @@ public struct PhoneBackend: Codable, Sendable, Equatable {
     var lastSyncInstant: Int64?
 
     /// An empty backend named `name` whose clock starts at `now`; its generator is seeded from
-    /// the name (APPS.md §4.6).
+    /// the name (docs/apps/thephone-backend.md, "Instances").
     public init(name: String = "default", now: Int64) {
         clock = now
         random = BackendRandom(seed: BackendRandom.seed(name: name))

@@ -1,5 +1,5 @@
-/// Why the backend refused a request. The raw values are the reasons APPS.md §4.2 names, for the
-/// daemon to report as they are.
+/// Why the backend refused a request. The raw values are the reasons docs/apps/thephone.md,
+/// "Intents", names, for the daemon to report as they are.
 public enum PhoneBackendError: String, Error, Codable, Sendable, Equatable {
     /// `POST /auth/register` with a username another user has (seed: `username … UNIQUE`).
     case usernameTaken

@@ -3,7 +3,8 @@ public struct PhoneGroup: Codable, Sendable, Equatable {
     /// A `group_members` row.
     public struct Member: Codable, Sendable, Equatable {
         public let userId: String
-        /// `admin` for the creator (a decision, APPS.md §4.2), otherwise `member`
+        /// `admin` for the creator (a decision, docs/apps/thephone-backend.md, "Decisions where the
+        /// seed is silent"), otherwise `member`
         /// (seed: `role VARCHAR(20) NOT NULL DEFAULT 'member'`).
         public let role: String
         /// Milliseconds since 1970.

@@ -1,5 +1,6 @@
 /// A row of the seed's `users` table ("Database Schema"), with the devices signed in to it
-/// (APPS.md §4.1: each device signs up as a user named after it; `account.signIn` adds one).
+/// (docs/apps/thephone.md, "Accounts": each device signs up as a user named after it;
+/// `account.signIn` adds one).
 public struct PhoneUser: Codable, Sendable, Equatable {
     /// The seed's `users.tracking_status` ("Tracking Status & Social Visibility").
     public enum TrackingStatus: String, Codable, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 /// Where the backend's ids and invite codes come from: two counters, so that the same requests
-/// in the same order give the same ids (APPS.md §4.6, "Determinism").
+/// in the same order give the same ids (docs/apps/thephone-backend.md, "Determinism").
 ///
 /// Ids are UUID-shaped (the seed's `UUID PRIMARY KEY DEFAULT gen_random_uuid()`) with the
 /// counter in the last group, so that sorting ids sorts them by creation.

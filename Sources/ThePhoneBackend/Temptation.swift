@@ -1,5 +1,5 @@
 /// A temptation the backend sent (the seed's `sendPushNotification`): a push to every device of
-/// the user (APPS.md §4.4, "delivery").
+/// the user (docs/apps/thephone-backend.md, "Pushes").
 public struct Temptation: Codable, Sendable, Equatable {
     public let username: String
     /// The user's devices when it was sent.

@@ -77,7 +77,8 @@ public struct UserDataExport: Codable, Sendable, Equatable {
     public let events: [Event]
     public let weeklyScores: [Score]
     public let groups: [Group]
-    /// Always empty: the simulation has no follow requests (APPS.md §4 names none).
+    /// Always empty: the simulation has no follow requests (docs/apps/thephone-backend.md, "Not
+    /// ported yet").
     public let following: [Following]
 }
 

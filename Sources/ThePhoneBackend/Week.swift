@@ -1,7 +1,8 @@
 import Foundation
 
-/// The seed's `getWeekStart` (`utils/time.ts`: "Week starts Monday 00:00 in user's timezone"),
-/// with Foundation's calendar instead of the seed's JavaScript date arithmetic (APPS.md §4.3).
+/// The seed's `getWeekStart` (`utils/time.ts`: "Week starts Monday 00:00 in user's timezone"), with
+/// Foundation's calendar instead of the seed's JavaScript date arithmetic
+/// (docs/apps/thephone-backend.md, "Rules, with their source").
 public struct Week: Codable, Sendable, Equatable {
     /// Monday 00:00 in the time zone, milliseconds since 1970.
     public let start: Int64

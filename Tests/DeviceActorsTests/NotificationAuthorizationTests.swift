@@ -6,10 +6,10 @@ import Testing
 
 @_spi(Host) import SimulatediOS
 
-/// Notification authorization (APPS.md §0, `UNUserNotificationCenter.requestAuthorization`): an
-/// app shows notifications only after it asked and the user (config `notificationPermission`)
-/// allowed it; the user is asked once; anything else is traced `notification.suppressed` and
-/// shown nowhere. The authorization survives a snapshot.
+/// Notification authorization (`UNUserNotificationCenter.requestAuthorization`, docs/platform.md,
+/// "Notifications"): an app shows notifications only after it asked and the user (config
+/// `notificationPermission`) allowed it; the user is asked once; anything else is traced
+/// `notification.suppressed` and shown nowhere. The authorization survives a snapshot.
 @Suite struct NotificationAuthorizationTests {
     struct NotifyingMainApp: Sendable {
         let platform: Platform

@@ -5,7 +5,7 @@ import Testing
 @_spi(Host) @testable import SimulatediOS
 
 /// What iOS keeps per app stays per app: two apps on one device that name a ManagedSettings store
-/// or a DeviceActivity activity alike get two (docs/platform.md, "Per-app names").
+/// or a DeviceActivity activity alike get two (docs/platform.md, "Several apps on one device").
 @Suite struct PerAppNamesTests {
     /// The device's platform as a second app, `dailylimit`, would be given it.
     private func secondApp(on device: SimulatedDevice) -> Platform {

@@ -4,9 +4,10 @@ import Testing
 
 @_spi(Host) import SimulatediOS
 
-/// `shield.press` with `taps` (APPS.md §0): presses that reach ShieldAction at once, each its own
-/// callback, interleaving at every platform call — so a read-modify-write of the App Group in
-/// ShieldAction loses a press even within one process (the actor is reentrant at each `await`).
+/// `shield.press` with `taps` (docs/platform.md, "Shield flow"): presses that reach ShieldAction at
+/// once, each its own callback, interleaving at every platform call — so a read-modify-write of the
+/// App Group in ShieldAction loses a press even within one process (the actor is reentrant at each
+/// `await`).
 @Suite struct ShieldDoubleTapTests {
     static let suite = "group.com.example.taps"
 

@@ -2,12 +2,12 @@ import ExtensionSandbox
 import Foundation
 import Testing
 
-/// The bare runtime's exploration speed, for scripts/explore-bench.sh (docs/performance.md):
-/// three actors' tasks doing a read-modify-write on a shared register, a fresh world per
-/// schedule, as RUNTIME-NOTES.md measured. Each read and write is a scheduling point, as a
-/// platform call is (decisions are made only there: without them the tasks would run one
-/// after the other and never lose an update). A benchmark, not a test: it runs only with
-/// `CLARITYD_BENCH=1` (in a release build) and prints its figures.
+/// The bare runtime's exploration speed, for scripts/explore-bench.sh (docs/performance.md): three
+/// actors' tasks doing a read-modify-write on a shared register, a fresh world per schedule, as the
+/// prototype measured it (docs/runtime.md, "The prototype's figures"). Each read and write is a
+/// scheduling point, as a platform call is (decisions are made only there: without them the tasks
+/// would run one after the other and never lose an update). A benchmark, not a test: it runs only
+/// with `CLARITYD_BENCH=1` (in a release build) and prints its figures.
 @Suite struct RuntimeBenchmarkTests {
     private actor Register: WorldActor {
         nonisolated let executor: WorldActorExecutor

@@ -85,8 +85,8 @@ import Testing
         }
     }
 
-    /// PROTOCOL.md's scenario, as written there (its `{…}` filled in), and every form of the
-    /// three scenario methods: each is answered with a result, never an error.
+    /// The scenario of docs/scenarios.md, "The format", as written there (its `{…}` filled in), and
+    /// every form of the three scenario methods: each is answered with a result, never an error.
     static let scenario: JSONValue = [
         "name": "contract", "app": "clarity", "start": "2026-01-05T08:00:00Z", "timezone": "UTC", "seed": 0,
         "config": ["quirks": ["batchedThresholds": true]],

@@ -8,9 +8,9 @@ import ControlProtocol
 import DaemonTestSupport
 import Testing
 
-/// Make Hay over the socket in the contract's names (PROTOCOL.md "Make Hay", APPS.md §3): the
-/// `health.sample` / `health.fail` / `app.terminate` events, `device.state.app`'s fields, refusals,
-/// and a terminated app with a relaunch due across `kill -9`.
+/// Make Hay over the socket in the contract's names (docs/apps/makehay.md): the `health.sample` /
+/// `health.fail` / `app.terminate` events, `device.state.app`'s fields, refusals, and a terminated
+/// app with a relaunch due across `kill -9`.
 @Suite struct MakeHayDaemonTests {
     static let instagram: JSONValue = "com.burbn.instagram"
 
@@ -59,8 +59,8 @@ import Testing
         #expect(try app(daemon)["inMemory"] == true)
     }
 
-    /// The seed's gap Story 8 narrows (APPS.md §3.3): a goal reached while the app is out of
-    /// memory leaves the shield up until the system's hourly delivery relaunches it.
+    /// The seed's gap Story 8 narrows (docs/apps/makehay.md, "The gate"): a goal reached while the
+    /// app is out of memory leaves the shield up until the system's hourly delivery relaunches it.
     @Test func theBackgroundGapScenarioPasses() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

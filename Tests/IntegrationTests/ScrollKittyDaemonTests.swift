@@ -8,8 +8,8 @@ import ControlProtocol
 import DaemonTestSupport
 import Testing
 
-/// ScrollKitty through the socket, in the contract's names (PROTOCOL.md "The other four apps",
-/// APPS.md §1): `device.create` with `app` `scrollkitty`, its intents and refusals, the fields of
+/// ScrollKitty through the socket, in the contract's names (docs/apps/scrollkitty.md):
+/// `device.create` with `app` `scrollkitty`, its intents and refusals, the fields of
 /// `device.state.app`, its state across `kill -9`, and the daemon's default app set to it.
 @Suite struct ScrollKittyDaemonTests {
     static let instagram = "com.burbn.instagram"

@@ -30,8 +30,8 @@ import Testing
             message: "expected com.burbn.instagram not shielded: it is", cause: ("monitor.intervalStart", "activity", "scrollkitty_cooldown_Y29tLmJ1cmJuLmluc3RhZ3JhbQ==")),
     ]
 
-    /// Each seed mistake (APPS.md 1.5) shows its Critical Issue with its variant, and the correct
-    /// port passes the same steps.
+    /// Each seed mistake (docs/apps/scrollkitty.md, "Variants") shows its Critical Issue with its
+    /// variant, and the correct port passes the same steps.
     @Test(arguments: variants)
     func theVariantShowsItsSymptomAndTheCorrectPortDoesNot(_ variant: VariantScenario) throws {
         let daemon = try DaemonProcess()
@@ -76,8 +76,9 @@ import Testing
         #expect(survived["schedules"] == 300)
     }
 
-    /// BEHAVIOR's atomic rule explored: a double tap on Continue costs 20 HP in every schedule
-    /// tried; without the in-process lock (`readModifyWrite`) it costs 10.
+    /// The atomic rule (docs/apps/scrollkitty.md, "HP atomicity") explored: a double tap on
+    /// Continue costs 20 HP in every schedule tried; without the in-process lock
+    /// (`readModifyWrite`) it costs 10.
     @Test func aDoubleTapCostsTwentyHPUnlessTheSeedsReadModifyWriteIsOn() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

@@ -3,9 +3,10 @@ import DaemonTestSupport
 import Foundation
 import Testing
 
-/// Several apps on one device over the socket (PROTOCOL.md: `device.create`'s `apps`, then
-/// `intent` takes `app`): ScrollKitty and SpendLess installed side by side, each shielding
-/// through its own stores; the device survives `kill -9` and a compaction as it was.
+/// Several apps on one device over the socket (docs/protocol.md, "Several apps on one device":
+/// `device.create`'s `apps`, then `intent` takes `app`): ScrollKitty and SpendLess installed side
+/// by side, each shielding through its own stores; the device survives `kill -9` and a compaction
+/// as it was.
 @Suite struct SeveralAppsDaemonTests {
     private static let instagram = "com.burbn.instagram"
     private static let amazon = "com.amazon.Amazon"

@@ -9,9 +9,9 @@ import Testing
     import Darwin
 #endif
 
-/// SpendLess over the socket (docs/apps/spendless.md): the contract's names (APPS.md 2), its
-/// refusal codes, and a daemon restart, which is invisible: the App Group, the schedules and the
-/// running intervention are all still there.
+/// SpendLess over the socket (docs/apps/spendless.md): the contract's names, its refusal codes, and
+/// a daemon restart, which is invisible: the App Group, the schedules and the running intervention
+/// are all still there.
 @Suite struct SpendLessDaemonTests {
     private static let amazon = "com.amazon.Amazon"
     private static let shein = "com.shein.sheinapp"

@@ -3,9 +3,9 @@ import DaemonTestSupport
 import Foundation
 import Testing
 
-/// The Phone's backend hosted by the daemon (APPS.md §4.6, docs/apps/thephone-backend.md): one
-/// `default` backend shared by every `thephone` device, `backend.*` in the contract's names, and
-/// everything — the backend and each device's view of it — the same after `kill -9`.
+/// The Phone's backend hosted by the daemon (docs/apps/thephone-backend.md, "Hosted in the
+/// daemon"): one `default` backend shared by every `thephone` device, `backend.*` in the contract's
+/// names, and everything — the backend and each device's view of it — the same after `kill -9`.
 @Suite struct ThePhoneBackendDaemonTests {
     /// An iPhone with both automations (the lock one is the project's choice), verified.
     private func iPhone(_ name: String, _ zone: String, on daemon: DaemonProcess) throws {

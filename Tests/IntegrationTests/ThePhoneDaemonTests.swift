@@ -2,9 +2,9 @@ import ControlProtocol
 import DaemonTestSupport
 import Testing
 
-/// The Phone over the socket in the contract's names (APPS.md §4): a device signs up at creation,
-/// its intents and `device.state.app`'s fields, an iOS-only intent unknown on Android, and the
-/// shipped scenario of the seed's consequence (unlock-only automation ⇒ no score).
+/// The Phone over the socket in the contract's names (docs/apps/thephone.md): a device signs up at
+/// creation, its intents and `device.state.app`'s fields, an iOS-only intent unknown on Android,
+/// and the shipped scenario of the seed's consequence (unlock-only automation ⇒ no score).
 @Suite struct ThePhoneDaemonTests {
     @Test func theContractsNamesWorkOverTheSocket() throws {
         let daemon = try DaemonProcess()
@@ -33,8 +33,9 @@ import Testing
         #expect(android["automations"] == nil && android["setup"] == nil && android["user"] == "bob")
     }
 
-    /// APPS.md §4.1: with the seed's `unlock` automation alone every score is 0; the `lock`
-    /// automation (project choice) makes a 30-minute lock score 34.01.
+    /// docs/apps/thephone.md, "How unlocks arrive on iOS": with the seed's `unlock` automation
+    /// alone every score is 0; the `lock` automation (project choice) makes a 30-minute lock score
+    /// 34.01.
     @Test func theUnlockOnlyScenarioPasses() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }

@@ -7,9 +7,10 @@ import Testing
 
 @testable import MakeHay
 
-/// Background delivery (seed 003, Story 8; APPS.md §3.3): out of memory, the app hears of a
-/// sample only when the system relaunches it, `healthBackgroundDeliverySeconds` after the first
-/// undelivered one — the gap Story 8 narrows but does not close: until then the shield stays.
+/// Background delivery (seed 003, Story 8; docs/apps/makehay.md, "The gate"): out of memory, the
+/// app hears of a sample only when the system relaunches it, `healthBackgroundDeliverySeconds`
+/// after the first undelivered one — the gap Story 8 narrows but does not close: until then the
+/// shield stays.
 @Suite struct MakeHayBackgroundTests {
     private let terminated: [Effect] = [.appTerminate]
     private let makeHay = "com.makehay.app"

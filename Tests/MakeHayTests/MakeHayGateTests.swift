@@ -7,8 +7,8 @@ import Testing
 
 @testable import MakeHay
 
-/// The health gate (seed 003, Stories 2, 5–7; APPS.md §3.3): blocked below the goal, unblocked at
-/// it, evaluated when the app becomes active and when its observer query fires.
+/// The health gate (seed 003, Stories 2, 5–7; docs/apps/makehay.md, "The gate"): blocked below the
+/// goal, unblocked at it, evaluated when the app becomes active and when its observer query fires.
 @Suite struct MakeHayGateTests {
     @Test func theDefaultGoalIsTenThousandStepsAndZeroStepsBlock() throws {
         let device = try TestDevice.makeHay()

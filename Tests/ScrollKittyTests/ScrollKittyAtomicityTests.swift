@@ -6,10 +6,10 @@ import Testing
 
 @testable import ScrollKitty
 
-/// BEHAVIOR.md: two bypasses at once cost 20 HP, never 10. A double tap on Continue
-/// (`shield.press` with `taps` 2, APPS.md §0) delivers two ShieldAction callbacks to one process
-/// at once; they interleave at every platform call, and the in-process bypass lock keeps the
-/// second's read of HP after the first's write.
+/// Two bypasses at once cost 20 HP, never 10 (docs/apps/scrollkitty.md, "HP atomicity"). A double
+/// tap on Continue (`shield.press` with `taps` 2, docs/platform.md, "Shield flow") delivers two
+/// ShieldAction callbacks to one process at once; they interleave at every platform call, and the
+/// in-process bypass lock keeps the second's read of HP after the first's write.
 @Suite struct ScrollKittyAtomicityTests {
     private let instagramToken = "Y29tLmJ1cmJuLmluc3RhZ3JhbQ=="
 

@@ -6,8 +6,9 @@ import Testing
 
 @testable import ScrollKitty
 
-/// `hpDailyReset` (APPS.md 1.3, project choice): at local midnight HP returns to the split and a
-/// dead cat lives again; without it HP and death persist (the seed names no reset).
+/// `hpDailyReset` (project choice, docs/apps/scrollkitty.md, "Settings"): at local midnight HP
+/// returns to the split and a dead cat lives again; without it HP and death persist (the seed names
+/// no reset).
 @Suite struct ScrollKittyDailyResetTests {
     private func killTheCat(resetting: Bool) throws -> TestDevice {
         var config = DeviceConfig()

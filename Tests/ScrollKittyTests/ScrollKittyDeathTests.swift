@@ -6,7 +6,8 @@ import Testing
 
 @testable import ScrollKitty
 
-/// HP running out (APPS.md 1.3): an app at 0 HP loses its bypass; the total at 0 kills the cat.
+/// HP running out (docs/apps/scrollkitty.md, "Rules"): an app at 0 HP loses its bypass; the total
+/// at 0 kills the cat.
 @Suite struct ScrollKittyDeathTests {
     @Test func anAppAtZeroHPHasNoContinue() throws {
         let device = try TestDevice.scrollKitty(selecting: [App.instagram, App.tiktok], shares: [50, 50])

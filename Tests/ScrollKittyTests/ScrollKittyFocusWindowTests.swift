@@ -7,8 +7,8 @@ import Testing
 
 @testable import ScrollKitty
 
-/// The focus window (APPS.md 1.2): shields only inside its hours and days, its boundaries
-/// driven by the monitor's DeviceActivity intervals.
+/// The focus window (docs/apps/scrollkitty.md, "Intents"): shields only inside its hours and days,
+/// its boundaries driven by the monitor's DeviceActivity intervals.
 @Suite struct ScrollKittyFocusWindowTests {
     /// Every day but Monday (weekday 2) stops being monitored; Monday's interval is replaced.
     private var otherDaysStopped: [Effect] {

@@ -6,7 +6,8 @@ import Testing
 
 @testable import ScrollKitty
 
-/// ScrollKitty's intents (APPS.md 1.2): the HP split, each setting, and every refusal.
+/// ScrollKitty's intents (docs/apps/scrollkitty.md, "Intents"): the HP split, each setting, and
+/// every refusal.
 @Suite struct ScrollKittyIntentTests {
     /// 100 HP in whole HP, `100 div n` each, the first `100 mod n` apps one more.
     @Test(arguments: [

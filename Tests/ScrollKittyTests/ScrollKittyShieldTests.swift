@@ -6,8 +6,8 @@ import Testing
 
 @testable import ScrollKitty
 
-/// The shield and the bypass (APPS.md 1.3): texts, HP, cooldowns re-shielded by DeviceActivity,
-/// death and the hard lock.
+/// The shield and the bypass (docs/apps/scrollkitty.md, "Shield"): texts, HP, cooldowns re-shielded
+/// by DeviceActivity, death and the hard lock.
 @Suite struct ScrollKittyShieldTests {
     private let instagramToken = "Y29tLmJ1cmJuLmluc3RhZ3JhbQ=="
 

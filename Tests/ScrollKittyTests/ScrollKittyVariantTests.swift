@@ -7,8 +7,9 @@ import Testing
 
 @testable import ScrollKitty
 
-/// The seed's likely mistakes, switched on one at a time by `config.app.variant` (APPS.md 1.5),
-/// each showing the Critical Issue it causes; the correct port does not.
+/// The seed's likely mistakes, switched on one at a time by `config.app.variant`
+/// (docs/apps/scrollkitty.md, "Variants"), each showing the Critical Issue it causes; the correct
+/// port does not.
 @Suite struct ScrollKittyVariantTests {
     private let instagramToken = "Y29tLmJ1cmJuLmluc3RhZ3JhbQ=="
 
@@ -113,7 +114,7 @@ import Testing
     }
 
     /// `readModifyWrite`: two presses at once both read 100 HP and both write 90: one bypass is
-    /// free (Critical Issue 4; BEHAVIOR's atomic rule wants 80).
+    /// free (Critical Issue 4; docs/apps/scrollkitty.md, "HP atomicity", wants 80).
     @Test func aDoubleTapWithoutTheLockLosesAnHPUpdate() throws {
         var config = DeviceConfig()
         config.app = ["variant": .string("readModifyWrite")]
@@ -139,8 +140,8 @@ import Testing
         #expect(try device.hps() == [90], "two bypasses, 10 HP paid")
     }
 
-    /// APPS.md §0 spells it `config.variant`; `config.app.variant` (docs/sdk.md) is the same, and
-    /// wins when both are given.
+    /// docs/protocol.md, "Per-device config", spells it `config.variant`; `config.app.variant`
+    /// (docs/sdk.md) is the same, and wins when both are given.
     @Test func theVariantMayBeGivenAtTheTopLevel() throws {
         var config = DeviceConfig()
         config.variant = "noNotificationAuth"

@@ -7,7 +7,7 @@ import Testing
 @testable import SpendLess
 
 /// The flag handoff (seed 002: "Extension sets `interventionTriggered` flag, main app checks on
-/// `scenePhase` active"; APPS.md 2.3).
+/// `scenePhase` active"; docs/apps/spendless.md, "The flag").
 @Suite struct SpendLessFlagTests {
     @Test func theShieldSetsTheFlagAndSpendLessStartsTheInterventionWhenOpened() throws {
         let device = try TestDevice.spendLess()

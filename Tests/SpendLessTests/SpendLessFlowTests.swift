@@ -6,8 +6,8 @@ import Testing
 
 @testable import SpendLess
 
-/// The intervention state machine (APPS.md 2.2, seed 002's diagram and service table): each
-/// type's whole path through the device, and the pure flow's table.
+/// The intervention state machine (seed 002's diagram and service table; docs/apps/spendless.md,
+/// "The intervention flow"): each type's whole path through the device, and the pure flow's table.
 @Suite struct SpendLessFlowTests {
     @Test func fullFlowGoesBreathingHaltReflectionLogItemCelebration() throws {
         let device = try TestDevice.spendLess()
@@ -85,7 +85,7 @@ import Testing
         ])
     }
 
-    /// The table itself, every step and choice (APPS.md 2.2).
+    /// The table itself, every step and choice (docs/apps/spendless.md, "The intervention flow").
     @Test func theFlowTable() {
         typealias Flow = InterventionFlow
         #expect(InterventionType.allCases.map(\.firstStep) == [.breathing, .haltCheck, .goalReminder, .quickPause, .breathing])

@@ -7,8 +7,8 @@ import Testing
 
 @testable import SpendLess
 
-/// Every refusal of APPS.md 2.2: -32602 naming `args.<name>`, -32003 with its reason, and a
-/// refused intent changes nothing.
+/// Every refusal in docs/apps/spendless.md, "Intents": -32602 naming `args.<name>`, -32003 with its
+/// reason, and a refused intent changes nothing.
 @Suite struct SpendLessRefusalTests {
     @Test func badArgumentsAreRefusedByField() throws {
         let device = try TestDevice.spendLess()

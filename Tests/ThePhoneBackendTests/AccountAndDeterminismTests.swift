@@ -3,7 +3,8 @@ import Testing
 
 @testable import ThePhoneBackend
 
-/// Accounts (APPS.md §4.1) and determinism (APPS.md §4.6): the same calls, the same bytes.
+/// Accounts (docs/apps/thephone.md, "Accounts") and determinism (docs/apps/thephone-backend.md,
+/// "Determinism"): the same calls, the same bytes.
 @Suite struct AccountAndDeterminismTests {
     @Test func accountsAndDevices() throws {
         var backend = try PhoneBackend.with([("ann", "UTC")])

@@ -2,7 +2,8 @@ import Testing
 
 @testable import ThePhoneBackend
 
-/// Groups and their leaderboard (seed: `groups`, `group_members`, `getGroupLeaderboard`; APPS.md §4.2, §4.6).
+/// Groups and their leaderboard (seed: `groups`, `group_members`, `getGroupLeaderboard`;
+/// docs/apps/thephone-backend.md, "Rules, with their source").
 @Suite struct GroupTests {
     /// Wednesday 2026-11-25 10:00 UTC: the week of Monday 2026-11-23 in UTC, Berlin, New York and Tokyo.
     let wednesday = at("2026-11-25T10:00:00Z")
@@ -38,8 +39,9 @@ import Testing
         #expect(leaderboard.allSatisfy { $0.device == $0.username && $0.status == $0.trackingStatus })
     }
 
-    /// Seed gap kept (APPS.md §5): "users cannot participate in scoring until verified" is a UI
-    /// gate only; the backend scores a pending user, and ranks them, flagged.
+    /// Seed gap kept (docs/apps/thephone-backend.md, "Seed gaps kept as written"): "users cannot
+    /// participate in scoring until verified" is a UI gate only; the backend scores a pending user,
+    /// and ranks them, flagged.
     @Test func unverifiedUsersAreScored() throws {
         var backend = try PhoneBackend.with([("ann", "UTC")], now: wednesday)
         let created = try backend.createGroup(username: "ann", name: "Solo", now: wednesday)

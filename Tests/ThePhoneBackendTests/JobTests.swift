@@ -3,7 +3,7 @@ import Testing
 @testable import ThePhoneBackend
 
 /// The backend's clock and scheduled jobs: retention (seed's `purgeOldEvents`, daily 03:00 UTC,
-/// 90 days) and the weekly reset (Monday 00:00 UTC) (APPS.md §4.6).
+/// 90 days) and the weekly reset (Monday 00:00 UTC) (docs/apps/thephone-backend.md, "Jobs").
 @Suite struct JobTests {
     @Test func retentionDeletesEventsOlderThanNinetyDays() throws {
         var backend = try PhoneBackend.with([("ann", "UTC")])

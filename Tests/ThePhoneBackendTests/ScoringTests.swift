@@ -32,8 +32,9 @@ import Testing
         #expect(lastWeek == Scoring.Totals(totalPoints: 0, streakCount: 0, longestStreak: 0))
     }
 
-    /// Seed gap kept (APPS.md §5): the seed's `preceding_locks` pairs an unlock with the latest
-    /// earlier lock even when another unlock already used it: lock, unlock, unlock scores twice.
+    /// Seed gap kept (docs/apps/thephone-backend.md, "Seed gaps kept as written"): the seed's
+    /// `preceding_locks` pairs an unlock with the latest earlier lock even when another unlock
+    /// already used it: lock, unlock, unlock scores twice.
     @Test func lockUnlockUnlockScoresTwice() throws {
         var backend = try PhoneBackend.with([("ann", "UTC")])
         try backend.sync(
@@ -55,7 +56,8 @@ import Testing
         #expect(totals == Scoring.Totals(totalPoints: 40.94, streakCount: 1, longestStreak: 3600))
     }
 
-    /// APPS.md §4.1: with the seed's unlock automation alone no lock is recorded: nothing scores.
+    /// docs/apps/thephone.md, "How unlocks arrive on iOS": with the seed's unlock automation alone
+    /// no lock is recorded: nothing scores.
     @Test func unlocksWithoutLocksScoreNothing() throws {
         var backend = try PhoneBackend.with([("ann", "UTC")])
         try backend.sync("ann", [event(1, .unlock, monday + hour), event(2, .unlock, monday + 3 * hour)], now: monday + 3 * hour)

@@ -3,7 +3,8 @@ import Testing
 
 @testable import ThePhoneBackend
 
-/// The seed's `syncEvents` ("Event Sync Endpoint"), APPS.md §4.6's sync rule.
+/// The seed's `syncEvents` ("Event Sync Endpoint"), and its rule in docs/apps/thephone-backend.md,
+/// "Rules, with their source".
 @Suite struct SyncTests {
     @Test func storesAndConfirmsEachNewEvent() throws {
         var backend = try PhoneBackend.with([("ann", "UTC")])

@@ -2,7 +2,8 @@ import Testing
 
 @testable import ThePhoneBackend
 
-/// The seed's temptations ("Temptation Notifications", APPS.md §4.4).
+/// The seed's temptations ("Temptation Notifications"; docs/apps/thephone-backend.md, "Rules, with
+/// their source").
 @Suite struct TemptationTests {
     let ten = monday + 10 * hour
 

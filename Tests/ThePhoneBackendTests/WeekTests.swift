@@ -3,8 +3,9 @@ import Testing
 
 @testable import ThePhoneBackend
 
-/// The week of an unlock: Monday 00:00 in the user's time zone (seed's `getWeekStart`, APPS.md §4.3),
-/// and the seed's `updateWeeklyScore` recalculating the current week only.
+/// The week of an unlock: Monday 00:00 in the user's time zone (seed's `getWeekStart`;
+/// docs/apps/thephone-backend.md, "Rules, with their source"), and the seed's `updateWeeklyScore`
+/// recalculating the current week only.
 @Suite struct WeekTests {
     /// Sunday 2026-11-22 23:30 UTC: Monday 00:30 in Berlin, Sunday 18:30 in New York.
     let sundayNight = at("2026-11-22T23:30:00Z")
@@ -36,9 +37,10 @@ import Testing
         #expect(try backend.score("bob", "2026-11-16")?.totalPoints == 34.01)
     }
 
-    /// Seed gap kept (APPS.md §5): only the current week is recalculated, so a streak synced
-    /// after its week ended never counts: Bob's Sunday streak reaches the backend after his
-    /// local Monday 00:00 (05:00 UTC); the week it belongs to never gets a row.
+    /// Seed gap kept (docs/apps/thephone-backend.md, "Seed gaps kept as written"): only the current
+    /// week is recalculated, so a streak synced after its week ended never counts: Bob's Sunday
+    /// streak reaches the backend after his local Monday 00:00 (05:00 UTC); the week it belongs to
+    /// never gets a row.
     @Test func eventsSyncedAfterTheirWeekEndedNeverCount() throws {
         var backend = try PhoneBackend.with([("bob", "America/New_York")], now: sundayNight)
         let mondayInNewYork = at("2026-11-23T05:00:00Z")

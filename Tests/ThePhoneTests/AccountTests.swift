@@ -7,8 +7,8 @@ import Testing
 
 @testable import ThePhone
 
-/// Accounts and GDPR (APPS.md §4.1–4.2): each device signs up at first launch as its name;
-/// `account.signUp` / `signIn`; the seed's `exportUserData` / `deleteUserData`.
+/// Accounts and GDPR (docs/apps/thephone.md, "Accounts"): each device signs up at first launch as
+/// its name; `account.signUp` / `signIn`; the seed's `exportUserData` / `deleteUserData`.
 @Suite struct AccountTests {
     @Test func eachDeviceSignsUpAtFirstLaunchAsItsName() throws {
         let servers = Servers()

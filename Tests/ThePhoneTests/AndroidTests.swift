@@ -7,10 +7,10 @@ import Testing
 
 @testable import ThePhone
 
-/// The seed's Android client (APPS.md §4.7): the manifest receiver records every unlock
-/// (`USER_PRESENT`) and lock (`SCREEN_OFF`) from a coroutine, source `automatic`; each unlock
-/// enqueues the `SyncWorker` (REPLACE, network, backoff from 1 minute); a lock is not synced
-/// until the next unlock's work.
+/// The seed's Android client (docs/apps/thephone.md, "The Android client"): the manifest receiver
+/// records every unlock (`USER_PRESENT`) and lock (`SCREEN_OFF`) from a coroutine, source
+/// `automatic`; each unlock enqueues the `SyncWorker` (REPLACE, network, backoff from 1 minute); a
+/// lock is not synced until the next unlock's work.
 @Suite struct AndroidTests {
     @Test func theReceiverRecordsEveryLockAndUnlockAndEachUnlockSyncs() throws {
         let device = try TestDevice.androidPhone()
@@ -25,7 +25,7 @@ import Testing
         #expect(try BackendLook(device).scores(of: "bob").first?.totalPoints == 34.01)
     }
 
-    /// `device.state.app` on Android: §4.5 without `automations` and `setup`.
+    /// `device.state.app` on Android: the iOS one without `automations` and `setup`.
     @Test func theDashboardHasNoAutomationsNorSetup() throws {
         let device = try TestDevice.androidPhone()
         #expect(

@@ -7,8 +7,8 @@ import Testing
 
 @testable import ThePhone
 
-/// Groups (APPS.md §4.2): create, join by code or a public group's id, at most 50 members,
-/// leave, the leaderboard, each refusal the server's.
+/// Groups (docs/apps/thephone.md, "Intents"): create, join by code or a public group's id, at most
+/// 50 members, leave, the leaderboard, each refusal the server's.
 @Suite struct GroupTests {
     @Test func createJoinLeaveAndTheLeaderboard() throws {
         let servers = Servers()
@@ -117,9 +117,9 @@ import Testing
 
     /// Three users in Tokyo, London (UTC) and Los Angeles, across the UTC week boundary. Each phone
     /// scores its own local week; the seed's leaderboard reads the current **UTC** week and matches
-    /// each user's row by its local-Monday date (kept as written, APPS.md §4.6): on Sunday evening
-    /// UTC Tokyo's streak, already in Tokyo's next week, shows 0; after the UTC Monday it is the
-    /// only one, Los Angeles still in its old week.
+    /// each user's row by its local-Monday date (kept as written, docs/apps/thephone-backend.md,
+    /// "Rules, with their source"): on Sunday evening UTC Tokyo's streak, already in Tokyo's next
+    /// week, shows 0; after the UTC Monday it is the only one, Los Angeles still in its old week.
     @Test func aLeaderboardAcrossTimeZonesAndTheWeekBoundary() throws {
         let servers = Servers()
         let start = "2026-01-11T19:00:00Z"  // Sunday 19:00 UTC = Monday 04:00 Tokyo = Sunday 11:00 Los Angeles

@@ -7,9 +7,9 @@ import Testing
 
 @testable import ThePhone
 
-/// How unlocks reach the iOS client (APPS.md §4.1): only through a Shortcuts automation that
-/// runs the seed's `RecordUnlockIntent` (and the project's `RecordLockIntent`), each record
-/// stored and synced at once.
+/// How unlocks reach the iOS client (docs/apps/thephone.md, "How unlocks arrive on iOS"): only
+/// through a Shortcuts automation that runs the seed's `RecordUnlockIntent` (and the project's
+/// `RecordLockIntent`), each record stored and synced at once.
 @Suite struct IOSTrackingTests {
     /// The seed's consequence: with its `unlock` automation alone no lock is ever recorded, so
     /// every streak is unpaired and every score is 0, on the phone and on the server.
@@ -116,7 +116,7 @@ import Testing
         #expect(try device.phone().events == 1)
     }
 
-    /// `device.state.app` as APPS.md §4.5 shows it, every key present.
+    /// `device.state.app` as docs/apps/thephone.md#devicestateapp shows it, every key present.
     @Test func theDashboardHasEveryFieldOfTheContract() throws {
         let device = try TestDevice.iPhone()
         let fresh = try device.appState()

@@ -3,8 +3,8 @@ import Testing
 
 @testable import ThePhone
 
-/// The device's own scoring (APPS.md §4.3; seed `calculateStreakPoints`, `calculateWeeklyScore`,
-/// "Week Boundary Rule"): the numbers of the seed.
+/// The device's own scoring (docs/apps/thephone.md, "The weekly score on the phone"; seed
+/// `calculateStreakPoints`, `calculateWeeklyScore`, "Week Boundary Rule"): the numbers of the seed.
 @Suite struct ScoringTests {
     private let minute: Int64 = 60_000
     private let monday = milliseconds("2026-01-05T09:00:00Z")

@@ -7,9 +7,9 @@ import Testing
 
 @testable import ThePhone
 
-/// The seed's setup verification (`SetupManager`, APPS.md §4.4): a 2-minute window after "I've
-/// completed setup"; an unlock inside it verifies at once (and the backend hears `verified`),
-/// none fails it with `noEventReceived`.
+/// The seed's setup verification (`SetupManager`; docs/apps/thephone.md, "Setup and tracking
+/// health"): a 2-minute window after "I've completed setup"; an unlock inside it verifies at once
+/// (and the backend hears `verified`), none fails it with `noEventReceived`.
 @Suite struct SetupTests {
     @Test func anUnlockInsideTheWindowVerifiesAtOnceAndTellsTheBackend() throws {
         let device = try TestDevice.iPhone()

@@ -7,8 +7,9 @@ import Testing
 
 @testable import ThePhone
 
-/// The iOS client's sync (APPS.md §4.2 `sync`, §4.6's rules as a phone sees them): after each
-/// record, on becoming active, on `network.online`, and on the intent, which refuses `offline`.
+/// The iOS client's sync (docs/apps/thephone.md, "Sync"; the rules of docs/apps/thephone-backend.md
+/// as a phone sees them): after each record, on becoming active, on `network.online`, and on the
+/// intent, which refuses `offline`.
 @Suite struct SyncTests {
     @Test func offlineTheSyncIsRefusedAndTheRecordsWaitForTheNetwork() throws {
         let device = try TestDevice.iPhone()
@@ -31,8 +32,9 @@ import Testing
         #expect(answer["lastSync"] == "2026-01-05T09:00:00Z" && answer["unsynced"] == 0)
     }
 
-    /// Seed gap kept (APPS.md §5): the backend confirms only what it stored, so an event older
-    /// than 7 days by the backend's clock stays unsynced on the phone for ever.
+    /// Seed gap kept (docs/apps/thephone.md, "Seed gaps kept"): the backend confirms only what it
+    /// stored, so an event older than 7 days by the backend's clock stays unsynced on the phone for
+    /// ever.
     @Test func anEventTheBackendRejectsStaysUnsyncedForEver() throws {
         let servers = Servers()
         let late = try TestDevice.iPhone("late", servers: servers)

@@ -7,9 +7,9 @@ import Testing
 
 @testable import ThePhone
 
-/// Temptations (APPS.md §4.4): pushes from the backend to a verified user whose last synced event
-/// is a lock, from 5 minutes into the streak, on the backend's 5-minute job; the app only writes
-/// the settings and asked for notification authorization at launch.
+/// Temptations (docs/apps/thephone.md, "Temptations"): pushes from the backend to a verified user
+/// whose last synced event is a lock, from 5 minutes into the streak, on the backend's 5-minute
+/// job; the app only writes the settings and asked for notification authorization at launch.
 @Suite struct TemptationTests {
     private let temptationsSet: [Effect] = [request("PUT", "/temptations/settings")]
 

@@ -7,8 +7,9 @@ import Testing
 
 @testable import ThePhone
 
-/// The seed's `TrackingHealthMonitor` when the app becomes active (APPS.md §4.4), and what the
-/// backend hears: any issue but `neverVerified` ⇒ `broken`, healthy ⇒ `verified`.
+/// The seed's `TrackingHealthMonitor` when the app becomes active (docs/apps/thephone.md, "Setup
+/// and tracking health"), and what the backend hears: any issue but `neverVerified` ⇒ `broken`,
+/// healthy ⇒ `verified`.
 @Suite struct TrackingHealthTests {
     private func open(_ device: TestDevice, _ issue: String?, hours: Int? = nil, report: Bool = true) throws {
         try device.send(

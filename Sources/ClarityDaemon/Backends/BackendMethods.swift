@@ -3,13 +3,13 @@ import DeviceActors
 import Foundation
 import ThePhoneBackend
 
-/// `backend.*` (APPS.md §4.6): The Phone's backends as an observer sees them, and a raw client
-/// of the seed's sync. Reads take the backend's lock for a moment; none moves its clock, and
-/// `backend.leaderboard` computes the seed's query afresh without touching its 5-minute cache
-/// (a device's `group.leaderboard` goes through the cache, as the seed's route does).
-/// `backend.events` and `backend.scores` given a `device` read the backend that device talks
-/// to (its `config.backend`) unless `backend` names one; they run off the event loop, since
-/// finding a device's backend waits for its lane.
+/// `backend.*` (docs/protocol.md, "The Phone's backends"): The Phone's backends as an observer sees
+/// them, and a raw client of the seed's sync. Reads take the backend's lock for a moment; none
+/// moves its clock, and `backend.leaderboard` computes the seed's query afresh without touching its
+/// 5-minute cache (a device's `group.leaderboard` goes through the cache, as the seed's route
+/// does). `backend.events` and `backend.scores` given a `device` read the backend that device talks
+/// to (its `config.backend`) unless `backend` names one; they run off the event loop, since finding
+/// a device's backend waits for its lane.
 struct BackendMethods: Sendable {
     let store: BackendStore
     /// The devices, asked which backend one talks to.

@@ -217,7 +217,8 @@ struct CreateParams: Decodable, Sendable {
     var timezone: String?
     var seed: UInt64?
     var config: DeviceConfig.Overrides?
-    /// `ios` (default) or `android` (The Phone's Android client, APPS.md §4.7).
+    /// `ios` (default) or `android` (The Phone's Android client, docs/apps/thephone.md, "The
+    /// Android client").
     var platform: String?
 }
 

@@ -2,20 +2,22 @@ import Foundation
 @_spi(Host) import SimulatediOS
 import ThePhoneBackend
 
-/// One running instance of The Phone's backend (APPS.md §4.6): the seed's server state, the
-/// pushes it sent that devices have not picked up yet, and its clock, which is the latest time
-/// any of its devices has reached. Shared by the worlds of several devices, each on its own
-/// thread: every access holds the lock, and each is short (one request, one tick).
+/// One running instance of The Phone's backend (docs/apps/thephone-backend.md, "Instances"): the
+/// seed's server state, the pushes it sent that devices have not picked up yet, and its clock,
+/// which is the latest time any of its devices has reached. Shared by the worlds of several
+/// devices, each on its own thread: every access holds the lock, and each is short (one request,
+/// one tick).
 ///
 /// Jobs run as the clock passes their times (``PhoneBackend/advanceClock(to:)``): a temptation
 /// becomes a push to every device of the user, waiting in ``outbox`` until that device's clock
 /// reaches the time it was sent (docs/apps/thephone-backend.md, "Hosted in the daemon").
 ///
 /// Every change is also kept as a ``BackendOperation`` until ``takeOperations()``: the daemon
-/// appends them to the backend's journal (the state is a deterministic function of its
-/// operations), so a save costs the change, not the whole backend. A move of the clock that ran
-/// no job to any effect is kept as one ``BackendOperation/clock(now:)``, before the next
-/// operation or when the operations are taken, not as a line per tick.
+/// appends them to the backend's journal (the state is a deterministic function of its operations),
+/// so a save costs the change, not the whole backend (docs/performance.md, "BackendHost: a journal,
+/// not the whole backend"). A move of the clock that ran no job to any effect is kept as one
+/// ``BackendOperation/clock(now:)``, before the next operation or when the operations are taken,
+/// not as a line per tick.
 public final class BackendHost: @unchecked Sendable {
     public let name: String
     private let lock = NSLock()
@@ -136,9 +138,8 @@ public final class BackendHost: @unchecked Sendable {
     ///
     /// A request refused at the door (not signed in, a body that does not decode, no such
     /// route) that moved the clock past no job of any effect changed nothing, and is not kept:
-    /// the journal would otherwise grow by every refused request, whole — a signed-out Android
-    /// phone's sync worker sends every unsynced event each time, and a soak's ten such phones
-    /// wrote 2 GB in 17 minutes (docs/reliability.md).
+    /// the journal would otherwise grow by every refused request, whole (docs/performance.md, "BackendHost:
+    /// refusals at the door not journalled").
     func serve(_ request: NetworkRequest, with routes: PhoneBackendRoutes, at now: Int64) -> HTTPResponse {
         lock.withLock {
             let before = backend.clock
@@ -198,7 +199,8 @@ public final class BackendHost: @unchecked Sendable {
             username: user, request: SyncRequest(events: events, lastSync: lastSync, clientTime: backend.clock), now: backend.clock)
     }
 
-    /// A temptation's title (APPS.md §4.4: a choice; the seed's push payload gives only a body).
+    /// A temptation's title (a choice, docs/apps/thephone-backend.md, "Pushes"; the seed's push
+    /// payload gives only a body).
     static let pushTitle = "The Phone"
 }
 

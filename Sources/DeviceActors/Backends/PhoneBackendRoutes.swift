@@ -7,9 +7,9 @@ import ThePhoneBackend
 /// request came from (the simulated network knows it, as a TLS session with the user's token
 /// would): `me` is the user signed in on it. docs/apps/thephone.md lists the routes and bodies.
 ///
-/// Errors answer `{"error": <reason>}` (APPS.md §4.2's reasons) with the status the seed's
-/// route would: 400 bad input, 401 not signed in, 403 not a member, 404 unknown, 409 a conflict,
-/// 500 the seed's failed transaction (`groupCreator`).
+/// Errors answer `{"error": <reason>}` (the reasons docs/apps/thephone.md, "Intents", names) with
+/// the status the seed's route would: 400 bad input, 401 not signed in, 403 not a member, 404
+/// unknown, 409 a conflict, 500 the seed's failed transaction (`groupCreator`).
 struct PhoneBackendRoutes {
     let device: String
     let timezone: String
@@ -141,7 +141,7 @@ struct PhoneBackendRoutes {
     private struct Empty: Encodable {}
 
     /// Every field optional: the calling device's name, time zone and platform by default
-    /// (APPS.md §4.1: a device signs up as a user named after it).
+    /// (docs/apps/thephone.md, "Accounts": a device signs up as a user named after it).
     private struct Register: Decodable {
         let username: String?
         let timezone: String?
@@ -192,7 +192,8 @@ struct PhoneBackendRoutes {
         }
     }
 
-    /// A group as its member sees it: `{"groupId","name","code","role"}` (APPS.md §4.5 `groups`).
+    /// A group as its member sees it: `{"groupId","name","code","role"}` (`groups` in
+    /// docs/apps/thephone.md#devicestateapp).
     private struct Membership: Encodable {
         let groupId: String
         let name: String

@@ -1,11 +1,11 @@
 import Foundation
 @_spi(Host) import SimulatediOS
 
-/// The servers devices reach: The Phone's backends by name (APPS.md §4.6). The daemon keeps one
-/// directory for all its devices (backend `default` unless a device's config names another);
-/// a scenario's schedule, a test device and anything else made without one gets a private
-/// directory of its own. A backend is made the first time a device names it, its clock at
-/// that device's time.
+/// The servers devices reach: The Phone's backends by name (docs/apps/thephone-backend.md,
+/// "Instances"). The daemon keeps one directory for all its devices (backend `default` unless a
+/// device's config names another); a scenario's schedule, a test device and anything else made
+/// without one gets a private directory of its own. A backend is made the first time a device names
+/// it, its clock at that device's time.
 public final class Servers: @unchecked Sendable {
     private let lock = NSLock()
     private var backends: [String: BackendHost] = [:]

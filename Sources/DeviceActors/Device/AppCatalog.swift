@@ -16,7 +16,8 @@ public struct AppCatalog: Sendable {
         registrations = Dictionary(apps.map { ($0.name, $0) }) { _, later in later }
     }
 
-    /// The apps PROTOCOL.md names, in its order: known names even when a daemon runs without them.
+    /// The apps docs/protocol.md#devices names, in its order: known names even when a daemon runs
+    /// without them.
     public static let protocolApps = ["clarity", "scrollkitty", "spendless", "makehay", "thephone"]
 
     /// Every app name the daemon answers to: the protocol's, then any other app registered, by name.

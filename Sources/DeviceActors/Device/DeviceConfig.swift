@@ -35,26 +35,30 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// The app's own settings (`config.app`), decoded by the app's ``AppConfiguration`` type when
     /// the device is created; nil when none were given (so configs without them encode as before).
     public var app: [String: StoredValue]?
-    /// The app's `variant` in the top-level spelling APPS.md §0 gives (`config.variant`), the same
-    /// as `config.app.variant` (which wins when both are given); nil when not given.
+    /// The app's `variant` in its top-level spelling (`config.variant`, docs/protocol.md,
+    /// "Per-device config"), the same as `config.app.variant` (which wins when both are given); nil
+    /// when not given.
     public var variant: String?
     /// The App Group race detector: lost updates across processes are traced as `race`, and
     /// main-app reads as `store.read` (docs/platform.md). Off by default, so traces stay as they were.
     public var raceDetector = false
-    /// The user's answer when the app asks to post notifications (APPS.md §0): `allow` by
-    /// default; `deny` suppresses them. An app that never asks shows none either way.
+    /// The user's answer when the app asks to post notifications (docs/platform.md,
+    /// "Notifications"): `allow` by default; `deny` suppresses them. An app that never asks shows
+    /// none either way.
     public var notificationPermission = NotificationPermission.allow
-    /// HealthKit read access (APPS.md §0): `granted` by default; `denied` / `notDetermined` make
-    /// queries succeed with no data, as Apple hides a read denial.
+    /// HealthKit read access (docs/platform.md, "HealthKit"): `granted` by default; `denied` /
+    /// `notDetermined` make queries succeed with no data, as Apple hides a read denial.
     public var healthAuthorization = HealthAuthorization.granted
     /// With the main app out of memory, how long after the first undelivered HealthKit sample the
-    /// system relaunches it to deliver (`.hourly`, APPS.md §0): 1 s to a week, default 3600.
+    /// system relaunches it to deliver (`.hourly`, docs/platform.md, "HealthKit"): 1 s to a week,
+    /// default 3600.
     public var healthBackgroundDeliverySeconds = 3600
-    /// The operating system (`device.create`'s `platform`, APPS.md §4.7): `ios` by default,
-    /// `android` for The Phone's Android client. Fixed at creation.
+    /// The operating system (`device.create`'s `platform`, docs/apps/thephone.md, "The Android
+    /// client"): `ios` by default, `android` for The Phone's Android client. Fixed at creation.
     public var platform = DevicePlatform.ios
-    /// The backend the device's app talks to (APPS.md §4.6): the daemon's `default` unless named;
-    /// a name is letters, digits, `.`, `_` and `-` (it names the backend's file). Fixed at creation.
+    /// The backend the device's app talks to (docs/apps/thephone-backend.md, "Instances"): the
+    /// daemon's `default` unless named; a name is letters, digits, `.`, `_` and `-` (it names the
+    /// backend's file). Fixed at creation.
     public var backend = "default"
     /// The most bytes the device's trace keeps (estimated; the oldest entries go first): nil for
     /// ``DeviceTrace/byteCapacity`` (24 MiB). A daemon hosting many devices bounds its memory
@@ -155,9 +159,9 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         return config
     }
 
-    /// `app.backend`: The Phone's backend as APPS.md spells it, among the app's settings. It
-    /// is the same setting as ``backend``, and kept there only (so `device.config` echoes it as
-    /// `backend`, one value in one place); given in both spellings, they must agree.
+    /// `app.backend`: The Phone's backend as docs/apps/thephone.md spells it, among the app's
+    /// settings. It is the same setting as ``backend``, and kept there only (so `device.config`
+    /// echoes it as `backend`, one value in one place); given in both spellings, they must agree.
     private static func appBackend(in overrides: Overrides) throws(DeviceError) -> String? {
         guard let value = overrides.app?["backend"] else { return nil }
         guard case .string(let name) = value else {

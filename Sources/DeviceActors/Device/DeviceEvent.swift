@@ -13,7 +13,8 @@ public enum DeviceEvent: Sendable, Equatable {
     case appOpen(app: String)
     case appClose(app: String)
     /// `taps` presses at once (a double tap): each its own ShieldAction callback, interleaving at
-    /// every platform call (APPS.md §0; BEHAVIOR's "two bypasses at once").
+    /// every platform call (docs/platform.md, "Shield flow"; docs/apps/scrollkitty.md, "HP
+    /// atomicity").
     case shieldPress(app: String, button: ShieldButton, taps: Int = 1)
     case callDial(handle: String?)
     case callConnect(handle: String?)
@@ -24,14 +25,15 @@ public enum DeviceEvent: Sendable, Equatable {
     case storeKitPurchase(product: String)
     case storeKitExpire(product: String)
     case storeKitRefund(product: String)
-    /// A HealthKit sample: `value` (> 0) added to today's `kind` (APPS.md §3.2).
+    /// A HealthKit sample: `value` (> 0) added to today's `kind` (docs/apps/makehay.md, "Events").
     case healthSample(kind: HealthQuantityType, value: Double)
     /// The next `count` HealthKit statistics queries throw.
     case healthFail(count: Int)
-    /// The system ends the main app's process (APPS.md §0): its timers and observers are gone;
-    /// the next `app.open` launches it again.
+    /// The system ends the main app's process (docs/platform.md, "The main app's process"): its
+    /// timers and observers are gone; the next `app.open` launches it again.
     case appTerminate(app: String)
-    /// Internet reachability lost / back (APPS.md §0): requests fail as a lost connection.
+    /// Internet reachability lost / back (docs/platform.md, "Network"): requests fail as a lost
+    /// connection.
     case networkOffline
     case networkOnline
 

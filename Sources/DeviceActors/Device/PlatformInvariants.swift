@@ -2,7 +2,7 @@ import ExtensionSandbox
 @_spi(Host) import SimulatediOS
 
 /// The simulated platform's own rules, checked beside every app's built-in invariants
-/// (docs/scenarios.md, "Invariants"): a schedule that breaks one shows a bug of the simulator,
+/// (docs/scenarios.md, "Built-in invariants"): a schedule that breaks one shows a bug of the simulator,
 /// not of the app, and must never be blamed on the app.
 ///
 /// - `shieldShownOnlyOverTheFrontmostApp`: a `shield.shown` covers the app that is frontmost on

@@ -114,7 +114,7 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let focusMode: Bool
     /// The app's notification authorization (`notDetermined`, `denied`, `authorized`).
     public let notifications: UNAuthorizationStatus
-    /// Internet reachability (`network.offline` / `network.online`, APPS.md §0).
+    /// Internet reachability (`network.offline` / `network.online`, docs/platform.md, "Network").
     public let online: Bool
     /// The operating system (`ios`, or `android` for The Phone's Android client).
     public let platform: DevicePlatform

@@ -59,7 +59,8 @@ actor SpringBoard: WorldActor {
     /// The app whose store shields `bundle` and how: an application token before a category, then
     /// the first installed; nil when nothing shields it. With one app installed, `known` (the
     /// reason the shield flow already has) answers without asking ManagedSettings again: one more
-    /// scheduling point would change every explored schedule of every single-app scenario.
+    /// scheduling point would change every explored schedule of every single-app scenario
+    /// (docs/performance.md, "SpringBoard: no new scheduling points").
     private func shielding(_ bundle: String, known: ShieldReason? = nil) async -> (app: InstalledApp, reason: ShieldReason)? {
         if apps.count == 1, let known { return (primary, known) }
         let owners = await platform.managedSettings.shieldingApps(for: bundle)
@@ -199,7 +200,7 @@ actor SpringBoard: WorldActor {
         if online { await platform.work.networkCameBack() }
     }
 
-    // MARK: - The main app's process (APPS.md §0)
+    // MARK: - The main app's process (docs/platform.md, "The main app's process")
 
     /// `app.terminate`: the main app leaves the screen if it was in front, then its process
     /// ends: observers (calls, networks, HealthKit) and timers are gone (docs/platform.md).
@@ -356,8 +357,8 @@ actor SpringBoard: WorldActor {
     /// Re-checks the frontmost app against the effective shield: covers it (asking
     /// ShieldConfiguration) or uncovers it, then tells DeviceActivity whose usage counts.
     /// ``perform(_:)`` calls this for ``ShieldFlow/Action/refresh`` rather than recursing into
-    /// itself: the recursive form added scheduling points (151 → 155 decisions in
-    /// clarity-stale-verification.json), which would change every explored schedule.
+    /// itself: the recursive form added scheduling points, which would change every explored
+    /// schedule (docs/performance.md, "SpringBoard: no new scheduling points").
     func refreshForeground() async {
         guard let bundle = flow.appToCheck else {
             await platform.deviceActivity.setForegroundUsage(app: nil)

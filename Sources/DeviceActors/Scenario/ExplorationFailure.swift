@@ -1,7 +1,7 @@
 @_spi(Host) import SimulatediOS
 
 /// A failing schedule as `scenario.explore` reports it: what broke, and everything needed to
-/// replay it (docs/scenarios.md, "Failures").
+/// replay it (docs/scenarios.md, "Schedules, strategies and replay").
 public struct ExplorationFailure: Sendable, Encodable {
     public let message: String
     public let step: String?

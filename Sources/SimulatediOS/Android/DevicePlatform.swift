@@ -1,7 +1,7 @@
-/// Which operating system the simulated device runs (`device.create`'s `platform`): iOS by
-/// default; `android` only as far as The Phone's Android client needs (APPS.md §4.7): a
-/// manifest-registered receiver, coroutines, WorkManager and a Room table. What one system does
-/// not have, the other refuses: ``PlatformUnavailable``.
+/// Which operating system the simulated device runs (`device.create`'s `platform`): iOS by default;
+/// `android` only as far as The Phone's Android client needs (docs/apps/thephone.md, "The Android
+/// client"): a manifest-registered receiver, coroutines, WorkManager and a Room table. What one
+/// system does not have, the other refuses: ``PlatformUnavailable``.
 public enum DevicePlatform: String, Sendable, Codable, CaseIterable, NamedChoice {
     case ios
     case android

@@ -10,7 +10,7 @@ public struct AppRegistration: Sendable {
     /// Whether the app talks to The Phone's backend (its devices get a network line to one).
     public let usesBackend: Bool
     /// The operating systems it has a client for (`device.create`'s `platform`): iOS, and Android
-    /// for The Phone (APPS.md §4.7).
+    /// for The Phone (docs/apps/thephone.md, "The Android client").
     public let platforms: Set<DevicePlatform>
     /// Settings the device config also spells at its top level (Clarity's older
     /// `frictionThresholdsMinutes`); `config.app` wins over them. `variant` is always taken.

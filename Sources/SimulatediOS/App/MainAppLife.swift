@@ -1,8 +1,9 @@
 import Foundation
 
-/// Whether the main app's process is in memory, and which launch of it runs (APPS.md §0,
-/// `app.terminate`): a main-app timer set in one launch never runs in another (`timer.lost`,
-/// reason `terminated`). Read synchronously by the platform; shared by every copy of it.
+/// Whether the main app's process is in memory, and which launch of it runs (`app.terminate`,
+/// docs/platform.md, "The main app's process"): a main-app timer set in one launch never runs in
+/// another (`timer.lost`, reason `terminated`). Read synchronously by the platform; shared by every
+/// copy of it.
 @_spi(Host) public final class MainAppLife: @unchecked Sendable {
     private let lock = NSLock()
     private var launch = 0

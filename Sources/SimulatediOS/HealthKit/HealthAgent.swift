@@ -3,13 +3,12 @@ import ExtensionSandbox
 /// The device's HealthKit store (`HKHealthStore`): samples by local day, the app's read
 /// authorization, queries told to fail, the app's observer queries and background delivery.
 ///
-/// Delivery (APPS.md §3.3, docs/platform.md#healthkit): an observer query lives in the main app's
-/// process, so it is registered at every launch and gone at `app.terminate`. While the app is in
-/// memory its observers fire at each sample of their kind. Background delivery
-/// (`enableBackgroundDelivery`, `.hourly`) is the system's and outlives the app: a sample that
-/// reaches no observer makes the system relaunch the app `healthBackgroundDeliverySeconds` after
-/// the first such sample (the device's ``SpringBoard`` does), and the observers it registers at
-/// launch fire once.
+/// Delivery (docs/platform.md, "HealthKit"): an observer query lives in the main app's process, so
+/// it is registered at every launch and gone at `app.terminate`. While the app is in memory its
+/// observers fire at each sample of their kind. Background delivery (`enableBackgroundDelivery`,
+/// `.hourly`) is the system's and outlives the app: a sample that reaches no observer makes the
+/// system relaunch the app `healthBackgroundDeliverySeconds` after the first such sample (the
+/// device's ``SpringBoard`` does), and the observers it registers at launch fire once.
 @_spi(Host) public actor HealthAgent: WorldActor {
     @_spi(Host) public nonisolated let executor: WorldActorExecutor
     private let clock: VirtualClock

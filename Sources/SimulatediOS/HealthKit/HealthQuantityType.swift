@@ -1,5 +1,5 @@
 /// The HealthKit quantities the simulated platform records (`HKQuantityTypeIdentifier`), by the
-/// names the protocol's `health.sample` uses (PROTOCOL.md, Event types).
+/// names the protocol's `health.sample` uses (docs/protocol.md, "Event types").
 public enum HealthQuantityType: String, Sendable, Codable, NamedChoice, Comparable {
     /// `.stepCount`, in steps.
     case steps
@@ -11,8 +11,9 @@ public enum HealthQuantityType: String, Sendable, Codable, NamedChoice, Comparab
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// Whether the user lets the app read HealthKit (device config `healthAuthorization`, APPS.md §0).
-/// Apple hides a read denial: denied or never answered, queries succeed with no data.
+/// Whether the user lets the app read HealthKit (device config `healthAuthorization`,
+/// docs/platform.md, "HealthKit"). Apple hides a read denial: denied or never answered, queries
+/// succeed with no data.
 public enum HealthAuthorization: String, Sendable, Codable, NamedChoice {
     case granted
     case denied

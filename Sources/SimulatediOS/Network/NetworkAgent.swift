@@ -1,8 +1,8 @@
 import ExtensionSandbox
 import Foundation
 
-/// The device's network: whether it is online (`network.offline` / `network.online`, APPS.md
-/// §0), the transport to its servers, and the system's push delivery.
+/// The device's network: whether it is online (`network.offline` / `network.online`,
+/// docs/platform.md, "Network"), the transport to its servers, and the system's push delivery.
 ///
 /// Every exchange is traced `network.request` (method, path, status or the error the app got);
 /// a push shown is traced `notification.push`. While offline a request fails at once with

@@ -8,7 +8,8 @@ public struct DeliveredNotification: Sendable, Hashable, Codable {
     public let source: String
     /// Delivered while Focus mode was on: silenced, shown only in the list.
     public let silenced: Bool
-    /// A push's category (APPS.md §0: The Phone's temptation kind); nil for a local notification.
+    /// A push's category (The Phone's temptation kind, docs/platform.md, "Network"); nil for a
+    /// local notification.
     public var category: String? = nil
 }
 
@@ -23,7 +24,7 @@ public enum UNAuthorizationStatus: String, Sendable, Codable, CaseIterable {
 }
 
 /// What the simulated user answers the first time an app asks to post notifications (device
-/// config `notificationPermission`, APPS.md §0).
+/// config `notificationPermission`, docs/platform.md, "Notifications").
 public enum NotificationPermission: String, Sendable, Codable, NamedChoice {
     case allow
     case deny

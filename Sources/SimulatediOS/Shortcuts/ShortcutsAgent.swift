@@ -1,7 +1,7 @@
 import ExtensionSandbox
 
 /// What starts a personal automation in the Shortcuts app (seed 001, "The iOS Constraint": the
-/// only way an app hears of an unlock). `lock` is a project choice (APPS.md §4.1).
+/// only way an app hears of an unlock). `lock` is a project choice (docs/platform.md, "Shortcuts").
 public enum AutomationTrigger: String, Sendable, Codable, CaseIterable, NamedChoice {
     /// "When my iPhone is unlocked".
     case unlock

@@ -28,8 +28,8 @@ struct DeviceCreate: RequestCommand {
             "  clarityctl device create both --apps clarity,scrollkitty",
         ])
 
-    /// The apps PROTOCOL.md names, as this build of clarityctl knows them: listed by `--help` when
-    /// clarityd cannot be asked.
+    /// The apps docs/protocol.md#devices names, as this build of clarityctl knows them: listed by
+    /// `--help` when clarityd cannot be asked.
     static let protocolApps = (available: ["clarity", "scrollkitty", "spendless", "makehay", "thephone"], coming: [String]())
 
     let params: JSONValue?
