@@ -3,6 +3,7 @@ import Foundation
 /// Whether the main app's process is in memory, and which launch of it runs (APPS.md §0,
 /// `app.terminate`): a main-app timer set in one launch never runs in another (`timer.lost`,
 /// reason `terminated`). Read synchronously by the platform; shared by every copy of it.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 @_spi(Host) public final class MainAppLife: @unchecked Sendable {
     private let lock = NSLock()
     private var launch = 0
