@@ -51,7 +51,9 @@ let package = Package(
         /// The daemon: devices, journals, scenarios and the socket, running the apps it is given.
         .target(
             name: "ClarityDaemon",
-            dependencies: ["CEventPoll", "ControlProtocol", "DeviceActors", "ScenarioFiles", "SimulatediOS", "ThePhoneBackend"]),
+            dependencies: [
+                "CEventPoll", "ControlProtocol", "DeviceActors", "ExtensionSandbox", "ScenarioFiles", "SimulatediOS", "ThePhoneBackend",
+            ]),
         /// The five apps PROTOCOL.md names, registered (the one place that lists them).
         .target(
             name: "BuiltInApps", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone"]),

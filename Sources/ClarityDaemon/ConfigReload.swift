@@ -20,8 +20,7 @@ import Foundation
 /// file changed it. systemd (`Type=notify-reload`) is told `RELOADING=1` and then `READY=1`.
 /// Before this, SIGHUP's default action ended the daemon and left its socket refusing
 /// connections (issue 22).
-///
-/// `@unchecked Sendable`: `source` is set once; `running` only changes on the signal queue.
+// unchecked: `source` is set once; `running` changes only on the signal queue
 final class ConfigReload: @unchecked Sendable {
     private let options: CommandLineOptions
     private let environment: [String: String]

@@ -44,8 +44,9 @@ import Foundation
 /// everything before them has been sent, so what a client does not read waits there, bounded,
 /// and not in the output.
 ///
-/// `@unchecked Sendable`: all mutable state is confined to the loop's thread; lanes reach it
-/// only through ``EventLoop/post(_:)``.
+/// All mutable state is confined to the loop's thread, checked on entry in debug builds
+/// (``EventLoop/thread``); lanes reach it only through ``EventLoop/post(_:)``.
+// unchecked: loop-confined state, checked by `loop.thread` in debug builds.
 final class Connection: @unchecked Sendable {
     let id: Int
     let descriptor: Int32
@@ -194,6 +195,7 @@ final class Connection: @unchecked Sendable {
 
     /// Closes the connection if its client left a line unfinished past the deadline.
     func closeIfStalled(now: UInt64) {
+        loop.thread.check()
         guard let deadline = partialLineDeadline, now >= deadline else { return }
         log.info(
             "\(subject): sent \(lines.pendingByteCount) bytes of a line, then nothing for \(Self.partialLineTimeout) s; closing it")
@@ -201,6 +203,7 @@ final class Connection: @unchecked Sendable {
     }
 
     func handle(revents: Int16) {
+        loop.thread.check()
         guard !isClosed else { return }
         let events = pollEvents
         let failed = revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
@@ -369,6 +372,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private func laneAnswered(_ answer: [UInt8], _ actions: [@Sendable () -> Void]) {
+        loop.thread.check()
         awaitingLane = false
         pending = nil
         guard !isClosed else {
@@ -390,6 +394,7 @@ final class Connection: @unchecked Sendable {
 
     /// Sends the answers held for the end of the round, and answers what waited on them.
     func sendHeldAnswers() {
+        loop.thread.check()
         heldForRoundEnd = false
         guard !isClosed, unsentBytes > 0 else { return }
         if deliver() { serve() } else { sendNotifications() }

@@ -181,6 +181,7 @@ final class Daemon: Sendable {
     }
 
     /// A started daemon and the sources that keep it serving.
+    // unchecked: immutable; Dispatch's source protocols are not marked Sendable
     struct Serving: @unchecked Sendable {
         let daemon: Daemon
         let signals: TerminationSignals

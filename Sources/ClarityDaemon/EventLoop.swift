@@ -1,3 +1,4 @@
+import ExtensionSandbox
 import Foundation
 
 #if canImport(Glibc)
@@ -24,8 +25,8 @@ import Foundation
 /// ``DeviceLanes`` lane and is called back on this thread with the answer.
 ///
 /// Other threads talk to the loop only through ``post(_:)``, which queues an action and wakes
-/// the wait through a pipe. Everything else is confined to the loop's thread
-/// (`@unchecked Sendable`).
+/// the wait through a pipe. Everything else is confined to the loop's thread, and checked to be
+/// in debug builds (``thread``).
 ///
 /// What a connection waits for changes only when the loop has it do something (read, send, an
 /// action posted for it): those connections are noted (``noteChanged(_:)``) and looked at again
@@ -33,8 +34,11 @@ import Foundation
 /// The wait ends at the latest at the nearest ``Connection/partialLineDeadline`` of the
 /// connections holding part of a line, so a client that stalls halfway through a line is closed
 /// on time however quiet the others are.
+// unchecked: loop-confined state, checked by `thread` in debug builds; the inbox is locked.
 final class EventLoop: @unchecked Sendable {
     let index: Int
+    /// The loop's thread, the only one that may touch the loop's and its connections' state.
+    let thread: OwningThread
     private let log: Logger
     private let wakeReader: Int32
     private let wakeWriter: Int32
@@ -75,6 +79,7 @@ final class EventLoop: @unchecked Sendable {
     init(index: Int, log: Logger) throws(SystemCallError) {
         self.index = index
         self.log = log
+        thread = OwningThread("event loop \(index)")
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw SystemCallError("pipe") }
         for fd in ends {
@@ -114,10 +119,14 @@ final class EventLoop: @unchecked Sendable {
 
     /// Whether none of the loop's connections has a request running or an answer unsent. Loop
     /// thread only.
-    var isQuiet: Bool { byDescriptor.allSatisfy { $0?.isQuiet ?? true } }
+    var isQuiet: Bool {
+        thread.check()
+        return byDescriptor.allSatisfy { $0?.isQuiet ?? true }
+    }
 
     /// Starts serving `connection` on this loop. Loop thread only.
     func adopt(_ connection: Connection) {
+        thread.check()
         let slot = Int(connection.descriptor)
         byDescriptor.grow(toHold: slot, with: nil)
         byDescriptor[slot] = connection
@@ -135,12 +144,14 @@ final class EventLoop: @unchecked Sendable {
 
     /// `connection` did something this round: what it waits for is looked at again at its end.
     private func noteChanged(_ connection: Connection) {
+        thread.check()
         guard !connection.awaitsWatchUpdate else { return }
         connection.awaitsWatchUpdate = true
         changed.append(connection)
     }
 
     private func run() -> Never {
+        thread.bind()
         while true {
             let nearestDeadline = holdingPartialLines.values.lazy.compactMap(\.partialLineDeadline).min() ?? .max
             ready.removeAll(keepingCapacity: true)
@@ -207,6 +218,7 @@ final class EventLoop: @unchecked Sendable {
     /// Holds `connection`'s answers until the round's reads are done. Loop thread only, while
     /// ``isReadingRound``.
     func sendAtRoundEnd(_ connection: Connection) {
+        thread.check()
         answersToSend.append(connection)
     }
 

@@ -25,9 +25,8 @@ import Foundation
 /// the daemon stopped accepting for good however many descriptors were free. A `poll` loop of our
 /// own leaves no such state behind.
 ///
-/// `@unchecked Sendable`: the stored properties never change after `init`; the loop's state is
-/// confined to its thread.
-final class Listener: @unchecked Sendable {
+/// The stored properties never change after `init`; the loop's state is confined to its thread.
+final class Listener: Sendable {
     private let descriptor: Int32
     private let wakeup: AcceptWakeup
     private let log: Logger

@@ -17,8 +17,7 @@ import Foundation
 /// Either way `init` returns only once both sources are registered: before the daemon serves, a
 /// SIGTERM ends it at once (nothing has been answered); from then on, it is a clean shutdown. The
 /// sources live as long as this object.
-///
-/// `@unchecked Sendable`: `sources` is set once and never touched again.
+// unchecked: immutable; Dispatch's source protocols are not marked Sendable
 final class TerminationSignals: @unchecked Sendable {
     private let sources: [DispatchSourceSignal]
 

@@ -3,6 +3,7 @@
 /// told; a callback cut by jetsam finds out at its next platform call.
 ///
 /// World-confined (`@unchecked Sendable`).
+// unchecked: world-confined: touched only on the world's run loop (checked on entry to it)
 public final class CallbackContext: @unchecked Sendable {
     /// The actor's name in traces, e.g. `clarity.monitor`.
     public let actor: String

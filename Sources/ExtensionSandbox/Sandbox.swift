@@ -8,6 +8,7 @@
 /// and what it already wrote to a store stays written, as on iOS.
 ///
 /// World-confined (`@unchecked Sendable`).
+// unchecked: world-confined: touched only on the world's run loop (checked on entry to it)
 public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked Sendable {
     /// `monitor`, `shieldConfiguration` or `shieldAction`.
     public let name: String

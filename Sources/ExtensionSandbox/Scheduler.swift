@@ -22,8 +22,9 @@ import Foundation
 /// world actor has its own ``WorldActorExecutor`` feeding it (docs/runtime.md, pitfalls 1 and 2).
 /// A job enqueued from another thread is a leak of nondeterminism and is counted in
 /// ``foreignEnqueues``; the world fails the run when it sees one.
+// unchecked: the ready queue is under `lock`; the rest is run-loop-confined, checked in `withRunLoop`
 public final class Scheduler: TaskExecutor, @unchecked Sendable {
-    struct ReadyJob: @unchecked Sendable {
+    struct ReadyJob: Sendable {
         let job: UnownedJob
         let actorExecutor: WorldActorExecutor?
         /// The world-local task number (``ReadyTasks/task(at:)``).
@@ -166,9 +167,14 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
 
     /// Makes the calling thread the run loop's for the duration of `body`, so that jobs enqueued
     /// from it (including the first job of a task started inside `body`) count as the world's own.
+    /// One thread at a time runs a world: a second thread entering while another is inside is a
+    /// precondition failure in debug builds (``Confinement``); the same thread may enter again.
     public func withRunLoop<T>(_ body: () throws -> T) rethrows -> T {
         let previous = lock.withLock { () -> pthread_t? in
             let previous = runLoopThread
+            Confinement.check(
+                previous.map { pthread_equal($0, pthread_self()) != 0 } ?? true,
+                "a second thread entered a world while another runs it")
             runLoopThread = pthread_self()
             return previous
         }
@@ -319,7 +325,7 @@ private func _getJobTaskId(_ job: UnownedJob) -> UInt64
 /// The executor identity of one actor in a world: a `SerialExecutor` that forwards its jobs,
 /// tagged with itself, to the world's ``Scheduler``. One per actor, never shared (with a shared
 /// executor Swift never hops, and no interleaving is ever explored).
-public final class WorldActorExecutor: SerialExecutor, @unchecked Sendable {
+public final class WorldActorExecutor: SerialExecutor, Sendable {
     public let scheduler: Scheduler
     /// The actor's name, for traces and failure reports.
     public let label: String

@@ -23,6 +23,7 @@ public struct TraceEntry<Payload: Sendable>: Sendable {
 /// long-running daemon stays bounded whatever its devices trace — 700 writes of a 900 KB value
 /// once kept 630 MB, where 100 000 entries could have held 90 GB. The newest entry is always
 /// kept, however large. World-confined (`@unchecked Sendable`).
+// unchecked: world-confined: appended to only on the world's run loop (checked on entry to it)
 public final class TraceRecorder<Payload: Sendable>: @unchecked Sendable {
     public let capacity: Int
     public let byteCapacity: Int

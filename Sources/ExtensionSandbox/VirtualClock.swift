@@ -5,6 +5,7 @@
 /// advance with real elapsed time; the logic is the same in both modes.
 ///
 /// World-confined: touched only from the world's run loop, hence `@unchecked Sendable`.
+// unchecked: world-confined: touched only on the world's run loop (checked on entry to it)
 public final class VirtualClock: @unchecked Sendable {
     /// Identifies a scheduled timer, for ``cancel(_:)``.
     public struct TimerID: Hashable, Sendable {

@@ -3,10 +3,12 @@
 /// Everything inside a world runs on the thread that calls ``perform(_:)`` or
 /// ``advance(to:)``, one job at a time, so a world needs no locks and the same inputs, seed and
 /// build give the same trace, byte for byte. Worlds share nothing. Callers must not use a world
-/// from two threads at once (the daemon gives each device a serial queue).
+/// from two threads at once (the daemon gives each device a serial queue): a debug build checks
+/// it (``Scheduler/withRunLoop(_:)``).
 ///
 /// World-confined state (`@unchecked Sendable`): the clock, the random source and anything
 /// else built on ``World`` is touched only from inside the world's run loop.
+// unchecked: world-confined: one thread at a time, checked on entry by `Scheduler.withRunLoop`
 public final class World: @unchecked Sendable {
     public let scheduler: Scheduler
     public let clock: VirtualClock
@@ -155,6 +157,7 @@ public final class World: @unchecked Sendable {
         if now.foreign > before.foreign { throw WorldError.foreignEnqueue(count: now.foreign - before.foreign) }
     }
 
+    // unchecked: world-confined: set by the world's task, read after the drive, on the run loop's thread
     private final class Outcome<T>: @unchecked Sendable {
         var result: Result<T, any Error>?
     }

@@ -207,6 +207,7 @@ private struct LocalDay: Sendable {
 }
 
 /// The day a ``DeviceCalendar`` computed last, shared by its copies.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 private final class LastDay: @unchecked Sendable {
     private let lock = NSLock()
     private var day: LocalDay?

@@ -6,6 +6,7 @@ import Foundation
 /// questions (a schedule's interval at the same instant, the same stored selection decoded) again
 /// and again. Only for pure functions: an answer depends on its key alone, so remembering it
 /// changes no trace. Bounded: forgotten wholesale past `capacity` answers.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 public final class SharedMemo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     private let capacity: Int
     /// Guards `answers`; held only to look up or store one entry.

@@ -20,6 +20,7 @@ import Foundation
 /// but the lines appended are synced at most that many seconds later: one sync covers every line
 /// of that second. Syncs run on `syncThreads`, the daemon's threads for them, never
 /// on Dispatch's pool (which an exploration can keep busy).
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 final class DeviceJournal: @unchecked Sendable {
     let path: String
     let syncs: Bool

@@ -1,4 +1,5 @@
 import Dispatch
+import ExtensionSandbox
 
 /// The one serial path of each device: a queue per device name, on which every request for the
 /// device runs, one after another, while different devices run in parallel.
@@ -16,6 +17,7 @@ import Dispatch
 /// single device runs on its connection's own queue (``Connection``).
 final class DeviceLanes: Sendable {
     /// One device name's serial queue.
+    // unchecked: `pending` and `holders` are read and written only under the lanes' lock.
     final class Lane: @unchecked Sendable {
         let name: String
         private let queue: DispatchQueue
@@ -35,6 +37,12 @@ final class DeviceLanes: Sendable {
 
         /// Whether the calling code runs on this lane.
         var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self) }
+
+        /// Fails the process when the calling code is not on this lane: for state that only the
+        /// lane's work may touch (a device's; debug builds only, ``Confinement``).
+        func checkCurrent(file: StaticString = #fileID, line: UInt = #line) {
+            Confinement.check(isCurrent, "device \(name)'s state touched off its lane", file: file, line: line)
+        }
 
         /// Runs `body` on the lane and returns its result: at once when called on the lane,
         /// else after the work queued before it.

@@ -23,6 +23,7 @@ import Foundation
 ///
 /// A session being recorded (``SessionRecording``) is kept here, and is told of every request
 /// that changed the device, once journalled; meanwhile the journal is not compacted.
+// unchecked: lane-confined state, checked by `lane.checkCurrent()` in debug builds.
 final class DeviceSlot: @unchecked Sendable {
     let name: String
     let feed: TraceFeed
@@ -213,6 +214,7 @@ final class DeviceSlot: @unchecked Sendable {
     /// request (the device's change is undone; the backend's stays in memory and is saved with
     /// the next change that can be).
     private func saveBackends(_ method: String) throws {
+        lane.checkCurrent()
         do {
             try store.backends.saveChanged()
         } catch {
@@ -227,6 +229,7 @@ final class DeviceSlot: @unchecked Sendable {
         _ device: SimulatedDevice, method: String, params: JSONValue?, at before: DeviceMark,
         network: [DeviceConnection.Exchange], durable: Bool, _ waits: DurabilityWaits?
     ) throws -> JournalEntry? {
+        lane.checkCurrent()
         guard let journal else { return nil }
         var members = params?.objectValue ?? [:]
         members["device"] = .string(name)
@@ -313,6 +316,7 @@ final class DeviceSlot: @unchecked Sendable {
     /// with its journal reopened. When even that fails, the device is closed until the daemon
     /// restarts: later requests get -32000, and its files are kept.
     private func rollBack(_ failed: DeviceJournal) {
+        lane.checkCurrent()
         failed.finish()
         do {
             let (rebuilt, reopened, stored) = try rebuild()
@@ -379,6 +383,7 @@ final class DeviceSlot: @unchecked Sendable {
     /// at most; a device far behind (its daemon was stopped for a week, say) queues another
     /// turn behind the requests waiting, which meanwhile see its time as it stands.
     private func tickWallClock() {
+        lane.checkCurrent()
         guard !closed, let device else { return }
         let turnEnds = DispatchTime.now() + Self.wallTurn
         do {

@@ -4,6 +4,7 @@
 ///
 /// Touched by one thread at a time: the one answering the line, then the one that hands the
 /// answer on.
+// unchecked: handed from thread to thread, touched by one at a time (the lane, then the answer's)
 final class DurabilityWaits: @unchecked Sendable {
     private var pending: [(journal: DeviceJournal, offset: Int64)] = []
 

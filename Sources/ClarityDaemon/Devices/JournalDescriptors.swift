@@ -14,6 +14,7 @@ import Foundation
 ///
 /// Keyed by journal, not by path: a compaction puts a new journal file where the old one was,
 /// and the old journal's descriptor must go on naming the old file until it is finished.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 final class JournalDescriptors: @unchecked Sendable {
     /// Descriptors kept open at most (more only while all are in use at once).
     let limit: Int

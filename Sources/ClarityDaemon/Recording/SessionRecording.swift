@@ -23,6 +23,7 @@ import ScenarioFiles
 /// before it runs, so the recording always holds the device's whole session and `record.stop`
 /// can always deliver it. Held in memory by the device's slot, touched only on its lane; it
 /// ends with the daemon.
+// unchecked: lane-confined: held by a DeviceSlot, touched only inside its lane's work
 final class SessionRecording: @unchecked Sendable {
     let creation: DeviceCreation
     let started: RecordingPoint

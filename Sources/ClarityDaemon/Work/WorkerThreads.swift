@@ -19,10 +19,10 @@ import Foundation
 /// pool made with `endWhenIdle` end once the queue is empty, and are started again by the next
 /// job: the restore pool works only while a daemon starts, and its threads (one per core) would
 /// otherwise wait for the rest of the daemon's life.
-///
-/// `@unchecked Sendable`: the queue is reached only under `condition`.
+// unchecked: lock-protected: the queue is reached only under `condition`
 final class WorkerThreads: @unchecked Sendable {
     /// One piece of work, and whether a thread took it.
+    // unchecked: `body` is immutable; `taken` is touched only under the owner's `condition`
     final class Job: @unchecked Sendable {
         fileprivate let body: @Sendable () -> Void
         /// Set under the owner's lock once a thread takes the job (or it is withdrawn).

@@ -18,6 +18,7 @@ import ThePhoneBackend
 /// not the whole backend"). A move of the clock that ran no job to any effect is kept as one
 /// ``BackendOperation/clock(now:)``, before the next operation or when the operations are taken,
 /// not as a line per tick.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 public final class BackendHost: @unchecked Sendable {
     public let name: String
     private let lock = NSLock()

@@ -12,6 +12,7 @@ import Foundation
 /// Replaying (``replay(_:)``): answers come from the given exchanges only; a request the
 /// exchanges do not hold fails as unreachable (the replay then leaves the recorded path, which
 /// the daemon logs), a tick delivers nothing.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 public final class DeviceConnection: NetworkTransport, @unchecked Sendable {
     /// One answer the network gave during a request: the `n`th call of it.
     public struct Exchange: Codable, Sendable, Equatable {

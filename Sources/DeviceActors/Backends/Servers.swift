@@ -6,6 +6,7 @@ import Foundation
 /// device's config names another); a scenario's schedule, a test device and anything else made
 /// without one gets a private directory of its own. A backend is made the first time a device names
 /// it, its clock at that device's time.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 public final class Servers: @unchecked Sendable {
     private let lock = NSLock()
     private var backends: [String: BackendHost] = [:]

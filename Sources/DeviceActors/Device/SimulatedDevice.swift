@@ -15,6 +15,7 @@ import Foundation
 /// Three files: this one is the facade (one method per protocol input), ``DeviceWiring`` puts
 /// the parts together, `SimulatedDevice+Persistence` saves and restores them and tells what a
 /// request changed; `SimulatedDevice+Queries` answers the reads.
+// unchecked: lane-confined: driven by one thread at a time (a device's lane), its world checks entry
 public final class SimulatedDevice: @unchecked Sendable {
     public let name: String
     /// The primary app's name (the first installed).

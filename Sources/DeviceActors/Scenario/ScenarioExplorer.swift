@@ -145,6 +145,7 @@ public enum ScenarioExplorer {
     }
 
     /// The workers' shared bookkeeping.
+    // unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
     private final class SharedState: @unchecked Sendable {
         private let lock = NSLock()
         /// The shard's schedule indexes, in order: `indexes[next]` is `first + next × step`.

@@ -13,6 +13,7 @@ public enum BroadcastAction: String, Sendable, Codable, CaseIterable {
 /// `<intent-filter>`): kept by the system, so they survive the app's process; each broadcast
 /// starts the app's process if needed and runs `onReceive` in it (docs/platform.md#android).
 /// Registration is synchronous (no actor hop), so declaring one changes no schedule.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 @_spi(Host) public final class ManifestReceivers: @unchecked Sendable {
     public typealias Receiver = @Sendable (BroadcastAction) async throws -> Void
 

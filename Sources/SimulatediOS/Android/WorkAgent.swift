@@ -206,6 +206,7 @@ import Foundation
 }
 
 /// What a work's run answered, handed from the app's process back to the agent (world-confined).
+// unchecked: world-confined: written by the work's task and read after it, on the world's run loop (checked there)
 private final class WorkOutcome: @unchecked Sendable {
     var result = WorkResult.failure
 }

@@ -4,6 +4,7 @@ import Foundation
 /// docs/platform.md, "The main app's process"): a main-app timer set in one launch never runs in
 /// another (`timer.lost`, reason `terminated`). Read synchronously by the platform; shared by every
 /// copy of it.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 @_spi(Host) public final class MainAppLife: @unchecked Sendable {
     private let lock = NSLock()
     private var launch = 0

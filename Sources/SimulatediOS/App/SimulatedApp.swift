@@ -162,6 +162,7 @@ public typealias PreparedIntent = @Sendable () async throws -> any Encodable & S
 /// Counts changes to an app's own persistent data, so the device knows when to save it.
 /// World-confined (`@unchecked Sendable`): bumped by the main app inside the world, read by the
 /// device between runs, on the thread that drives the world.
+// unchecked: world-confined: bumped in the world, read between runs by the thread driving it (checked on entry)
 public final class DataRevision: @unchecked Sendable {
     public private(set) var value = 0
 

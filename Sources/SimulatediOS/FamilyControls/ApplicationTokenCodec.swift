@@ -10,6 +10,7 @@ import Foundation
 /// main app, or an extension's process and launch: the same app's token encodes differently in the
 /// main app, in each extension and after each relaunch, while tokens still compare equal. A key
 /// derived from the data then matches nothing another process stored (docs/platform.md, Quirks).
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 @_spi(Host) public final class ApplicationTokenCodec: @unchecked Sendable {
     private let lock = NSLock()
     private var unstable = false

@@ -41,6 +41,7 @@ public struct PathMonitor: Sendable {
 
 /// The observers apps registered for system signals, read by the device when a signal comes.
 /// Registration is synchronous (no actor hop), so registering changes no schedule.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 @_spi(Host) public final class SystemObservers: @unchecked Sendable {
     public typealias CallHandler = @Sendable (CallState) async throws -> Void
     public typealias PathHandler = @Sendable (NetworkPath) async throws -> Void

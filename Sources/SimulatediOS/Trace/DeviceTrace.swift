@@ -6,6 +6,7 @@ import ExtensionSandbox
 /// It keeps the newest 100 000 effects, or fewer when they hold more than ``byteCapacity``
 /// (``Effect/heldBytes``): older ones are dropped, and `trace.get` says where the kept ones
 /// start.
+// unchecked: world-confined: `waiters` is touched only on the world's run loop (checked on entry to it)
 public final class DeviceTrace: @unchecked Sendable {
     @_spi(Host) public let recorder: TraceRecorder<Effect>
     @_spi(Host) public let clock: VirtualClock
@@ -87,6 +88,7 @@ public final class DeviceTrace: @unchecked Sendable {
 
 /// A world task waiting in ``DeviceTrace/nextEffect(after:orUntil:)``: resumed once, by the next
 /// effect or by its deadline. World-confined.
+// unchecked: world-confined: resumed and cancelled only on the world's run loop (checked on entry to it)
 private final class EffectWaiter: @unchecked Sendable {
     private var continuation: CheckedContinuation<Bool, Never>?
     var timer: VirtualClock.TimerID?

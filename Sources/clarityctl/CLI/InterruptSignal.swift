@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -53,18 +54,14 @@ final class InterruptSignal: Sendable {
     }
 
     /// A count shared with the signal's queue.
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
+    private final class Counter: Sendable {
+        private let count = Atomic<Int>(0)
 
-        var value: Int { lock.withLock { count } }
+        var value: Int { count.load(ordering: .acquiring) }
 
         /// Adds one; the count after it.
         func increment() -> Int {
-            lock.withLock {
-                count += 1
-                return count
-            }
+            count.add(1, ordering: .acquiringAndReleasing).newValue
         }
     }
 }

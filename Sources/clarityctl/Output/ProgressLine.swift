@@ -33,6 +33,7 @@ enum ProgressLine {
 
     /// What the line says (after the spinner, before the seconds); `body` may change it while it
     /// runs (``Status/set(_:)``, e.g. from progress notifications).
+    // unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
     final class Status: @unchecked Sendable {
         private let lock = NSLock()
         private var text: String

@@ -1,8 +1,7 @@
 import Foundation
 
 /// Collects what the bench clients measured, from their threads.
-///
-/// `@unchecked Sendable`: every stored property is read and written only under `lock`.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
 final class BenchTally: @unchecked Sendable {
     private let lock = NSLock()
     private var outcome = BenchConnection.Outcome()

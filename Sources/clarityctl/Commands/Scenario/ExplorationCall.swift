@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -102,11 +103,10 @@ final class ExplorationCall {
     }
 
     /// Set once, read from another thread.
-    private final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
 
-        var isSet: Bool { lock.withLock { value } }
-        func set() { lock.withLock { value = true } }
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
     }
 }
