@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -11,11 +10,11 @@ public struct ClarityApp: SimulatedApp {
     private let config: ClarityConfig
     private let mainApp: ClarityMainApp
 
-    public init(platform: Platform, world: World, config: ClarityConfig) {
+    public init(platform: Platform, executors: ProcessExecutors, config: ClarityConfig) {
         self.platform = platform
         self.config = config
         self.mainApp = ClarityMainApp(
-            executor: world.makeExecutor(label: "clarity.app"), platform: platform,
+            executor: executors.makeExecutor(label: "clarity.app"), platform: platform,
             thresholdsMinutes: config.frictionThresholdsMinutes, verificationNamesChallenge: config.verificationNamesChallenge)
     }
 

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// Clarity's built-in scenario invariants (docs/apps/clarity.md, "Invariants"):

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// Focus sessions (seed 000 "Enhanced Focus Sessions"): every app shielded except the whitelist

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// Progressive friction setup (docs/apps/clarity.md): the user's shielded selection and the

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// Prosocial challenges (seed 000 tasks 2a, 2b, 2e, 4, 5a): important people, challenge issue,

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// 30-day auto-cleanup and daily snapshots (seed 000 task 8 `DataCleanupService`): focus

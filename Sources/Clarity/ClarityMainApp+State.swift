@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// What `device.state.app` shows for Clarity (docs/apps/clarity.md).

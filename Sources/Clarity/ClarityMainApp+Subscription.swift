@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// Subscription (seed 000 task 9): StoreKit 2 products `com.clarity.focus.monthly` ($4.99) and

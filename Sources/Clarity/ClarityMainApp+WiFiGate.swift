@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The WiFi gate (seed 000 task 2d `WiFiGateService`): the selection is shielded through the

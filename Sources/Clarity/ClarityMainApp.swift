@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -20,7 +19,7 @@ actor ClarityMainApp: WorldActor {
     var callWatchStartedAt: Double?
     /// Bumped on every change to ``store`` (the device saves when it moves).
     nonisolated let dataRevision = DataRevision()
-    var timers: [String: VirtualClock.TimerID] = [:]
+    var timers: [String: AppTimerID] = [:]
 
     init(executor: WorldActorExecutor, platform: Platform, thresholdsMinutes: [Int], verificationNamesChallenge: Bool) {
         self.executor = executor
@@ -37,7 +36,7 @@ actor ClarityMainApp: WorldActor {
     /// Marks the store changed.
     func changed() { dataRevision.bump() }
 
-    /// A fresh UUID from the world's seeded generator (`UUID()` would break replay).
+    /// A fresh UUID from the device's seeded generator (`UUID()` would break replay).
     func newID() -> String { platform.uuid() }
 
     /// Replaces the timer named `name` (one of each kind at a time).

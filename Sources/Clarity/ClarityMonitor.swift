@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// Clarity's DeviceActivityMonitor extension (seed 000, task 2c, plus progressive friction).

@@ -6,5 +6,5 @@ extension AppRegistration {
     public static let clarity = AppRegistration(
         description: ClarityApp.description, invariants: ClarityInvariants.all, settings: ClarityConfig.self,
         topLevelSettings: Set(ClarityConfig.members)
-    ) { ClarityApp(platform: $0, world: $1, config: $2) }
+    ) { ClarityApp(platform: $0, executors: $1, config: $2) }
 }

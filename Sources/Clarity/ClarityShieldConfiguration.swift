@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// Clarity's ShieldConfiguration extension (seed 000, task 4g and `ProsocialFrictionDescriptions`).

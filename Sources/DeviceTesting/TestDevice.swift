@@ -66,21 +66,21 @@ public final class TestDevice {
     }
 
     /// A device running an app of your own without a registration (a test's throwaway app),
-    /// built by `makeApp` on the device's platform (and its world, which makes the main app's
-    /// executor), on iOS or Android. `appName` prefixes its processes in the trace
+    /// built by `makeApp` on the device's platform and the executors its main app's actors run on
+    /// (``ProcessExecutors``), on iOS or Android. `appName` prefixes its processes in the trace
     /// (`<appName>.app`, `<appName>.monitor`…).
     public convenience init(
         appName: String, start: String = "2026-01-05T09:00:00Z", timeZone: String = "UTC", seed: UInt64 = 1,
         config: DeviceConfig = DeviceConfig(), exhaustivity: Exhaustivity = .observable,
-        makeApp: (Platform, World) throws -> any SimulatedApp
+        makeApp: (Platform, ProcessExecutors) throws -> any SimulatedApp
     ) throws {
         let (date, zone) = try Self.parse(start: start, timeZone: timeZone)
         try self.init(
             device: SimulatedDevice(
                 name: "test", appName: appName, start: date, timeZone: zone, timeZoneName: timeZone, seed: seed,
                 clock: .virtual, config: config
-            ) { platform, world throws(DeviceError) in
-                do { return try makeApp(platform, world) } catch let error as DeviceError { throw error } catch {
+            ) { platform, executors throws(DeviceError) in
+                do { return try makeApp(platform, executors) } catch let error as DeviceError { throw error } catch {
                     throw .internalFailure("\(error)")
                 }
             },

@@ -326,7 +326,8 @@ private func _getJobTaskId(_ job: UnownedJob) -> UInt64
 /// tagged with itself, to the world's ``Scheduler``. One per actor, never shared (with a shared
 /// executor Swift never hops, and no interleaving is ever explored).
 public final class WorldActorExecutor: SerialExecutor, Sendable {
-    public let scheduler: Scheduler
+    /// Package-only: an app holds its actors' executors, and must not reach the world through them.
+    package let scheduler: Scheduler
     /// The actor's name, for traces and failure reports.
     public let label: String
     /// Whether the actor notes each access to its state itself (``Scheduler/note(_:)``), finer

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -9,8 +8,8 @@ public struct MakeHayApp: SimulatedApp {
     public let appGroup = MakeHayKeys.appGroup
     private let mainApp: MakeHayMainApp
 
-    public init(platform: Platform, world: World, settings: MakeHaySettings = MakeHaySettings()) {
-        mainApp = MakeHayMainApp(executor: world.makeExecutor(label: "makehay.app"), platform: platform)
+    public init(platform: Platform, executors: ProcessExecutors, settings: MakeHaySettings = MakeHaySettings()) {
+        mainApp = MakeHayMainApp(executor: executors.makeExecutor(label: "makehay.app"), platform: platform)
     }
 
     public var intents: IntentTable { IntentTable(MakeHayIntent.all, on: mainApp) }

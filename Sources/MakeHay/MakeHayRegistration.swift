@@ -3,6 +3,6 @@ import SimulatediOS
 extension AppRegistration {
     /// Make Hay (docs/apps/makehay.md) as a device runs it, settings ``MakeHaySettings``.
     public static let makeHay = AppRegistration(description: MakeHayApp.description, settings: MakeHaySettings.self) {
-        MakeHayApp(platform: $0, world: $1, settings: $2)
+        MakeHayApp(platform: $0, executors: $1, settings: $2)
     }
 }

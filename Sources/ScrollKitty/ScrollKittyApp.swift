@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -11,9 +10,9 @@ public struct ScrollKittyApp: SimulatedApp {
     private let process: ScrollKittyProcess
     private let mainApp: ScrollKittyMainApp
 
-    public init(platform: Platform, world: World, settings: ScrollKittySettings = ScrollKittySettings()) {
+    public init(platform: Platform, executors: ProcessExecutors, settings: ScrollKittySettings = ScrollKittySettings()) {
         process = ScrollKittyProcess(platform: platform, settings: settings)
-        mainApp = ScrollKittyMainApp(executor: world.makeExecutor(label: "scrollkitty.app"), process: process)
+        mainApp = ScrollKittyMainApp(executor: executors.makeExecutor(label: "scrollkitty.app"), process: process)
     }
 
     public func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor {

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The ScrollKittyMonitor extension: where time drives the shields, woken by DeviceActivity

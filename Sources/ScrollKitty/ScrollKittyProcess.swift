@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -120,13 +119,18 @@ struct ScrollKittyProcess: Sendable {
     /// minimum cannot be an interval of its own, so every cooldown is re-shielded at the start of
     /// one that lasts the minimum).
     func monitorCooldown(tokenId: String, endsAt end: VirtualInstant) async throws {
-        try await monitorCooldown(tokenId: tokenId, interval: end, end + .minutes(15))
+        try await monitorCooldown(tokenId: tokenId, interval: end, Self.minimumIntervalAfter(end))
+    }
+
+    /// DeviceActivity's shortest interval (15 minutes) from `start`.
+    private static func minimumIntervalAfter(_ start: VirtualInstant) -> VirtualInstant {
+        VirtualInstant(seconds: start.seconds + 15 * 60)
     }
 
     /// The `monitorReapplies` variant's cooldown: an interval from now to the cooldown's end (at
     /// least the 15-minute minimum), which starts at once.
     func monitorCooldownFromNow(tokenId: String, endsAt end: VirtualInstant) async throws {
-        try await monitorCooldown(tokenId: tokenId, interval: platform.now, max(end, platform.now + .minutes(15)))
+        try await monitorCooldown(tokenId: tokenId, interval: platform.now, max(end, Self.minimumIntervalAfter(platform.now)))
     }
 
     private func monitorCooldown(tokenId: String, interval start: VirtualInstant, _ end: VirtualInstant) async throws {

@@ -4,6 +4,6 @@ extension AppRegistration {
     /// ScrollKitty (docs/apps/scrollkitty.md) as a device runs it, settings
     /// ``ScrollKittySettings``.
     public static let scrollKitty = AppRegistration(description: ScrollKittyApp.description, settings: ScrollKittySettings.self) {
-        ScrollKittyApp(platform: $0, world: $1, settings: $2)
+        ScrollKittyApp(platform: $0, executors: $1, settings: $2)
     }
 }

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The ScrollKittyAction extension (seed 004: "Handles "Continue" tap -> Deducts 10 HP from

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The ScrollKittyShield extension (seed 004: "Displays per-app HP (e.g., "Instagram: 15/25 HP |

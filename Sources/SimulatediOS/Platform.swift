@@ -162,7 +162,7 @@ public struct Platform: Sendable {
     /// DeviceActivity schedule instead (docs/platform.md, Timers).
     @discardableResult
     public func scheduleAppTimer(after seconds: Double, label: String, action: @escaping @Sendable () async throws -> Void)
-        -> VirtualClock.TimerID
+        -> AppTimerID
     {
         let system = system
         let trace = trace
@@ -193,7 +193,7 @@ public struct Platform: Sendable {
         }
     }
 
-    public func cancelAppTimer(_ id: VirtualClock.TimerID) {
+    public func cancelAppTimer(_ id: AppTimerID) {
         world.clock.cancel(id)
     }
 

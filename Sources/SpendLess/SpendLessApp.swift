@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -15,9 +14,9 @@ public struct SpendLessApp: SimulatedApp {
     private let mainApp: SpendLessMainApp
 
     /// `settings` are only validated: `correct` is the one variant (``SpendLessSettings``).
-    public init(platform: Platform, world: World, settings: SpendLessSettings = SpendLessSettings()) {
+    public init(platform: Platform, executors: ProcessExecutors, settings: SpendLessSettings = SpendLessSettings()) {
         process = SpendLessProcess(platform: platform)
-        mainApp = SpendLessMainApp(executor: world.makeExecutor(label: "spendless.app"), process: process)
+        mainApp = SpendLessMainApp(executor: executors.makeExecutor(label: "spendless.app"), process: process)
     }
 
     public func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor {

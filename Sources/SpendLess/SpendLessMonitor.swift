@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The DeviceActivityMonitorExtension (seed 002): where time drives SpendLess, woken by

@@ -3,6 +3,6 @@ import SimulatediOS
 extension AppRegistration {
     /// SpendLess (docs/apps/spendless.md) as a device runs it, settings ``SpendLessSettings``.
     public static let spendLess = AppRegistration(description: SpendLessApp.description, settings: SpendLessSettings.self) {
-        SpendLessApp(platform: $0, world: $1, settings: $2)
+        SpendLessApp(platform: $0, executors: $1, settings: $2)
     }
 }

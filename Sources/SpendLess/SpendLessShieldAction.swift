@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The ShieldActionExtension (seed 002: "Shield triggers intervention: Extension sets

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The ShieldConfigurationExtension (seed 002: "Customizes shield appearance"; "Warm and

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The iOS client's event log: the seed's `actor EventStore` (its Core Data container is the

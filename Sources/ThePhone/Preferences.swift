@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The Android client's `Preferences` (the seed's `Preferences.getLastSyncTimestamp(context)` /

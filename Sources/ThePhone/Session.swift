@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// Who the device is signed in as (the seed's `/auth/*`; its JWT pair is not simulated: the server

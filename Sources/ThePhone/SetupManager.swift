@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The seed's `SetupManager` ("Setup Verification System"): after the user says the Shortcuts
@@ -38,7 +37,7 @@ actor SetupManager: WorldActor {
     /// Set while a snapshot is put back: no signpost, no revision.
     private var restoring = false
     /// Seed: `private var verificationTimer: Timer?`.
-    private var verificationTimer: VirtualClock.TimerID?
+    private var verificationTimer: AppTimerID?
     /// Seed: `private var expectedVerificationWindow: ClosedRange<Date>?` (ms since 1970).
     private var expectedVerificationWindow: ClosedRange<Int64>?
     /// What `saveVerificationState()` saved: the last verification's date.

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The iOS client's `SyncManager` (the seed calls `SyncManager.shared.scheduleSync()` after each

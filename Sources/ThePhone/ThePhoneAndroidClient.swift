@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The seed's Android client ("Android Implementation"; docs/apps/thephone.md, "The Android
@@ -18,13 +17,13 @@ actor ThePhoneAndroidClient: WorldActor {
     /// app's process (`launch()` runs again after `app.terminate`).
     private var receiverDeclared = false
 
-    init(world: World, platform: Platform, api: APIClient, revision: DataRevision) {
-        executor = world.makeExecutor(label: "thephone.android")
+    init(executors: ProcessExecutors, platform: Platform, api: APIClient, revision: DataRevision) {
+        executor = executors.makeExecutor(label: "thephone.android")
         self.platform = platform
         // Seed: Room.databaseBuilder(context, EventDatabase::class.java, "thephone.db"), table "events".
         table = RoomTable("events", on: platform, revision: revision)
         eventDao = EventDao(table: table)
-        preferences = Preferences(executor: world.makeExecutor(label: "thephone.preferences"), revision: revision)
+        preferences = Preferences(executor: executors.makeExecutor(label: "thephone.preferences"), revision: revision)
         syncWorker = SyncWorker(platform: platform, api: api, eventDao: eventDao, preferences: preferences)
         receiver = ScreenStateReceiver(platform: platform, eventDao: eventDao, syncWorker: syncWorker)
     }

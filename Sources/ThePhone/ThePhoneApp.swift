@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -12,8 +11,8 @@ public struct ThePhoneApp: SimulatedApp {
     public let appGroup = ThePhoneKeys.appGroup
     private let mainApp: ThePhoneMainApp
 
-    public init(platform: Platform, world: World, settings: ThePhoneSettings = ThePhoneSettings()) {
-        mainApp = ThePhoneMainApp(world: world, platform: platform)
+    public init(platform: Platform, executors: ProcessExecutors, settings: ThePhoneSettings = ThePhoneSettings()) {
+        mainApp = ThePhoneMainApp(executors: executors, platform: platform)
     }
 
     public var intents: IntentTable {

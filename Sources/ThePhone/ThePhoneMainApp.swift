@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -42,16 +41,16 @@ actor ThePhoneMainApp: WorldActor {
     /// `NWPathMonitor`'s last answer (iOS): a sync when it turns satisfied.
     private var pathSatisfied = true
 
-    init(world: World, platform: Platform) {
-        executor = world.makeExecutor(label: "thephone.app")
+    init(executors: ProcessExecutors, platform: Platform) {
+        executor = executors.makeExecutor(label: "thephone.app")
         self.platform = platform
         api = APIClient(platform: platform)
-        session = Session(executor: world.makeExecutor(label: "thephone.session"), revision: dataRevision)
+        session = Session(executor: executors.makeExecutor(label: "thephone.session"), revision: dataRevision)
         switch platform.devicePlatform {
         case .ios:
-            client = .ios(ThePhoneiOSClient(world: world, platform: platform, api: api, session: session, revision: dataRevision))
+            client = .ios(ThePhoneiOSClient(executors: executors, platform: platform, api: api, session: session, revision: dataRevision))
         case .android:
-            client = .android(ThePhoneAndroidClient(world: world, platform: platform, api: api, revision: dataRevision))
+            client = .android(ThePhoneAndroidClient(executors: executors, platform: platform, api: api, revision: dataRevision))
         }
     }
 

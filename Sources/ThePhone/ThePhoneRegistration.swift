@@ -6,5 +6,5 @@ extension AppRegistration {
     /// (docs/apps/thephone.md#the-android-client).
     public static let thePhone = AppRegistration(
         description: ThePhoneApp.description, settings: ThePhoneSettings.self, usesBackend: true, platforms: [.ios, .android]
-    ) { ThePhoneApp(platform: $0, world: $1, settings: $2) }
+    ) { ThePhoneApp(platform: $0, executors: $1, settings: $2) }
 }

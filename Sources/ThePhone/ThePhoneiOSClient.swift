@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import Foundation
 import SimulatediOS
 
@@ -25,17 +24,17 @@ actor ThePhoneiOSClient: WorldActor {
         didSet { if health != oldValue { revision.bump() } }
     }
 
-    init(world: World, platform: Platform, api: APIClient, session: Session, revision: DataRevision) {
-        executor = world.makeExecutor(label: "thephone.ios")
+    init(executors: ProcessExecutors, platform: Platform, api: APIClient, session: Session, revision: DataRevision) {
+        executor = executors.makeExecutor(label: "thephone.ios")
         self.platform = platform
         self.revision = revision
-        eventStore = EventStore(executor: world.makeExecutor(label: "thephone.eventStore"), revision: revision)
+        eventStore = EventStore(executor: executors.makeExecutor(label: "thephone.eventStore"), revision: revision)
         reporter = TrackingStatusReporter(api: api, session: session)
         setupManager = SetupManager(
-            executor: world.makeExecutor(label: "thephone.setup"), platform: platform, eventStore: eventStore, reporter: reporter,
+            executor: executors.makeExecutor(label: "thephone.setup"), platform: platform, eventStore: eventStore, reporter: reporter,
             revision: revision)
         syncManager = SyncManager(
-            executor: world.makeExecutor(label: "thephone.sync"), api: api, eventStore: eventStore, session: session,
+            executor: executors.makeExecutor(label: "thephone.sync"), api: api, eventStore: eventStore, session: session,
             revision: revision)
     }
 

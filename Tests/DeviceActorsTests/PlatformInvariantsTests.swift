@@ -58,7 +58,7 @@ import Testing
         }
         let bare = AppRegistration(
             description: AppDescription(name: "bare", bundleIdentifier: nil, appGroup: nil, available: true, intents: [])
-        ) { ClarityApp(platform: $0, world: $1, config: ClarityConfig()) }
+        ) { ClarityApp(platform: $0, executors: $1, config: ClarityConfig()) }
         #expect(scenario([.clarity]).scenarioInvariants.first?.invariant.name == "shieldShownOnlyOverTheFrontmostApp")
         #expect(scenario([bare]).scenarioInvariants.map(\.invariant.name) == ["shieldShownOnlyOverTheFrontmostApp"])
         #expect(

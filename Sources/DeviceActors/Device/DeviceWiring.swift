@@ -18,7 +18,7 @@ struct DeviceWiring {
     init(
         deviceName: String, appNames: [String], calendar: DeviceCalendar, seed: UInt64, config: DeviceConfig,
         traceSequence: Int, strategy: any SchedulingStrategy, recordsSchedule: Bool, transport: (any NetworkTransport)?,
-        makeApp: (_ index: Int, Platform, World) throws(DeviceError) -> any SimulatedApp
+        makeApp: (_ index: Int, Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         let world = World(seed: seed, strategy: strategy)
         world.scheduler.recordsChoices = recordsSchedule
@@ -53,7 +53,7 @@ struct DeviceWiring {
                 notifications: notifications, system: system, storeKit: storeKit, health: health, network: network,
                 shortcuts: shortcuts, work: work, devicePlatform: config.platform, deviceName: deviceName, world: world,
                 trace: trace, calendar: calendar, catalog: catalog)
-            let app = try makeApp(index, platform, world)
+            let app = try makeApp(index, platform, ProcessExecutors(world: world))
 
             /// One extension process: launched on demand by `make`, within `budget`.
             func sandbox<Extension>(

@@ -83,8 +83,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             name: name, appNames: apps.map(\.name), start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
             recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
-        ) { index, platform, world throws(DeviceError) in
-            try apps[index].makeApp(platform: platform, world: world, settings: settings[index])
+        ) { index, platform, executors throws(DeviceError) in
+            try apps[index].makeApp(platform: platform, executors: executors, settings: settings[index])
         }
     }
 
@@ -96,20 +96,20 @@ public final class SimulatedDevice: @unchecked Sendable {
         clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
         strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false,
         transport: (any NetworkTransport)? = nil, replayingLaunch: [DeviceConnection.Exchange]? = nil,
-        makeApp: (Platform, World) throws(DeviceError) -> any SimulatedApp
+        makeApp: (Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         try self.init(
             name: name, appNames: [appName], start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
             recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
-        ) { _, platform, world throws(DeviceError) in try makeApp(platform, world) }
+        ) { _, platform, executors throws(DeviceError) in try makeApp(platform, executors) }
     }
 
     private init(
         name: String, appNames: [String], start: Date, timeZone: TimeZone, timeZoneName: String?, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool, traceSequence: Int, strategy: any SchedulingStrategy,
         recordsSchedule: Bool, transport: (any NetworkTransport)?, replayingLaunch: [DeviceConnection.Exchange]?,
-        makeApp: (_ index: Int, Platform, World) throws(DeviceError) -> any SimulatedApp
+        makeApp: (_ index: Int, Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         self.name = name
         self.appName = appNames.first ?? ""

@@ -1,5 +1,3 @@
-import ExtensionSandbox
-
 /// One app as a host makes it: its description, its built-in invariants and how to build it on
 /// a device. One value per app, written beside the app (`ClarityApp.registration`) and injected
 /// where a device, a scenario or a daemon is assembled (docs/sdk.md, "Registering an app"), so
@@ -15,7 +13,7 @@ public struct AppRegistration: Sendable {
     /// Settings the device config also spells at its top level (Clarity's older
     /// `frictionThresholdsMinutes`); `config.app` wins over them. `variant` is always taken.
     public let topLevelSettings: Set<String>
-    let make: @Sendable (Platform, World, AppSettings) throws(DeviceError) -> any SimulatedApp
+    let make: @Sendable (Platform, ProcessExecutors, AppSettings) throws(DeviceError) -> any SimulatedApp
     /// Decodes settings as ``make`` would, without making the app.
     let decodeSettings: @Sendable (AppSettings) throws(DeviceError) -> Void
 
@@ -27,7 +25,7 @@ public struct AppRegistration: Sendable {
     public init<Settings: AppConfiguration>(
         description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type,
         topLevelSettings: Set<String> = [], usesBackend: Bool = false, platforms: Set<DevicePlatform> = [.ios],
-        make: @escaping @Sendable (Platform, World, Settings) throws(DeviceError) -> any SimulatedApp
+        make: @escaping @Sendable (Platform, ProcessExecutors, Settings) throws(DeviceError) -> any SimulatedApp
     ) {
         self.description = description
         self.invariants = invariants
@@ -38,8 +36,8 @@ public struct AppRegistration: Sendable {
         // The device's config takes `config.app.backend` as its own `backend` for an app that
         // talks to one (DeviceConfig): the app never sees it, but it is a setting it takes.
         let alsoKnown = usesBackend ? ["backend"] : []
-        self.make = { platform, world, settings throws(DeviceError) in
-            try make(platform, world, try settings.decode(Settings.self, app: name, alsoKnown: alsoKnown))
+        self.make = { platform, executors, settings throws(DeviceError) in
+            try make(platform, executors, try settings.decode(Settings.self, app: name, alsoKnown: alsoKnown))
         }
         decodeSettings = { settings throws(DeviceError) in
             _ = try settings.decode(Settings.self, app: name, alsoKnown: alsoKnown)
@@ -49,22 +47,23 @@ public struct AppRegistration: Sendable {
     /// An app without settings: any `config.app` member is refused.
     public init(
         description: AppDescription, invariants: [AppInvariant] = [], usesBackend: Bool = false,
-        platforms: Set<DevicePlatform> = [.ios], make: @escaping @Sendable (Platform, World) -> any SimulatedApp
+        platforms: Set<DevicePlatform> = [.ios], make: @escaping @Sendable (Platform, ProcessExecutors) -> any SimulatedApp
     ) {
         self.init(
             description: description, invariants: invariants, settings: NoSettings.self, usesBackend: usesBackend,
             platforms: platforms
-        ) { platform, world, _ in make(platform, world) }
+        ) { platform, executors, _ in make(platform, executors) }
     }
 
-    /// Builds the app on a device's platform, its settings from `settings`.
-    @_spi(Host) public func makeApp(platform: Platform, world: World, settings: AppSettings) throws(DeviceError)
-        -> any SimulatedApp
+    /// Builds the app on a device's platform, its main app's actors on `executors`, its settings
+    /// from `settings`.
+    @_spi(Host) public func makeApp(platform: Platform, executors: ProcessExecutors, settings: AppSettings)
+        throws(DeviceError) -> any SimulatedApp
     {
-        try make(platform, world, settings)
+        try make(platform, executors, settings)
     }
 
-    /// Refuses `settings` as ``makeApp(platform:world:settings:)`` would (the member named as
+    /// Refuses `settings` as ``makeApp(platform:executors:settings:)`` would (the member named as
     /// there), without making the app: a daemon checks its devices' defaults with it at start.
     @_spi(Host) public func check(settings: AppSettings) throws(DeviceError) {
         try decodeSettings(settings)

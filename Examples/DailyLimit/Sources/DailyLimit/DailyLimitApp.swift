@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// DailyLimit as a device runs it: after `dailyLimitMinutes` of the chosen apps in a day, they
@@ -10,9 +9,9 @@ public struct DailyLimitApp: SimulatedApp {
     private let process: DailyLimitProcess
     private let mainApp: DailyLimitMainApp
 
-    public init(platform: Platform, world: World, settings: DailyLimitSettings = DailyLimitSettings()) {
+    public init(platform: Platform, executors: ProcessExecutors, settings: DailyLimitSettings = DailyLimitSettings()) {
         process = DailyLimitProcess(platform: platform, settings: settings)
-        mainApp = DailyLimitMainApp(executor: world.makeExecutor(label: "dailylimit.app"), process: process)
+        mainApp = DailyLimitMainApp(executor: executors.makeExecutor(label: "dailylimit.app"), process: process)
     }
 
     public func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor {

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The DeviceActivityMonitor extension: shields the limited apps when today's usage reaches the

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The ShieldAction extension. Close closes the app. "I need it" counts the request in the App

@@ -1,4 +1,3 @@
-import ExtensionSandbox
 import SimulatediOS
 
 /// The ShieldConfiguration extension: the shield's texts, read fresh from the App Group each

@@ -75,8 +75,8 @@ import Testing
     @Test func aUserWhoDeniedNotificationsGetsTheShieldWithoutTheBanner() throws {
         var config = DeviceConfig()
         config.notificationPermission = .deny
-        let device = try TestDevice(appName: "dailylimit", config: config) { platform, world in
-            DailyLimitApp(platform: platform, world: world, settings: DailyLimitSettings(dailyLimitMinutes: 30, maxRequests: 3))
+        let device = try TestDevice(appName: "dailylimit", config: config) { platform, executors in
+            DailyLimitApp(platform: platform, executors: executors, settings: DailyLimitSettings(dailyLimitMinutes: 30, maxRequests: 3))
         }
         device.exhaustivity = .kinds(["notification", "notification.suppressed", "shield.apply"])
         _ = try device.intent(

@@ -10,9 +10,9 @@ public struct FoqosApp: SimulatedApp {
   private let platform: Platform
   private let mainApp: FoqosMainApp
 
-  public init(platform: Platform, world: World) {
+  public init(platform: Platform, executors: ProcessExecutors) {
     self.platform = platform
-    mainApp = FoqosMainApp(executor: world.makeExecutor(label: "foqos.app"), platform: platform)
+    mainApp = FoqosMainApp(executor: executors.makeExecutor(label: "foqos.app"), platform: platform)
   }
 
   public func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor {

@@ -79,9 +79,9 @@ struct NewAppTemplate {
             private let platform: Platform
             private let mainApp: __Name__MainApp
 
-            public init(platform: Platform, world: World) {
+            public init(platform: Platform, executors: ProcessExecutors) {
                 self.platform = platform
-                mainApp = __Name__MainApp(executor: world.makeExecutor(label: "__name__.app"), platform: platform)
+                mainApp = __Name__MainApp(executor: executors.makeExecutor(label: "__name__.app"), platform: platform)
             }
 
             public func makeMonitor(executor: WorldActorExecutor) -> any DeviceActivityMonitor {
@@ -288,8 +288,8 @@ struct NewAppTemplate {
         extension AppRegistration {
             /// __Name__ as clarityd runs it: `TestDevice(app: .__name__)`, `Scenario(…, app: .__name__, …)`,
             /// `ClarityDaemon.run(apps: AppRegistration.builtIn + [.__name__])`.
-            public static let __name__ = AppRegistration(description: __Name__App.description) { platform, world in
-                __Name__App(platform: platform, world: world)
+            public static let __name__ = AppRegistration(description: __Name__App.description) { platform, executors in
+                __Name__App(platform: platform, executors: executors)
             }
         }
 
