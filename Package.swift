@@ -24,7 +24,7 @@ let package = Package(
     targets: [
         .target(name: "ExtensionSandbox"),
         /// The simulated iOS that apps are written against: Apple-named handles over the kernel.
-        .target(name: "SimulatediOS", dependencies: ["ExtensionSandbox"]),
+        .target(name: "SimulatediOS", dependencies: ["ExtensionSandbox", "JSONValues"]),
         /// One target per app, each seeing only the simulated iOS: never the kernel that runs it
         /// (AppBoundaryTests).
         .target(name: "Clarity", dependencies: ["SimulatediOS"]),
@@ -35,9 +35,10 @@ let package = Package(
         /// The device that hosts an app: wiring, persistence, scenarios, trace export.
         .target(
             name: "DeviceActors",
-            dependencies: ["ExtensionSandbox", "SimulatediOS", "ThePhoneBackend"]),
-        /// The Phone's backend (seed 001) as a pure, deterministic value the daemon hosts.
-        .target(name: "ThePhoneBackend"),
+            dependencies: ["ExtensionSandbox", "SimulatediOS", "JSONValues"]),
+        /// The Phone's backend (seed 001) as a pure, deterministic value: the server The Phone
+        /// registers (BuiltInApps gives it to the app).
+        .target(name: "ThePhoneBackend", dependencies: ["SimulatediOS"]),
         /// In-process harness for an app's tests: a device, its steps and their exact effects.
         .target(
             name: "DeviceTesting", dependencies: ["DeviceActors", "ScenarioFiles", "SimulatediOS", "ExtensionSandbox", "JSONValues"]),
@@ -53,11 +54,11 @@ let package = Package(
         .target(
             name: "ClarityDaemon",
             dependencies: [
-                "CEventPoll", "ControlProtocol", "DeviceActors", "ExtensionSandbox", "ScenarioFiles", "SimulatediOS", "ThePhoneBackend",
+                "CEventPoll", "ControlProtocol", "DeviceActors", "ExtensionSandbox", "ScenarioFiles", "SimulatediOS",
             ]),
         /// The five apps PROTOCOL.md names, registered (the one place that lists them).
         .target(
-            name: "BuiltInApps", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone"]),
+            name: "BuiltInApps", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone", "ThePhoneBackend"]),
         .executableTarget(name: "clarityd", dependencies: ["ClarityDaemon", "BuiltInApps", "SimulatediOS"]),
         .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol"]),
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
@@ -80,11 +81,13 @@ let package = Package(
         /// The Phone's behaviour (iOS and Android clients), through the same harness.
         .testTarget(
             name: "ThePhoneTests",
-            dependencies: ["DeviceTesting", "SimulatediOS", "ThePhone", "ThePhoneBackend", "ExtensionSandbox", "ControlProtocol", "DeviceActors"]),
+            dependencies: [
+                "DeviceTesting", "SimulatediOS", "ThePhone", "ThePhoneBackend", "BuiltInApps", "ExtensionSandbox", "ControlProtocol", "DeviceActors",
+            ]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "JSONValues"]),
         .testTarget(name: "ThePhoneBackendTests", dependencies: ["ThePhoneBackend"]),
         .testTarget(
-            name: "ClaritydTests", dependencies: ["ClarityDaemon", "ScenarioFiles", "BuiltInApps", "Clarity", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
+            name: "ClaritydTests", dependencies: ["ClarityDaemon", "ScenarioFiles", "BuiltInApps", "ThePhoneBackend", "Clarity", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),
         /// Starts the built clarityd and clarityctl and talks to them: shared by the two targets below.
         .target(name: "DaemonTestSupport", dependencies: ["ControlProtocol"], path: "Tests/DaemonTestSupport"),

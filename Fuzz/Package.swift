@@ -35,7 +35,9 @@ let package = Package(
                 .product(name: "SimulatediOS", package: "clarityd"),
             ]),
         /// The Phone's backend files (snapshot and journal), restored as a restart restores them.
-        .executableTarget(name: "fuzz-backend", dependencies: [.product(name: "ClarityDaemon", package: "clarityd")]),
+        .executableTarget(
+            name: "fuzz-backend",
+            dependencies: [.product(name: "ClarityDaemon", package: "clarityd"), .product(name: "BuiltInApps", package: "clarityd")]),
         /// Journal files, read as a restart reads them.
         .executableTarget(name: "fuzz-journal", dependencies: [.product(name: "ClarityDaemon", package: "clarityd")]),
     ],

@@ -105,7 +105,7 @@ final class Daemon: Sendable {
             store = try DeviceStateStore(
                 stateDirectory: stateDirectory, syncs: config.durability == .fsync,
                 syncsWithin: config.durability == .everysec ? 1 : nil,
-                openJournals: DescriptorLimit.journals(for: descriptorLimit), log: log)
+                openJournals: DescriptorLimit.journals(for: descriptorLimit), servers: catalog.servers, log: log)
             devices = try DeviceService(
                 catalog: catalog, defaultApp: defaultApp, clockMode: config.clock, defaults: file.deviceDefaults, store: store,
                 lanes: lanes,
@@ -143,7 +143,7 @@ final class Daemon: Sendable {
 
         let router = Router(
             daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log, workers: workers, catalog: catalog),
-            devices: devices, backends: BackendMethods(store: store.backends, devices: devices))
+            devices: devices, servers: ServerMethods(store: store.servers, devices: devices, registrations: catalog.servers))
         let dispatcher = RequestDispatcher(router: router, log: log, unsentAnswers: connections.outputBudget)
         listener = Listener(descriptor: try claim.bindAndListen(), wakeup: acceptWakeup, log: log) { descriptor, peer in
             connections.open(descriptor: descriptor, peer: peer, dispatcher: dispatcher)

@@ -101,13 +101,14 @@ import ScenarioFiles
         return (try? device.snapshot()) != nil
     }
 
-    /// Reads a backend's state as a restart does: the first line its snapshot file
-    /// (`backends/<name>.json`), the lines after it its journal's operations, applied again in
-    /// order (each moving the backend's clock and running its jobs). Whether the snapshot read.
-    public static func restoreBackend(_ data: Data) -> Bool {
+    /// Reads a server instance's state as a restart does: the first line its snapshot file
+    /// (`<name>.json` in the server's directory), the lines after it its journal's operations,
+    /// applied again in order (each moving the clock and running the server's jobs). Whether the
+    /// snapshot read.
+    public static func restore(server: ServerRegistration, _ data: Data) -> Bool {
         let lines = data.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)
-        guard let first = lines.first, let stored = try? BackendStore.decodeSnapshot(Data(first)) else { return false }
-        _ = BackendStore.replay(lines.count > 1 ? Data(lines[1]) : Data(), on: BackendHost(restoring: stored))
+        guard let first = lines.first, let stored = try? StoredServer.decode(Data(first), of: server) else { return false }
+        _ = ServerStore.replay(lines.count > 1 ? Data(lines[1]) : Data(), on: ServerHost(server, restoring: stored))
         return true
     }
 

@@ -70,7 +70,12 @@ struct Router: Sendable {
     /// Routes `method` to `handler`, which is told who called (`subscribe`: the caller's
     /// connection; a device method: the journal lines to wait for). A method is routed once.
     mutating func on(_ method: Method, _ runsOn: RunsOn, _ handler: @escaping Handler) {
-        let name = method.rawValue
+        on(named: method.rawValue, runsOn, handler)
+    }
+
+    /// Routes the method `name`: one of the protocol's, or one a registered server answers to
+    /// (`backend.users`).
+    mutating func on(named name: String, _ runsOn: RunsOn, _ handler: @escaping Handler) {
         precondition(route(for: name) == nil, "\(name) is routed twice")
         let length = name.utf8.count
         routesByLength.grow(toHold: length, with: [])

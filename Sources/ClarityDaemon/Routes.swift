@@ -1,4 +1,5 @@
 import ControlProtocol
+@_spi(Host) import SimulatediOS
 
 extension Router {
     /// Every method clarityd answers, where it runs and who answers it, in one place
@@ -6,7 +7,7 @@ extension Router {
     /// ``DeviceRoutes/table``, which a restart also replays journals through.
     init(
         daemon: DaemonMethods, subscriptions: SubscriptionMethods, scenarios: ScenarioMethods, devices: DeviceService,
-        backends: BackendMethods
+        servers: ServerMethods
     ) {
         self.init()
         on(.daemonPing, .eventLoop, daemon.ping)
@@ -19,17 +20,21 @@ extension Router {
         on(.scenarioReplay, .ownThread, scenarios.replay)
         on(.scenarioExplore, .ownThread, scenarios.explore)
         on(.scenarioCancel, .eventLoop, scenarios.cancel)
-        on(.backendList, .eventLoop, backends.list)
-        on(.backendNow, .eventLoop, backends.now)
-        on(.backendUsers, .eventLoop, backends.users)
-        on(.backendEvents, .ownThread, backends.events)
-        on(.backendScores, .ownThread, backends.scores)
-        on(.backendGroups, .eventLoop, backends.groups)
-        on(.backendLeaderboard, .eventLoop, backends.leaderboard)
-        on(.backendSync, .ownThread, backends.sync)
+        on(.serverList, .eventLoop, servers.list)
+        on(.serverCall, .ownThread, servers.call)
+        // A server's own names for its methods: `<prefix>.list` and `<prefix>.<method>`.
+        for server in servers.registrations {
+            guard let prefix = server.methodPrefix else { continue }
+            let list = servers.list(of: server, prefix: prefix)
+            on(named: prefix + ".list", .eventLoop) { params, _ in MethodReply(result: try list(params)) }
+            for method in server.kind.methods {
+                let alias = servers.alias(of: server, prefix: prefix, method: method.name)
+                on(named: prefix + "." + method.name, .ownThread) { params, _ in MethodReply(result: try alias(params)) }
+            }
+        }
         for (method, route) in DeviceRoutes.table {
             on(method, route.runsOn, devices.handler(for: method, route))
         }
-        precondition(methods == Set(Method.allCases.map(\.rawValue)), "every method of the protocol has a route")
+        precondition(methods.isSuperset(of: Method.allCases.map(\.rawValue)), "every method of the protocol has a route")
     }
 }

@@ -32,14 +32,11 @@ public enum Method: String, Sendable, CaseIterable {
     case traceExport = "trace.export"
     case recordStart = "record.start"
     case recordStop = "record.stop"
-    case backendList = "backend.list"
-    case backendNow = "backend.now"
-    case backendUsers = "backend.users"
-    case backendEvents = "backend.events"
-    case backendScores = "backend.scores"
-    case backendSync = "backend.sync"
-    case backendGroups = "backend.groups"
-    case backendLeaderboard = "backend.leaderboard"
+    /// Every instance of every server the apps registered (docs/protocol.md, "Servers"). A server
+    /// may also answer `<prefix>.list` and `<prefix>.<method>` (The Phone's `backend.*`): those
+    /// are routed from the registrations the daemon runs.
+    case serverList = "server.list"
+    case serverCall = "server.call"
     case subscribe = "subscribe"
     case unsubscribe = "unsubscribe"
 }

@@ -21,13 +21,16 @@ import Testing
         (#"\.scheduler\b"#, "the kernel's scheduler"),
     ]
 
-    /// What registers an app: `public static let clarity = AppRegistration(...)`.
-    static let registration = "= AppRegistration("
+    /// What registers an app (`public static let clarity = AppRegistration(...)`, or a function
+    /// making one for the server it is given: `func thePhone(talkingTo:) -> AppRegistration`) or
+    /// an app's server (`ServerRegistration(PhoneBackend.self, …)`): the server's target is held
+    /// to the same rules as the app's.
+    static let registration = #"(= AppRegistration\(|static func [^\n]*-> AppRegistration \{|= ServerRegistration\()"#
 
     @Test func appTargetsDependOnTheSDKAlone() throws {
         let targets = try PackageTargets(manifest: String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8))
         let apps = try Self.builtInApps(targets)
-        #expect(apps.count >= 5, "found only \(apps) among BuiltInApps' dependencies")
+        #expect(apps.count >= 6, "found only \(apps) among BuiltInApps' dependencies (five apps and a server)")
         let reaching = apps.filter { targets.dependencies[$0] != ["SimulatediOS"] }
             .map { "\($0) depends on \(targets.dependencies[$0] ?? [])" }
         #expect(reaching.isEmpty, "an app target depends on SimulatediOS only:\n\(reaching.joined(separator: "\n"))")
@@ -36,7 +39,7 @@ import Testing
     @Test func appCodeNeverNamesTheKernel() throws {
         let targets = try PackageTargets(manifest: String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8))
         let folders = try Self.builtInApps(targets).map { "Sources/\($0)" } + Self.exampleApps()
-        #expect(folders.count >= 7, "found only \(folders)")
+        #expect(folders.count >= 8, "found only \(folders)")
         var found: [String] = []
         for folder in folders {
             for (path, text) in Self.swiftFiles(under: folder) {
@@ -65,7 +68,7 @@ import Testing
     static func builtInApps(_ targets: PackageTargets) throws -> [String] {
         let candidates = try #require(targets.dependencies["BuiltInApps"], "no BuiltInApps target in Package.swift")
         return candidates.filter { name in
-            swiftFiles(under: "Sources/\(name)").contains { $0.text.contains(registration) }
+            swiftFiles(under: "Sources/\(name)").contains { $0.text.range(of: registration, options: .regularExpression) != nil }
         }
     }
 
@@ -77,7 +80,9 @@ import Testing
             let sources = "Examples/\(example)/Sources"
             let targets = (try? manager.contentsOfDirectory(atPath: root.appendingPathComponent(sources).path)) ?? []
             return targets.sorted().map { "\(sources)/\($0)" }
-                .filter { folder in swiftFiles(under: folder).contains { $0.text.contains(registration) } }
+                .filter { folder in
+                    swiftFiles(under: folder).contains { $0.text.range(of: registration, options: .regularExpression) != nil }
+                }
         }
     }
 

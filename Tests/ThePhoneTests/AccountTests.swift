@@ -18,7 +18,7 @@ import Testing
         let backend = try BackendLook(phone)
         #expect(backend.user(of: "alice") == "alice" && backend.platform(of: "alice") == "ios")
         #expect(backend.platform(of: "bob") == "android")
-        #expect(backend.host.read { $0.user(named: "alice")?.timezone } == "Asia/Tokyo")
+        #expect(backend.read { $0.user(named: "alice")?.timezone } == "Asia/Tokyo")
     }
 
     /// A name already taken at first launch: the device stays signed out until the user picks one.
@@ -84,7 +84,7 @@ import Testing
         #expect(answer == ["success": true])
         let state = try device.phone()
         #expect(state.user == nil && state.events == 0 && state.lastSync == nil)
-        #expect(try BackendLook(device).host.read { $0.user(named: "alice") } == nil)
+        #expect(try BackendLook(device).read { $0.user(named: "alice") } == nil)
         #expect(refusal { try device.intent("data.export") } == "notSignedIn")
         try device.intent("account.signUp", ["username": "alice"], effects: switchedUser("POST", "/auth/register", 201))
     }

@@ -7,20 +7,24 @@ import ThePhoneBackend
 /// file alone imports the backend's module: its `WeeklyScore`, `LeaderboardEntry` share names
 /// with the app's).
 struct BackendLook {
-    let host: BackendHost
+    let host: ServerHost
 
     init(_ device: TestDevice) throws {
-        host = try #require(device.device.connection?.backend)
+        host = try #require(device.device.connection?.servers.first)
+    }
+
+    func read<T>(_ body: (PhoneBackend) throws -> T) rethrows -> T {
+        try host.read(PhoneBackend.self, body)!
     }
 
     /// `backend.events`: `(eventType, timestamp ms)` by timestamp.
     func events(of user: String) throws -> [(type: String, timestamp: Int64)] {
-        try host.read { try $0.events(of: user).map { ($0.eventType.rawValue, $0.timestamp) } }
+        try read { try $0.events(of: user).map { ($0.eventType.rawValue, $0.timestamp) } }
     }
 
     /// `backend.scores`: `(weekStart, totalPoints, streakCount, longestStreak)`.
     func scores(of user: String) throws -> [Score] {
-        try host.read {
+        try read {
             try $0.weeklyScores(of: user).map {
                 Score(weekStart: $0.weekStart, totalPoints: $0.totalPoints, streakCount: $0.streakCount, longestStreak: $0.longestStreak)
             }
@@ -28,27 +32,27 @@ struct BackendLook {
     }
 
     func trackingStatus(of user: String) -> String? {
-        host.read { $0.user(named: user)?.trackingStatus.rawValue }
+        read { $0.user(named: user)?.trackingStatus.rawValue }
     }
 
     func user(of device: String) -> String? {
-        host.read { $0.user(signedInOn: device)?.username }
+        read { $0.user(signedInOn: device)?.username }
     }
 
     func platform(of user: String) -> String? {
-        host.read { $0.user(named: user)?.platform }
+        read { $0.user(named: user)?.platform }
     }
 
     func temptationsEnabled(of user: String) throws -> Bool? {
-        try host.read { try $0.temptationSettings(of: user)?.enabled }
+        try read { try $0.temptationSettings(of: user)?.enabled }
     }
 
     func memberCount(of group: String) -> Int? {
-        host.read { $0.group(id: group)?.members.count }
+        read { $0.group(id: group)?.members.count }
     }
 
     /// The backend's clock, ms since 1970.
-    var now: Int64 { host.read { $0.clock } }
+    var now: Int64 { read { $0.clock } }
 
     struct Score: Equatable, CustomStringConvertible {
         let weekStart: String

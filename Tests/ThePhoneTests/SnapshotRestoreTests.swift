@@ -1,3 +1,4 @@
+import BuiltInApps
 import DeviceActors
 import DeviceTesting
 import Foundation

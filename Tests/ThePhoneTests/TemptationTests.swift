@@ -1,3 +1,4 @@
+import BuiltInApps
 import ControlProtocol
 import DeviceActors
 import DeviceTesting

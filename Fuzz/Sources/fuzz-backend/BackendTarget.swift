@@ -1,5 +1,6 @@
 @_spi(Fuzzing) import ClarityDaemon
 import Foundation
+import ThePhoneBackend
 
 /// The Phone's backend state per input, restored as a restart restores it: the first line its
 /// snapshot file, the rest its journal, whose operations run again (moving the backend's clock,
@@ -7,7 +8,7 @@ import Foundation
 /// file is moved aside.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBackend(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    _ = FuzzEntryPoints.restoreBackend(Data(bytes: data, count: size))
+    _ = FuzzEntryPoints.restore(server: .thePhoneBackend, Data(bytes: data, count: size))
     return 0
 }
 

@@ -64,7 +64,7 @@ final class DeviceService: Sendable {
         catalog: AppCatalog, defaultApp: String, clockMode: ClockMode, defaults: DeviceConfig, store: DeviceStateStore,
         lanes: DeviceLanes, policy: CompactionPolicy, maxRecordingBytes: Int, log: Logger
     ) throws {
-        replay = DeviceReplay(log: log, servers: store.backends.servers, catalog: catalog)
+        replay = DeviceReplay(log: log, servers: store.servers.servers, catalog: catalog)
         recordings = ByteBudget(limit: maxRecordingBytes)
         self.lanes = lanes
         self.clockMode = clockMode
@@ -200,7 +200,7 @@ final class DeviceService: Sendable {
         var creation = try resolve(CreateParams(device: slot.name))
         let device = try replay.make(creation, replaying: false)
         creation.network = device.connection?.takeExchanges().nonEmpty
-        try store.backends.saveChanged()
+        try store.servers.saveChanged()
         try slot.start(device, journal: store.create(creation))
     }
 
@@ -224,7 +224,7 @@ final class DeviceService: Sendable {
         }
         creation.network = device.connection?.takeExchanges().nonEmpty
         do {
-            try store.backends.saveChanged()
+            try store.servers.saveChanged()
         } catch {
             throw RPCError.storageFailed("device \(creation.name)'s backend could not be saved, so it was not created", reason: "\(error)")
         }
@@ -300,9 +300,9 @@ final class DeviceService: Sendable {
         guard TimeZone(identifier: timezone) != nil else {
             throw RPCError.invalidParams(field: "timezone", reason: "unknown time zone \(timezone)")
         }
-        // `config.app.backend` is a setting of an app that talks to a backend (The Phone's);
+        // `config.app.backend` is a setting of an app that brings a server (the instance it talks to);
         // the config takes it as its own `backend` whatever the app, so it is refused here.
-        if params.config?.app?["backend"] != nil, !apps.contains(where: { catalog.registrations[$0]?.usesBackend == true }) {
+        if params.config?.app?["backend"] != nil, !apps.contains(where: { catalog.registrations[$0]?.server != nil }) {
             throw RPCError.invalidParams(
                 field: "config.app.backend",
                 reason: "unknown setting: \(apps.joined(separator: ", ")) \(apps.count == 1 ? "talks" : "talk") to no backend")
@@ -397,12 +397,12 @@ final class DeviceService: Sendable {
         return OK()
     }
 
-    /// The backend the device `name` talks to (its `config.backend`); nil when there is no such
-    /// device or none of its apps talks to a backend. Waits for the device's lane (a device being
-    /// restored: until it is back), so it is asked off the event loop.
-    func backend(ofDevice name: String) -> String? {
+    /// The instances the device `name` talks to (the servers of its apps, in order); empty when
+    /// there is no such device or none of its apps brings a server. Waits for the device's lane
+    /// (a device being restored: until it is back), so it is asked off the event loop.
+    func serverInstances(ofDevice name: String) -> [ServerHost] {
         let slot = registry.withLock { $0.slots[name] }
-        return try? slot?.look { $0.connection == nil ? nil : $0.config.backend }
+        return (try? slot?.look { $0.connection?.servers ?? [] }) ?? []
     }
 
     /// `device.list`.

@@ -216,7 +216,7 @@ final class DeviceSlot: @unchecked Sendable {
     private func saveBackends(_ method: String) throws {
         lane.checkCurrent()
         do {
-            try store.backends.saveChanged()
+            try store.servers.saveChanged()
         } catch {
             log.error("device \(name): a backend could not be saved after \(method): \(error); undoing the request")
             if let journal { rollBack(journal) }

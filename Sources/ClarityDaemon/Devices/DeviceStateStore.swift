@@ -34,8 +34,8 @@ struct DeviceStateStore: Sendable {
     let syncThreads = WorkerThreads(name: "clarityd.sync", count: DeviceStateStore.syncThreadCount)
     /// The journals' descriptors, lent while they are written or synced.
     let descriptors: JournalDescriptors
-    /// The Phone's backends, saved beside the devices (`<stateDir>/backends/`).
-    let backends: BackendStore
+    /// The instances of the apps' servers, saved beside the devices (each server's directory).
+    let servers: ServerStore
 
     /// Journals synced at once: enough for devices on separate disks' worth of parallel syncs,
     /// few enough that a sync storm cannot grow the daemon's threads.
@@ -91,14 +91,17 @@ struct DeviceStateStore: Sendable {
     }
 
     /// The daemon secures `devices/` first (``PrivateDirectory``); this makes sure it exists.
-    init(stateDirectory: URL, syncs: Bool, syncsWithin: Double? = nil, openJournals: Int, log: Logger) throws {
+    init(
+        stateDirectory: URL, syncs: Bool, syncsWithin: Double? = nil, openJournals: Int, servers: [ServerRegistration] = [], log: Logger
+    ) throws {
         directory = stateDirectory.appendingPathComponent("devices", isDirectory: true)
         self.log = log
         self.syncs = syncs
         self.syncsWithin = syncsWithin
         descriptors = JournalDescriptors(limit: openJournals)
-        // The Phone's backends sync each operation under `everysec` too: they are written far less often.
-        backends = try BackendStore(stateDirectory: stateDirectory, syncs: syncs || syncsWithin != nil, log: log)
+        // Servers sync each operation under `everysec` too: they are written far less often.
+        self.servers = try ServerStore(
+            stateDirectory: stateDirectory, registrations: servers, syncs: syncs || syncsWithin != nil, log: log)
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }

@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// A journal file's bytes read line by line, in order, up to the first line that does not read:
-/// a device's journal (``DeviceStateStore``) and a backend's (``BackendStore``) are read, and
+/// a device's journal (``DeviceStateStore``) and a backend's (``ServerStore``) are read, and
 /// repaired, the same way.
 struct JournalScan {
     /// The first line that did not read: its number from 1, and whether it ended with a newline.

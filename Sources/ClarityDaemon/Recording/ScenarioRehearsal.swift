@@ -36,7 +36,7 @@ final class ScenarioRehearsal {
             throw RPCError(error)
         }
         launchParted = (device.connection?.takeExchanges() ?? []) != (creation.network ?? [])
-        _ = device.connection?.backend.takeOperations()
+        for server in device.connection?.servers ?? [] { _ = server.takeOperations() }
     }
 
     /// Whether the device talks to a backend, whose answers the rehearsal must keep checking.
@@ -49,7 +49,7 @@ final class ScenarioRehearsal {
         let divergence = replay.run(requests, of: device.name, on: device, answers: .asked) { replayed in
             if answered == nil, replayed.network != replayed.entry.network ?? [] { answered = replayed.index }
             // The private backend's changes are never saved: let go of them.
-            _ = device.connection?.backend.takeOperations()
+            for server in device.connection?.servers ?? [] { _ = server.takeOperations() }
             ended(replayed)
         }
         if let answered, answered <= divergence?.index ?? .max { return .answers(index: answered) }

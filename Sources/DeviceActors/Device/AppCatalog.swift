@@ -10,6 +10,13 @@ public struct AppCatalog: Sendable {
     /// The registrations, by name.
     public let registrations: [String: AppRegistration]
 
+    /// The servers the apps bring, each once, by name.
+    public var servers: [ServerRegistration] {
+        var byName: [String: ServerRegistration] = [:]
+        for server in registrations.values.compactMap(\.server) { byName[server.name] = server }
+        return byName.values.sorted { $0.name < $1.name }
+    }
+
     /// The apps in `apps`; a later one replaces an earlier one of the same name (an author's
     /// build of `clarity` over the built-in one).
     public init(_ apps: [AppRegistration]) {

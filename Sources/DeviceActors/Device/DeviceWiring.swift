@@ -40,7 +40,7 @@ struct DeviceWiring {
         let storeKit = StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock)
         let health = HealthAgent(executor: world.makeExecutor(label: "health"), clock: world.clock, calendar: calendar, trace: trace)
         let network = NetworkAgent(
-            executor: world.makeExecutor(label: "network"), clock: world.clock, calendar: calendar, trace: trace,
+            executor: world.makeExecutor(label: "network"), world: world, calendar: calendar, trace: trace,
             notifications: notifications, system: system, transport: transport)
         let shortcuts = ShortcutsAgent(executor: world.makeExecutor(label: "shortcuts"), trace: trace)
         let work = WorkAgent(

@@ -72,12 +72,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         if let twice = apps.indices.first(where: { index in apps[..<index].contains { $0.name == apps[index].name } }) {
             throw .invalidArgument(field: "apps[\(twice)]", reason: "\(apps[twice].name) is installed once")
         }
-        let transport = apps.contains(where: \.usesBackend)
-            ? DeviceConnection(
-                backend: (servers ?? Servers()).backend(
-                    named: config.backend, now: Int64((start.timeIntervalSince1970 * 1000).rounded())),
-                device: name, timezone: timeZoneName ?? timeZone.identifier, platform: config.platform)
-            : nil
+        let transport = Self.connection(
+            to: apps, of: name, at: start, timeZone: timeZoneName ?? timeZone.identifier, config: config, servers: servers ?? Servers())
         let settings = apps.indices.map { $0 == 0 ? config.settings(for: apps[0]) : AppSettings(values: [:], fromTopLevel: []) }
         try self.init(
             name: name, appNames: apps.map(\.name), start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
@@ -103,6 +99,22 @@ public final class SimulatedDevice: @unchecked Sendable {
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
             recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
         ) { _, platform, executors throws(DeviceError) in try makeApp(platform, executors) }
+    }
+
+    /// The line to the instances of the servers `apps` bring (nil when none does): the one the
+    /// device's config names (`backend`, default `default`), made at `start` if new.
+    private static func connection(
+        to apps: [AppRegistration], of device: String, at start: Date, timeZone: String, config: DeviceConfig, servers: Servers
+    ) -> DeviceConnection? {
+        var registrations: [ServerRegistration] = []
+        for server in apps.compactMap(\.server) where !registrations.contains(where: { $0.name == server.name }) {
+            registrations.append(server)
+        }
+        guard !registrations.isEmpty else { return nil }
+        let now = Int64((start.timeIntervalSince1970 * 1000).rounded())
+        return DeviceConnection(
+            servers: registrations.map { servers.instance(of: $0, named: config.backend, now: now) },
+            caller: ServerCaller(device: device, timezone: timeZone, platform: config.platform.rawValue))
     }
 
     private init(
@@ -135,8 +147,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
     }
 
-    /// The device's line to its backend, for an app that has one (The Phone): the daemon keeps
-    /// what it answered in the journal (``DeviceConnection``).
+    /// The device's line to its apps' servers, for apps that bring one: the daemon keeps what
+    /// they answered in the journal (``DeviceConnection``).
     public var connection: DeviceConnection? { platform.network.transport as? DeviceConnection }
 
     /// Arms the network's ticks (pushes, the backend's clock) from the device's time now.

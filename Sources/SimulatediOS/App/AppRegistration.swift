@@ -5,8 +5,9 @@
 public struct AppRegistration: Sendable {
     public let description: AppDescription
     public let invariants: [AppInvariant]
-    /// Whether the app talks to The Phone's backend (its devices get a network line to one).
-    public let usesBackend: Bool
+    /// The server the app brings (docs/sdk.md, "Your app's own server"): its devices' requests
+    /// reach an instance of it; nil for an app that talks to none.
+    public let server: ServerRegistration?
     /// The operating systems it has a client for (`device.create`'s `platform`): iOS, and Android
     /// for The Phone (docs/apps/thephone.md, "The Android client").
     public let platforms: Set<DevicePlatform>
@@ -24,18 +25,18 @@ public struct AppRegistration: Sendable {
     /// or ill-typed member refused, named `config.app.<member>`).
     public init<Settings: AppConfiguration>(
         description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type,
-        topLevelSettings: Set<String> = [], usesBackend: Bool = false, platforms: Set<DevicePlatform> = [.ios],
+        topLevelSettings: Set<String> = [], server: ServerRegistration? = nil, platforms: Set<DevicePlatform> = [.ios],
         make: @escaping @Sendable (Platform, ProcessExecutors, Settings) throws(DeviceError) -> any SimulatedApp
     ) {
         self.description = description
         self.invariants = invariants
-        self.usesBackend = usesBackend
+        self.server = server
         self.platforms = platforms
         self.topLevelSettings = topLevelSettings
         let name = description.name
-        // The device's config takes `config.app.backend` as its own `backend` for an app that
-        // talks to one (DeviceConfig): the app never sees it, but it is a setting it takes.
-        let alsoKnown = usesBackend ? ["backend"] : []
+        // The device's config takes `config.app.backend` as the instance of the app's server it
+        // talks to (DeviceConfig): the app never sees it, but it is a setting it takes.
+        let alsoKnown = server != nil ? ["backend"] : []
         self.make = { platform, executors, settings throws(DeviceError) in
             try make(platform, executors, try settings.decode(Settings.self, app: name, alsoKnown: alsoKnown))
         }
@@ -46,11 +47,11 @@ public struct AppRegistration: Sendable {
 
     /// An app without settings: any `config.app` member is refused.
     public init(
-        description: AppDescription, invariants: [AppInvariant] = [], usesBackend: Bool = false,
+        description: AppDescription, invariants: [AppInvariant] = [], server: ServerRegistration? = nil,
         platforms: Set<DevicePlatform> = [.ios], make: @escaping @Sendable (Platform, ProcessExecutors) -> any SimulatedApp
     ) {
         self.init(
-            description: description, invariants: invariants, settings: NoSettings.self, usesBackend: usesBackend,
+            description: description, invariants: invariants, settings: NoSettings.self, server: server,
             platforms: platforms
         ) { platform, executors, _ in make(platform, executors) }
     }

@@ -4,7 +4,10 @@ import Foundation
 /// The device's network: whether it is online (`network.offline` / `network.online`,
 /// docs/platform.md, "Network"), the transport to its servers, and the system's push delivery.
 ///
-/// Every exchange is traced `network.request` (method, path, status or the error the app got);
+/// Every exchange is traced `network.request` (method, path, status or the error the app got),
+/// when the app gets the answer: the server acts on a request when it is sent, and the answer
+/// arrives after the server's latency (``NetworkTransport/latencyMilliseconds(for:)``, drawn from
+/// the world's seeded randomness), during which the device's other processes go on;
 /// a push shown is traced `notification.push`. While offline a request fails at once with
 /// `URLError.notConnectedToInternet`, as a lost connection does, and pushes wait for the next
 /// tick online (APNs keeps them). The ticks (``NetworkTransport/tickPeriodSeconds``) are the
@@ -12,6 +15,7 @@ import Foundation
 @_spi(Host) public actor NetworkAgent: WorldActor {
     @_spi(Host) public nonisolated let executor: WorldActorExecutor
     private let clock: VirtualClock
+    private let world: World
     private let calendar: DeviceCalendar
     private let trace: DeviceTrace
     private let notifications: NotificationAgent
@@ -22,11 +26,12 @@ import Foundation
     @_spi(Host) public private(set) var online = true
 
     @_spi(Host) public init(
-        executor: WorldActorExecutor, clock: VirtualClock, calendar: DeviceCalendar, trace: DeviceTrace,
+        executor: WorldActorExecutor, world: World, calendar: DeviceCalendar, trace: DeviceTrace,
         notifications: NotificationAgent, system: SystemAgent, transport: (any NetworkTransport)?
     ) {
         self.executor = executor
-        self.clock = clock
+        self.world = world
+        clock = world.clock
         self.calendar = calendar
         self.trace = trace
         self.notifications = notifications
@@ -52,7 +57,7 @@ import Foundation
     }
 
     /// One request from the app: the server's answer, or the error `URLSession` would throw.
-    @_spi(Host) public func send(_ request: NetworkRequest) throws -> HTTPResponse {
+    @_spi(Host) public func send(_ request: NetworkRequest) async throws -> HTTPResponse {
         let method = request.httpMethod
         let path = request.path
         guard online else {
@@ -62,6 +67,10 @@ import Foundation
         guard let response = transport?.exchange(request, at: milliseconds(clock.now)) else {
             trace.record(.networkRequest(method: method, path: path, status: nil, error: "cannotFindHost"))
             throw URLError(.cannotFindHost)
+        }
+        if let range = transport?.latencyMilliseconds(for: request), range.upperBound > 0 {
+            let latency = Int.random(in: range, using: &world.random)
+            await world.sleep(seconds: Double(latency) / 1000)
         }
         trace.record(.networkRequest(method: method, path: path, status: response.statusCode, error: nil))
         return response

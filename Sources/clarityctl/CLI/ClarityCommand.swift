@@ -35,9 +35,20 @@ protocol ClarityCommand {
 
 /// A command that is one request to the daemon: a method, its params and a way to show the result.
 protocol RequestCommand: ClarityCommand {
-    var method: Method { get }
+    /// The method's wire name: one of the protocol's (``MethodCommand``), or one a registered
+    /// server answers to (`backend.users`).
+    var methodName: String { get }
     var params: JSONValue? { get }
     var presentation: Presentation { get }
+}
+
+/// A request command whose method is one of the protocol's own.
+protocol MethodCommand: RequestCommand {
+    var method: Method { get }
+}
+
+extension MethodCommand {
+    var methodName: String { method.rawValue }
 }
 
 extension ClarityCommand {
@@ -48,7 +59,7 @@ extension RequestCommand {
     var presentation: Presentation { .generic }
 
     func run(in session: Session) throws {
-        let result = try session.call(method.rawValue, params: params)
+        let result = try session.call(methodName, params: params)
         session.output.show(result, as: presentation)
     }
 }

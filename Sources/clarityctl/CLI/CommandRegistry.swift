@@ -13,7 +13,7 @@ enum CommandRegistry {
             ActivityStart.self, ActivityStop.self, ActivityList.self,
             ScenarioExplore.self, ScenarioCancel.self, ScenarioReplay.self, ScenarioRun.self, RecordStart.self, RecordStop.self,
             BackendList.self, BackendNow.self, BackendUsers.self, BackendEvents.self, BackendScores.self, BackendGroups.self,
-            BackendLeaderboard.self, BackendSync.self,
+            BackendLeaderboard.self, BackendSync.self, ServerList.self, ServerCall.self,
             RawCall.self, BenchRun.self, NewApp.self, CompletionScript.self, HelpShow.self,
         ]
     }

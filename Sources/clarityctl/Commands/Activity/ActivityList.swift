@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl activity list`: the monitored activities, one line each (``ActivitiesView``).
-struct ActivityList: RequestCommand {
+struct ActivityList: MethodCommand {
     static let help = CommandHelp(
         words: ["activity", "list"], synopsis: "", abstract: "list monitored activities (activity.list)",
         details: [

@@ -2,7 +2,7 @@ import ControlProtocol
 
 /// `clarityctl activity start NAME --schedule JSON`: starts monitoring an activity, as the app
 /// calling `DeviceActivityCenter.startMonitoring(_:during:events:)`.
-struct ActivityStart: RequestCommand {
+struct ActivityStart: MethodCommand {
     static let help = CommandHelp(
         words: ["activity", "start"], synopsis: "NAME --schedule JSON [--events JSON]",
         abstract: "start monitoring a device activity (activity.start)",

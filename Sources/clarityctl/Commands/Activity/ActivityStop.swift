@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl activity stop NAME…`: stops monitoring the named activities.
-struct ActivityStop: RequestCommand {
+struct ActivityStop: MethodCommand {
     static let help = CommandHelp(
         words: ["activity", "stop"], synopsis: "NAME [NAME ...]", abstract: "stop monitoring activities (activity.stop)"
     )

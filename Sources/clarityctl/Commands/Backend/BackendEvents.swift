@@ -12,5 +12,5 @@ struct BackendEvents: RequestCommand {
         params = try BackendParams.whose(&arguments, options: options)
     }
 
-    var method: Method { .backendEvents }
+    var methodName: String { "backend.events" }
 }

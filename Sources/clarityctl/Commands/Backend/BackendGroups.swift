@@ -12,5 +12,5 @@ struct BackendGroups: RequestCommand {
         params = .object(try BackendParams.named(&arguments))
     }
 
-    var method: Method { .backendGroups }
+    var methodName: String { "backend.groups" }
 }

@@ -18,5 +18,5 @@ struct BackendLeaderboard: RequestCommand {
         params = .object(members)
     }
 
-    var method: Method { .backendLeaderboard }
+    var methodName: String { "backend.leaderboard" }
 }

@@ -1,9 +1,9 @@
 import ControlProtocol
 
-/// `clarityctl backend list`: list The Phone's backends.
+/// `clarityctl backend list`: list the backends (the instances of the server that answers `backend.*`).
 struct BackendList: RequestCommand {
     static let help = CommandHelp(
-        words: ["backend", "list"], synopsis: "", abstract: "list The Phone's backends (backend.list)",
+        words: ["backend", "list"], synopsis: "", abstract: "list the backends (backend.list)",
         details: [])
 
     let params: JSONValue?
@@ -12,5 +12,5 @@ struct BackendList: RequestCommand {
         params = nil
     }
 
-    var method: Method { .backendList }
+    var methodName: String { "backend.list" }
 }

@@ -12,5 +12,5 @@ struct BackendNow: RequestCommand {
         params = .object(try BackendParams.named(&arguments))
     }
 
-    var method: Method { .backendNow }
+    var methodName: String { "backend.now" }
 }

@@ -12,5 +12,5 @@ struct BackendScores: RequestCommand {
         params = try BackendParams.whose(&arguments, options: options)
     }
 
-    var method: Method { .backendScores }
+    var methodName: String { "backend.scores" }
 }

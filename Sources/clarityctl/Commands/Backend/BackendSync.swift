@@ -24,5 +24,5 @@ struct BackendSync: RequestCommand {
         params = .object(members)
     }
 
-    var method: Method { .backendSync }
+    var methodName: String { "backend.sync" }
 }

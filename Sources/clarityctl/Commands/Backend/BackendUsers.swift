@@ -12,5 +12,5 @@ struct BackendUsers: RequestCommand {
         params = .object(try BackendParams.named(&arguments))
     }
 
-    var method: Method { .backendUsers }
+    var methodName: String { "backend.users" }
 }

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl advance DURATION`: moves the device's virtual clock forward, firing what falls due.
-struct ClockAdvance: RequestCommand {
+struct ClockAdvance: MethodCommand {
     static let help = CommandHelp(
         words: ["advance"], synopsis: "DURATION",
         abstract: "advance the virtual clock and show the effects (clock.advance)",

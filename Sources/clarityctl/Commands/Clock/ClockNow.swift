@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl now`: the device's virtual time.
-struct ClockNow: RequestCommand {
+struct ClockNow: MethodCommand {
     static let help = CommandHelp(words: ["now"], synopsis: "", abstract: "show the device's virtual time (clock.now)",
         aliases: [["clock", "now"]])
 

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl ping`: is the daemon there, and which version is it.
-struct DaemonPing: RequestCommand {
+struct DaemonPing: MethodCommand {
     static let help = CommandHelp(words: ["ping"], synopsis: "", abstract: "check that clarityd answers (daemon.ping)",
         aliases: [["daemon", "ping"]])
 

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl shutdown`: the daemon flushes its state and exits 0.
-struct DaemonShutdown: RequestCommand {
+struct DaemonShutdown: MethodCommand {
     static let help = CommandHelp(
         words: ["shutdown"], synopsis: "", abstract: "flush state and stop the daemon (daemon.shutdown)",
         aliases: [["daemon", "shutdown"]])

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl status`: the daemon's version, pid, uptime, socket, state directory, devices and connections.
-struct DaemonStatus: RequestCommand {
+struct DaemonStatus: MethodCommand {
     static let help = CommandHelp(words: ["status"], synopsis: "", abstract: "show the daemon's status (daemon.status)",
         aliases: [["daemon", "status"]])
 

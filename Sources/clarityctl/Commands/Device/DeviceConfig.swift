@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl config [JSON]`: the device's effective config, or sets per-device overrides.
-struct DeviceConfig: RequestCommand {
+struct DeviceConfig: MethodCommand {
     static let help = CommandHelp(
         words: ["config"], synopsis: "[JSON]",
         abstract: "show the device's config, or set overrides from a JSON object (device.config)",

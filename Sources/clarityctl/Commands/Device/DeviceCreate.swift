@@ -4,7 +4,7 @@ import ControlProtocol
 /// `--app` no `app` is sent, so the daemon's `defaultApp` applies. Its help names the apps as the
 /// running daemon's `daemon.catalog` gives them, so an app registered in the daemon's catalog
 /// appears there without a change here.
-struct DeviceCreate: RequestCommand {
+struct DeviceCreate: MethodCommand {
     static let help = CommandHelp(
         words: ["device", "create"],
         synopsis:
@@ -18,7 +18,7 @@ struct DeviceCreate: RequestCommand {
             "  --timezone TZ     e.g. Europe/Berlin",
             "  --platform OS     ios (default) or android (The Phone's Android client)",
             "  --seed N          the device's random seed",
-            "  --backend NAME    The Phone's backend (default: default; config.backend, or config.app.backend)",
+            "  --backend NAME    the instance of the app's server (default: default; config.backend)",
             "  --config JSON     per-device overrides, e.g. '{\"memoryBudgets\":{\"monitor\":6291456}}'",
             "Examples:",
             "  clarityctl device create kitty --app scrollkitty --config '{\"app\":{\"variant\":\"readModifyWrite\"}}'",

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl device remove NAME`: removes a device and its state.
-struct DeviceRemove: RequestCommand {
+struct DeviceRemove: MethodCommand {
     static let help = CommandHelp(
         words: ["device", "remove"], synopsis: "NAME", abstract: "remove a device (device.remove)")
 

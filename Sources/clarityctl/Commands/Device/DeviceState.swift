@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl device state`: the device's snapshot (lock, foreground app, WiFi, call, shields, sandboxes, app state).
-struct DeviceState: RequestCommand {
+struct DeviceState: MethodCommand {
     static let help = CommandHelp(
         words: ["device", "state"], synopsis: "", abstract: "show the device's state (device.state)")
 

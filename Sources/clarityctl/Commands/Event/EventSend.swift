@@ -3,7 +3,7 @@ import ControlProtocol
 /// `clarityctl event TYPE`: something happens on the device (lock, open an app, tap a shield
 /// button, a call, WiFi, a StoreKit transaction, contacts, a HealthKit sample, the main app's
 /// process ended); prints its effects.
-struct EventSend: RequestCommand {
+struct EventSend: MethodCommand {
     static let help = CommandHelp(
         words: ["event"],
         synopsis: "TYPE [--app BUNDLE] [--button primary|secondary] [--taps N] [--handle H] [--ssid S] [--product P] "

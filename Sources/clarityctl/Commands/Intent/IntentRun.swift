@@ -2,7 +2,7 @@ import ControlProtocol
 
 /// `clarityctl intent NAME KEY=VALUE…`: a user action inside the main app, e.g. `selectApps`.
 /// Its help lists each app's intents as the running daemon's `daemon.catalog` gives them.
-struct IntentRun: RequestCommand {
+struct IntentRun: MethodCommand {
     static let help = CommandHelp(
         words: ["intent"], synopsis: "NAME [KEY=VALUE ...] [--app APP]",
         abstract: "perform a user action in the main app (intent)",

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl notifications`: the local notifications the device delivered.
-struct NotificationsList: RequestCommand {
+struct NotificationsList: MethodCommand {
     static let help = CommandHelp(
         words: ["notifications"], synopsis: "[--since T]",
         abstract: "list delivered notifications (notifications.list)",

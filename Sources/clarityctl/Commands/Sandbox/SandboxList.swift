@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl sandboxes`: each extension's sandbox: state, memory budget and peak, launches, jetsams.
-struct SandboxList: RequestCommand {
+struct SandboxList: MethodCommand {
     static let help = CommandHelp(
         words: ["sandboxes"], synopsis: "", abstract: "show the extension sandboxes (sandbox.list)",
         aliases: [["sandbox", "list"]])

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl shield-config APP`: what the shield over `APP` would show now.
-struct ShieldConfigGet: RequestCommand {
+struct ShieldConfigGet: MethodCommand {
     static let help = CommandHelp(
         words: ["shield-config"], synopsis: "APP",
         abstract: "show the ShieldConfiguration for an app (shield.config)", aliases: [["shield", "config"]])

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl shields`: the effective shield and each named ManagedSettingsStore's.
-struct ShieldsGet: RequestCommand {
+struct ShieldsGet: MethodCommand {
     static let help = CommandHelp(
         words: ["shields"], synopsis: "", abstract: "show shielded apps and categories per store (shields.get)",
         aliases: [["shields", "get"]])

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl store dump`: every value of an App Group suite.
-struct StoreDump: RequestCommand {
+struct StoreDump: MethodCommand {
     static let help = CommandHelp(
         words: ["store", "dump"], synopsis: "[--suite S]",
         abstract: "show every App Group value (store.dump)",

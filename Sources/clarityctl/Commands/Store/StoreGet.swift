@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl store get KEY`: one value from an App Group suite (null when absent).
-struct StoreGet: RequestCommand {
+struct StoreGet: MethodCommand {
     static let help = CommandHelp(
         words: ["store", "get"], synopsis: "KEY [--suite S]",
         abstract: "read an App Group value (store.get)",

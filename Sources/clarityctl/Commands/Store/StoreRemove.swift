@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl store remove KEY`: an outside removal from an App Group suite.
-struct StoreRemove: RequestCommand {
+struct StoreRemove: MethodCommand {
     static let help = CommandHelp(
         words: ["store", "remove"], synopsis: "KEY [--suite S]",
         abstract: "remove an App Group value (store.remove)",

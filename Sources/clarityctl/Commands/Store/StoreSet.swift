@@ -1,7 +1,7 @@
 import ControlProtocol
 
 /// `clarityctl store set KEY VALUE`: an outside write to an App Group suite, traced as such.
-struct StoreSet: RequestCommand {
+struct StoreSet: MethodCommand {
     static let help = CommandHelp(
         words: ["store", "set"], synopsis: "KEY VALUE [--suite S]",
         abstract: "write an App Group value (store.set)",

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatediOS
 
 #if canImport(Glibc)
     import Glibc
@@ -6,18 +7,26 @@ import Foundation
     import Darwin
 #endif
 
-/// The names of The Phone's backends' files in `<state dir>/backends/` (docs/apps/thephone-backend.md,
-/// "Persistence"), per backend `name`:
+/// The names of a server's instances' files in its directory (`<state dir>/servers/<server>/`,
+/// or the one its registration names: The Phone's `backends/`; docs/apps/thephone-backend.md,
+/// "Persistence"), per instance `name`:
 ///
 /// - `<name>.json`: its snapshot, which names the generation `G` of the journal that continues it;
-/// - `<name>.<G>.journal`: one ``BackendOperation`` per line; generation 0's starts with the
+/// - `<name>.<G>.journal`: one ``ServerOperation`` per line; generation 0's starts with the
 ///   backend's creation, so it rebuilds the backend without any snapshot;
 /// - `<name>.<P>.snapshot`: the snapshot before, kept with the journals from `P` on until the
 ///   next compaction, so that the backend can be rebuilt when `<name>.json` cannot be read.
 ///
 /// Files that cannot be read are moved aside as `<file>.corrupt-<unix time>`, never deleted.
-struct BackendFiles {
+struct ServerFiles {
+    let registration: ServerRegistration
     let directory: URL
+
+    /// How logs name the instance `name`: `backend default` for The Phone's (its method prefix),
+    /// else `<server> instance <name>`.
+    func subject(_ name: String) -> String {
+        registration.methodPrefix.map { "\($0) \(name)" } ?? "\(registration.name) instance \(name)"
+    }
 
     /// What a file in `backends/` is.
     enum Kind {

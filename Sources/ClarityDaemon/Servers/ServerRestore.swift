@@ -1,8 +1,8 @@
 import DeviceActors
 import Foundation
-import ThePhoneBackend
+@_spi(Host) import SimulatediOS
 
-/// A backend read back from its files at a start (``BackendStore``): a base — a snapshot, or
+/// A server instance read back from its files at a start (``ServerStore``): a base — a snapshot, or
 /// the creation its first journal starts with — and every journal from the base's generation
 /// on, applied in order up to the first line that does not read or cannot apply.
 ///
@@ -13,13 +13,13 @@ import ThePhoneBackend
 /// (``JournalScan``), the line where the replay stopped is reported and cut off, so that
 /// nothing is ever appended after it. Files that cannot be read or are not used are moved
 /// aside and logged at error, never deleted or written over.
-struct BackendRestore {
-    let host: BackendHost
-    let files: BackendStore.Generation
+struct ServerRestore {
+    let host: ServerHost
+    let files: ServerStore.Generation
 
     /// The backend `name` from `found`, its files; nil, its journals moved aside, when no base reads.
-    init?(_ name: String, _ found: BackendFiles.Found, in directory: BackendFiles, log: Logger) {
-        let subject = "backend \(name)"
+    init?(_ name: String, _ found: ServerFiles.Found, in directory: ServerFiles, log: Logger) {
+        let subject = directory.subject(name)
         var bases = Bases(name: name, found: found, directory: directory, log: log)
         var best: Replay?
         while let base = bases.next() {
@@ -39,7 +39,7 @@ struct BackendRestore {
             let why = found.journals.contains(unused.generation) ? "\(base.file) and the journals after it reach further" : "its journal is missing"
             log.error("\(subject): \(unused.file) is not used (\(why)); moved aside to \(directory.moveAside(unused.file))")
         }
-        var files = BackendStore.Generation(
+        var files = ServerStore.Generation(
             journal: best.replayed.last ?? base.generation, lines: best.lines, bytes: best.bytes, snapshotBytes: base.bytes,
             snapshot: base.isCurrent ? base.generation : nil, rebuiltFrom: base.generation)
         switch best.stop {
@@ -64,7 +64,7 @@ struct BackendRestore {
 
     /// A base the backend can be rebuilt from.
     struct Base {
-        var stored: StoredBackend
+        var stored: StoredServer
         var bytes: Int
         /// The file it was read from.
         var file: String
@@ -78,8 +78,8 @@ struct BackendRestore {
     /// with. A snapshot that does not read is moved aside (logged) and passed over.
     struct Bases {
         let name: String
-        let found: BackendFiles.Found
-        let directory: BackendFiles
+        let found: ServerFiles.Found
+        let directory: ServerFiles
         let log: Logger
         /// The snapshots read so far.
         private(set) var read: [Base] = []
@@ -87,7 +87,7 @@ struct BackendRestore {
         private var askedForCurrent = false
         private var askedForCreation = false
 
-        init(name: String, found: BackendFiles.Found, directory: BackendFiles, log: Logger) {
+        init(name: String, found: ServerFiles.Found, directory: ServerFiles, log: Logger) {
             self.name = name
             self.found = found
             self.directory = directory
@@ -99,7 +99,7 @@ struct BackendRestore {
             if !askedForCurrent {
                 askedForCurrent = true
                 if found.hasSnapshot, let current = snapshot(directory.snapshot(name), generation: nil) { return current }
-                if !found.hasSnapshot { log.error("backend \(name): \(directory.snapshot(name)) is missing; rebuilding it from the files before it") }
+                if !found.hasSnapshot { log.error("\(directory.subject(name)): \(directory.snapshot(name)) is missing; rebuilding it from the files before it") }
             }
             while let generation = previous.popLast() {
                 if let base = snapshot(directory.previousSnapshot(name, generation), generation: generation) { return base }
@@ -114,16 +114,16 @@ struct BackendRestore {
         private mutating func snapshot(_ file: String, generation: Int?) -> Base? {
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: file))
-                let stored = try BackendStore.decodeSnapshot(data)
-                guard stored.name == name else { throw BackendStore.Damage("it names backend \(stored.name.debugDescription)") }
+                let stored = try StoredServer.decode(data, of: directory.registration)
+                guard stored.name == name else { throw ServerStore.Damage("it names \(directory.subject(stored.name))") }
                 if let generation, (stored.journal ?? 0) != generation {
-                    throw BackendStore.Damage("it names journal generation \(stored.journal ?? 0), not \(generation)")
+                    throw ServerStore.Damage("it names journal generation \(stored.journal ?? 0), not \(generation)")
                 }
                 let base = Base(stored: stored, bytes: data.count, file: file, isCurrent: generation == nil)
                 read.append(base)
                 return base
             } catch {
-                log.error("backend \(name): \(file) could not be read (\(error)); moved aside to \(directory.moveAside(file))")
+                log.error("\(directory.subject(name)): \(file) could not be read (\(error)); moved aside to \(directory.moveAside(file))")
                 return nil
             }
         }
@@ -133,9 +133,11 @@ struct BackendRestore {
             let first = directory.journal(name, 0)
             guard found.journals.contains(0), let data = FileManager.default.contents(atPath: first),
                 let line = data.split(separator: UInt8(ascii: "\n"), maxSplits: 1).first,
-                case .created(let now)? = try? JSONDecoder().decode(BackendOperation.self, from: line), PhoneBackend.times.contains(now)
+                case .created(let now)? = try? JSONDecoder().decode(ServerOperation.self, from: line),
+                directory.registration.kind.times.contains(now),
+                case let stored = StoredServer.created(directory.registration, name: name, now: now, journal: 0)
             else { return nil }
-            return Base(stored: .created(name: name, now: now, journal: 0), bytes: 0, file: first, isCurrent: false)
+            return Base(stored: stored, bytes: 0, file: first, isCurrent: false)
         }
     }
 
@@ -151,7 +153,7 @@ struct BackendRestore {
         }
 
         let base: Base
-        let host: BackendHost
+        let host: ServerHost
         /// The generations of the journals read, whole or in part.
         private(set) var replayed: [Int] = []
         /// The lines and bytes read of the last of them.
@@ -161,9 +163,9 @@ struct BackendRestore {
         /// Whether it reached the end of the last journal there is (a torn last line aside).
         private(set) var isWhole = true
 
-        init(_ base: Base, found: BackendFiles.Found, name: String, in directory: BackendFiles) {
+        init(_ base: Base, found: ServerFiles.Found, name: String, in directory: ServerFiles) {
             self.base = base
-            host = BackendHost(restoring: base.stored)
+            host = ServerHost(directory.registration, restoring: base.stored)
             let last = max(base.generation, found.journals.max() ?? base.generation)
             for generation in base.generation...last {
                 let path = directory.journal(name, generation)
@@ -171,7 +173,7 @@ struct BackendRestore {
                     stop = .missing(path)
                     break
                 }
-                let scan = BackendStore.replay(data, on: host)
+                let scan = ServerStore.replay(data, on: host)
                 replayed.append(generation)
                 lines = scan.ranges.count
                 bytes = scan.goodLength
@@ -195,11 +197,11 @@ struct BackendRestore {
 
         /// The backend from the base and the lines read before the stop, applied again: a line
         /// that could not apply may have changed the backend (a request answered otherwise).
-        func replayedAgainUpToTheStop(name: String, in directory: BackendFiles) -> BackendHost {
-            let host = BackendHost(restoring: base.stored)
+        func replayedAgainUpToTheStop(name: String, in directory: ServerFiles) -> ServerHost {
+            let host = ServerHost(directory.registration, restoring: base.stored)
             for generation in replayed {
                 guard let data = FileManager.default.contents(atPath: directory.journal(name, generation)) else { break }
-                _ = BackendStore.replay(generation == replayed.last ? data.prefix(bytes) : data, on: host)
+                _ = ServerStore.replay(generation == replayed.last ? data.prefix(bytes) : data, on: host)
             }
             return host
         }

@@ -1,7 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import Foundation
-import ThePhoneBackend
+@_spi(Host) import SimulatediOS
 
 #if canImport(Glibc)
     import Glibc
@@ -9,24 +9,25 @@ import ThePhoneBackend
     import Darwin
 #endif
 
-/// The Phone's backends on disk, in `<stateDir>/backends/` (``BackendFiles``): per backend a
-/// snapshot and the journal that continues it, one ``BackendOperation`` per line. A request's
-/// changes are appended before the request's own journal line is written, so that whatever a
-/// device was told the backend stored is on disk first; after `compactAfter` lines, or once the
-/// journal holds as many bytes as its snapshot and at least `compactAfterBytes`, the backend is
-/// snapshotted into a new generation (docs/apps/thephone-backend.md, "Persistence").
+/// The apps' server instances on disk, each server in its own directory (``ServerFiles``): per
+/// instance a snapshot and the journal that continues it, one ``ServerOperation`` per line. A
+/// request's changes are appended before the request's own journal line is written, so that
+/// whatever a device was told the server stored is on disk first; after `compactAfter` lines, or
+/// once the journal holds as many bytes as its snapshot and at least `compactAfterBytes`, the
+/// instance is snapshotted into a new generation (docs/sdk.md, "Your app's own server";
+/// docs/apps/thephone-backend.md, "Persistence").
 ///
 /// A journal is deleted only once it was folded into a snapshot that was written and read
 /// back, and only at the compaction after that one: until then it and the snapshot before it
-/// rebuild the backend if the newest snapshot cannot be read (``BackendRestore``).
-final class BackendStore: Sendable {
-    let directory: URL
+/// rebuild the instance if the newest snapshot cannot be read (``ServerRestore``).
+final class ServerStore: Sendable {
     let servers: Servers
-    private let files: BackendFiles
+    /// Each server's files, by its name.
+    private let files: [String: ServerFiles]
     private let log: Logger
     /// Whether writes are synced to disk (config `durability` `fsync`).
     private let syncs: Bool
-    /// Where each backend's files stand.
+    /// Where each instance's files stand, by ``key(_:)``.
     private let generations = Protected<[String: Generation]>([:])
     /// One save at a time: devices on several lanes share a backend.
     private let writing = NSLock()
@@ -70,55 +71,66 @@ final class BackendStore: Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    /// Reads every saved backend (``BackendRestore``); one rebuilt from other files than its
-    /// snapshot and journal is snapshotted at once.
-    init(stateDirectory: URL, syncs: Bool, log: Logger, compactAfter: Int = 10_000, compactAfterBytes: Int = 1 << 20) throws {
+    /// Reads every saved instance of `registrations`' servers (``ServerRestore``); one rebuilt
+    /// from other files than its snapshot and journal is snapshotted at once.
+    init(
+        stateDirectory: URL, registrations: [ServerRegistration], syncs: Bool, log: Logger, compactAfter: Int = 10_000,
+        compactAfterBytes: Int = 1 << 20
+    ) throws {
         self.compactAfter = compactAfter
         self.compactAfterBytes = compactAfterBytes
-        directory = stateDirectory.appendingPathComponent("backends", isDirectory: true)
-        files = BackendFiles(directory: directory)
         self.log = log
         self.syncs = syncs
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var restored: [BackendRestore] = []
-        for (name, found) in files.found().sorted(by: { $0.key < $1.key }) where DeviceConfig.isBackendName(name) {
-            if let backend = BackendRestore(name, found, in: files, log: log) { restored.append(backend) }
-        }
-        servers = Servers(restored.map(\.host))
-        generations.withLock { $0 = Dictionary(uniqueKeysWithValues: restored.map { ($0.host.name, $0.files) }) }
-        for backend in restored where backend.files.mustCompact || backend.files.journalIsSealed {
-            do {
-                try compact(backend.host, backend.files)
-            } catch {
-                log.error("backend \(backend.host.name) could not be snapshotted after its restore (\(error)); the next save tries again")
+        var files: [String: ServerFiles] = [:]
+        var restored: [ServerRestore] = []
+        for registration in registrations where files[registration.name] == nil {
+            let directory = stateDirectory.appendingPathComponent(registration.stateDirectory, isDirectory: true)
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let serverFiles = ServerFiles(registration: registration, directory: directory)
+            files[registration.name] = serverFiles
+            for (name, found) in serverFiles.found().sorted(by: { $0.key < $1.key }) where ServerRegistration.isName(name) {
+                if let instance = ServerRestore(name, found, in: serverFiles, log: log) { restored.append(instance) }
             }
         }
-        if !restored.isEmpty { log.info("backends restored: \(restored.map(\.host.name).joined(separator: ", "))") }
+        self.files = files
+        servers = Servers(restored.map(\.host))
+        generations.withLock { $0 = Dictionary(uniqueKeysWithValues: restored.map { (Self.key($0.host), $0.files) }) }
+        for instance in restored where instance.files.mustCompact || instance.files.journalIsSealed {
+            let files = files[instance.host.registration.name]!
+            do {
+                try compact(instance.host, instance.files, files)
+            } catch {
+                log.error("\(files.subject(instance.host.name)) could not be snapshotted after its restore (\(error)); the next save tries again")
+            }
+        }
+        if !restored.isEmpty {
+            log.info("server instances restored: \(restored.map { files[$0.host.registration.name]!.subject($0.host.name) }.joined(separator: ", "))")
+        }
+    }
+
+    /// An instance's key among ``generations``: server and instance names hold no `/`.
+    private static func key(_ host: ServerHost) -> String { host.registration.name + "/" + host.name }
+
+    /// The files of `host`'s server.
+    private func files(of host: ServerHost) throws -> ServerFiles {
+        guard let found = files[host.registration.name] else {
+            throw Damage("server \(host.registration.name) was not registered with the daemon: its instances have no directory")
+        }
+        return found
     }
 
     /// Applies the operations of a journal's bytes to `host` in order, up to the first line
-    /// that does not read as one or cannot apply (``BackendHost/replay(_:)``).
-    static func replay(_ journal: Data, on host: BackendHost) -> JournalScan {
+    /// that does not read as one or cannot apply (``ServerHost/replay(_:)``).
+    static func replay(_ journal: Data, on host: ServerHost) -> JournalScan {
         let decoder = JSONDecoder()
         return JournalScan(journal) { _, line in
-            guard let operation = try? decoder.decode(BackendOperation.self, from: line) else { return false }
+            guard let operation = try? decoder.decode(ServerOperation.self, from: line) else { return false }
             return host.replay(operation)
         }
     }
 
-    /// A backend's snapshot file, as a restart reads it; throws what makes it unreadable (the
-    /// restart logs it and moves the file aside).
-    static func decodeSnapshot(_ data: Data) throws -> StoredBackend {
-        let stored = try JSONDecoder().decode(StoredBackend.self, from: data)
-        guard stored.backend.timesAreWithinRange else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "a clock or event time outside \(PhoneBackend.times) ms since 1970"))
-        }
-        return stored
-    }
-
-    /// Writes what every backend changed since the last save: a new backend's first journal and
+    /// Writes what every instance changed since the last save: a new instance's first journal and
     /// snapshot, the others' operations appended to their journals (synced with durability
     /// `fsync`). Throws when a backend could not be written (the caller's request then fails:
     /// what it changed would not survive a restart; the backend keeps its operations for the
@@ -127,8 +139,9 @@ final class BackendStore: Sendable {
         writing.lock()
         defer { writing.unlock() }
         for backend in servers.all {
-            guard var generation = generations.withLock({ $0[backend.name] }) else {
-                try start(backend)
+            let files = try files(of: backend)
+            guard var generation = generations.withLock({ $0[Self.key(backend)] }) else {
+                try start(backend, files)
                 continue
             }
             if !generation.mustCompact, !generation.journalIsSealed {
@@ -144,44 +157,44 @@ final class BackendStore: Sendable {
                 }
                 generation.lines += operations.count
                 generation.bytes += bytes.count
-                generations.withLock { [generation] in $0[backend.name] = generation }
+                generations.withLock { [generation] in $0[Self.key(backend)] = generation }
             }
             guard generation.isDue(lines: compactAfter, bytes: compactAfterBytes) else { continue }
             do {
-                try compact(backend, generation)
+                try compact(backend, generation, files)
             } catch where !generation.mustCompact && !generation.journalIsSealed {
                 // What the request changed is in the journal already; the next save tries again.
-                log.error("backend \(backend.name) could not be snapshotted (\(error)); its journal grows until it can be")
+                log.error("\(files.subject(backend.name)) could not be snapshotted (\(error)); its journal grows until it can be")
             }
         }
     }
 
-    /// A new backend's first save: generation 0's journal, every operation since its creation
+    /// A new instance's first save: generation 0's journal, every operation since its creation
     /// (the first says when it was made), then its snapshot as made. A journal of that name
     /// the start did not read is moved aside first, never written over.
-    private func start(_ backend: BackendHost) throws {
+    private func start(_ backend: ServerHost, _ files: ServerFiles) throws {
         let operations = backend.takeOperations()
         guard case .created(let now)? = operations.first else {
             backend.putBack(operations)
-            throw Damage("backend \(backend.name) was not made here: no creation starts its operations")
+            throw Damage("\(files.subject(backend.name)) was not made here: no creation starts its operations")
         }
         let journal = files.journal(backend.name, 0)
         if FileManager.default.fileExists(atPath: journal) {
-            log.error("backend \(backend.name): \(journal) was not read at the start; moved aside to \(files.moveAside(journal))")
+            log.error("\(files.subject(backend.name)): \(journal) was not read at the start; moved aside to \(files.moveAside(journal))")
         }
         let bytes: [UInt8]
         let snapshotBytes: Int
         do {
             bytes = try Self.lines(operations)
-            try AtomicFile.replace(journal, with: bytes, in: directory.path, syncing: syncs)
-            snapshotBytes = try writeSnapshot(.created(name: backend.name, now: now, journal: 0))
+            try AtomicFile.replace(journal, with: bytes, in: files.directory.path, syncing: syncs)
+            snapshotBytes = try writeSnapshot(.created(backend.registration, name: backend.name, now: now, journal: 0), files)
         } catch {
             unlink(journal)
             backend.putBack(operations)
             throw error
         }
         generations.withLock {
-            $0[backend.name] = Generation(
+            $0[Self.key(backend)] = Generation(
                 journal: 0, lines: operations.count, bytes: bytes.count, snapshotBytes: snapshotBytes, snapshot: 0, rebuiltFrom: 0)
         }
     }
@@ -192,13 +205,13 @@ final class BackendStore: Sendable {
     /// generation it names), the new snapshot is written over it and read back; then the files
     /// older than G' are deleted. A crash leaves a snapshot that reads and the journals after
     /// it; a snapshot that does not read back is undone, and the backend stays in generation G.
-    private func compact(_ backend: BackendHost, _ generation: Generation) throws {
+    private func compact(_ backend: ServerHost, _ generation: Generation, _ files: ServerFiles) throws {
         let name = backend.name
         let (stored, operations) = backend.snapshotTakingOperations()
         let journal = files.journal(name, generation.journal)
         if !FileManager.default.fileExists(atPath: journal) {
             // It went missing (logged at the start): the empty journal says the snapshot it continues is all there is.
-            try AtomicFile.replace(journal, with: [], in: directory.path, syncing: syncs)
+            try AtomicFile.replace(journal, with: [], in: files.directory.path, syncing: syncs)
         }
         // Over a sealed journal the operations are in the new snapshot only.
         if !operations.isEmpty, !generation.journalIsSealed {
@@ -212,7 +225,7 @@ final class BackendStore: Sendable {
         let next = generation.journal + 1
         let current = files.snapshot(name)
         let kept = generation.snapshot.map { files.previousSnapshot(name, $0) }
-        try AtomicFile.replace(files.journal(name, next), with: [], in: directory.path, syncing: syncs)
+        try AtomicFile.replace(files.journal(name, next), with: [], in: files.directory.path, syncing: syncs)
         if let kept {
             unlink(kept)
             guard link(current, kept) == 0 || (try? FileManager.default.copyItem(atPath: current, toPath: kept)) != nil else {
@@ -225,7 +238,7 @@ final class BackendStore: Sendable {
         snapshot.journal = next
         let bytes: Int
         do {
-            bytes = try writeSnapshot(snapshot)
+            bytes = try writeSnapshot(snapshot, files)
         } catch {
             if let kept { rename(kept, current) } else { unlink(current) }
             unlink(files.journal(name, next))
@@ -233,26 +246,26 @@ final class BackendStore: Sendable {
         }
         let rebuiltFrom = generation.snapshot ?? generation.rebuiltFrom
         files.deleteGenerations(of: name, before: rebuiltFrom)
-        if syncs { AtomicFile.syncDirectory(directory.path) }
+        if syncs { AtomicFile.syncDirectory(files.directory.path) }
         generations.withLock {
-            $0[name] = Generation(journal: next, snapshotBytes: bytes, snapshot: next, rebuiltFrom: rebuiltFrom)
+            $0[Self.key(backend)] = Generation(journal: next, snapshotBytes: bytes, snapshot: next, rebuiltFrom: rebuiltFrom)
         }
     }
 
     /// Writes `stored` as `<name>.json` and reads it back; throws unless it reads back as
     /// written. Returns its size.
-    private func writeSnapshot(_ stored: StoredBackend) throws -> Int {
+    private func writeSnapshot(_ stored: StoredServer, _ files: ServerFiles) throws -> Int {
         let path = files.snapshot(stored.name)
-        let bytes = try JSONWire.bytes(stored)
-        try AtomicFile.replace(path, with: bytes, in: directory.path, syncing: syncs)
+        let bytes = try stored.bytes()
+        try AtomicFile.replace(path, with: bytes, in: files.directory.path, syncing: syncs)
         let back = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard back.elementsEqual(bytes), try Self.decodeSnapshot(back) == stored else {
+        guard back.elementsEqual(bytes), try StoredServer.decode(back, of: files.registration) == stored else {
             throw Damage("\(path) does not read back as it was written")
         }
         return bytes.count
     }
 
-    private static func lines(_ operations: [BackendOperation]) throws -> [UInt8] {
+    private static func lines(_ operations: [ServerOperation]) throws -> [UInt8] {
         var bytes: [UInt8] = []
         for operation in operations {
             try JSONWire.append(operation, to: &bytes)

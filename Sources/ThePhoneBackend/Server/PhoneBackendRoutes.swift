@@ -1,6 +1,5 @@
 import Foundation
-@_spi(Host) import SimulatediOS
-import ThePhoneBackend
+import SimulatediOS
 
 /// The Phone's HTTP API (seed 001, "API Endpoints Summary") over a ``PhoneBackend``: decodes a
 /// request's JSON, calls the seed's service, encodes its answer. The caller is the device the
@@ -15,24 +14,25 @@ struct PhoneBackendRoutes {
     let timezone: String
     let platform: String
 
-    /// What serving a request gave: the response, and whether it was refused at the door — no
-    /// such route, a body that does not decode, or no user signed in on the device — which every
-    /// route checks before it changes anything, so the backend is as it was.
-    struct Served {
-        let response: HTTPResponse
-        let refusedAtTheDoor: Bool
+    /// The routes as `caller` reaches them.
+    init(_ caller: ServerCaller) {
+        device = caller.device
+        timezone = caller.timezone
+        platform = caller.platform
     }
 
-    /// Serves `request` on `backend` at the backend's clock.
-    func serve(_ request: NetworkRequest, on backend: inout PhoneBackend) -> Served {
+    /// Serves `request` on `backend` at the backend's clock. A request refused at the door — no
+    /// such route, a body that does not decode, or no user signed in on the device — is refused
+    /// before any change: every route checks those first, so the backend is as it was.
+    func serve(_ request: NetworkRequest, on backend: inout PhoneBackend) -> ServedRequest {
         do {
-            return Served(response: try respond(to: request, on: &backend), refusedAtTheDoor: false)
+            return ServedRequest(response: try respond(to: request, on: &backend))
         } catch let error as PhoneBackendError {
-            return Served(response: failure(Self.status(of: error), error.rawValue), refusedAtTheDoor: false)
+            return ServedRequest(response: failure(Self.status(of: error), error.rawValue))
         } catch let refusal as Refusal {
-            return Served(response: failure(refusal.status, refusal.reason), refusedAtTheDoor: true)
+            return ServedRequest(response: failure(refusal.status, refusal.reason), refusedBeforeAnyChange: true)
         } catch {
-            return Served(response: failure(400, "badRequest"), refusedAtTheDoor: true)
+            return ServedRequest(response: failure(400, "badRequest"), refusedBeforeAnyChange: true)
         }
     }
 

@@ -1,12 +1,12 @@
 import Foundation
 @_spi(Host) import SimulatediOS
 
-/// One device's line to its backend (``NetworkTransport``), which also keeps what the network
-/// answered during a request, so that a replay of the device's journal gets the same answers
-/// without asking the backend again: the backend has moved on (it holds what the first run
-/// stored), so asking again would answer otherwise, and change it twice.
+/// One device's line to the servers of its apps (``NetworkTransport``), which also keeps what the
+/// network answered during a request, so that a replay of the device's journal gets the same
+/// answers without asking the servers again: they have moved on (they hold what the first run
+/// stored), so asking again would answer otherwise, and change them twice.
 ///
-/// Live (the default): requests and ticks go to the backend; each answer of the request in
+/// Live (the default): requests and ticks go to the servers; each answer of the request in
 /// progress is kept, numbered by its place in the request (ticks only when they delivered
 /// pushes). ``takeExchanges()`` hands them over for the journal and starts the next request.
 /// Replaying (``replay(_:)``): answers come from the given exchanges only; a request the
@@ -21,26 +21,39 @@ public final class DeviceConnection: NetworkTransport, @unchecked Sendable {
         public var pushes: [PushMessage]?
     }
 
-    public let backend: BackendHost
-    private let routes: PhoneBackendRoutes
+    /// The instances the device's apps talk to, in the order of its apps.
+    public let servers: [ServerHost]
+    private let caller: ServerCaller
     private let lock = NSLock()
     private var calls = 0
     private var kept: [Exchange] = []
     private var replaying: [Int: Exchange]?
 
-    public let tickPeriodSeconds: Int? = 300
+    /// The shortest tick period of the device's servers (one tick reaches each).
+    public let tickPeriodSeconds: Int?
 
-    /// `device` (its time zone and platform sign-up defaults) on `backend`.
-    public init(backend: BackendHost, device: String, timezone: String, platform: DevicePlatform) {
-        self.backend = backend
-        routes = PhoneBackendRoutes(device: device, timezone: timezone, platform: platform.rawValue)
+    /// `caller` (its name, time zone and platform) on `servers`.
+    public init(servers: [ServerHost], caller: ServerCaller) {
+        self.servers = servers
+        self.caller = caller
+        tickPeriodSeconds = servers.compactMap(\.registration.tickPeriodSeconds).min()
+    }
+
+    public func latencyMilliseconds(for request: NetworkRequest) -> ClosedRange<Int>? {
+        server(for: request)?.registration.latencyMilliseconds
+    }
+
+    private func server(for request: NetworkRequest) -> ServerHost? {
+        let host = request.host
+        return servers.first { $0.registration.answers(host: host) }
     }
 
     public func exchange(_ request: NetworkRequest, at now: Int64) -> HTTPResponse? {
         lock.withLock {
             calls += 1
             if let replaying { return replaying[calls]?.response }
-            let response = backend.serve(request, with: routes, at: now)
+            guard let server = server(for: request) else { return nil }
+            let response = server.serve(request, from: caller, at: now)
             kept.append(Exchange(n: calls, response: response))
             return response
         }
@@ -50,7 +63,7 @@ public final class DeviceConnection: NetworkTransport, @unchecked Sendable {
         lock.withLock {
             calls += 1
             if let replaying { return replaying[calls]?.pushes ?? [] }
-            let pushes = backend.tick(device: routes.device, at: now)
+            let pushes = servers.flatMap { $0.tick(device: caller.device, at: now) }
             if !pushes.isEmpty { kept.append(Exchange(n: calls, pushes: pushes)) }
             return pushes
         }

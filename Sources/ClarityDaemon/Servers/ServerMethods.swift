@@ -1,0 +1,126 @@
+import ControlProtocol
+import DeviceActors
+import Foundation
+@_spi(Host) import SimulatediOS
+
+/// `server.list` and `server.call` (docs/protocol.md, "Servers"): the instances of the apps'
+/// servers as an observer sees them, and the methods each server declares
+/// (``ServerRegistration``, ``ServerMethod``). A server with a method prefix answers
+/// `<prefix>.list` and `<prefix>.<method>` too, its instance named by the param `<prefix>` (The
+/// Phone's `backend.users {"backend": "b"}`). A call naming a `device` reaches the instance that
+/// device talks to unless it names one; finding it waits for the device's lane, so calls run off
+/// the event loop. A method that changes the instance is saved before it is answered, as a
+/// device's request is.
+struct ServerMethods: Sendable {
+    let store: ServerStore
+    /// The devices, asked which instance one talks to.
+    let devices: DeviceService
+    /// The servers the daemon's apps registered.
+    let registrations: [ServerRegistration]
+
+    /// `server.list`: `[{"server","instance", …the server's summary}]`.
+    func list(_ params: JSONValue?) throws -> JSONValue {
+        _ = try decodeParams(NoParams.self, params)
+        return .array(try store.servers.all.map { host in try row(host, naming: ["server": .string(host.registration.name), "instance": .string(host.name)]) })
+    }
+
+    /// `<prefix>.list`: the rows of `server`'s instances, each named by the prefix (`{"backend"}`).
+    func list(of server: ServerRegistration, prefix: String) -> @Sendable (JSONValue?) throws -> JSONValue {
+        { params in
+            _ = try decodeParams(NoParams.self, params)
+            return .array(
+                try store.servers.all.filter { $0.registration.name == server.name }.map { try row($0, naming: [prefix: .string($0.name)]) })
+        }
+    }
+
+    private func row(_ host: ServerHost, naming names: [String: JSONValue]) throws -> JSONValue {
+        guard case .object(let summary) = try host.summary() else { return .object(names) }
+        return .object(summary.merging(names) { _, name in name })
+    }
+
+    /// `server.call`: `{"server"?, "instance"?, "device"?, "method", "params"?}`.
+    func call(_ params: JSONValue?) throws -> JSONValue {
+        let request = try decodeParams(Call.self, params)
+        let server = try server(named: request.server, device: request.device)
+        return try call(
+            server, method: request.method, params: request.params ?? .object([:]), instance: request.instance, instanceField: "instance",
+            device: request.device, fieldPrefix: "params.")
+    }
+
+    /// `<prefix>.<method>`: the params are the method's, with the instance named `<prefix>`.
+    func alias(of server: ServerRegistration, prefix: String, method: String) -> @Sendable (JSONValue?) throws -> JSONValue {
+        { params in
+            var members: [String: JSONValue]
+            switch params {
+            case nil, .null?: members = [:]
+            case .object(let given)?: members = given
+            default: throw RPCError.invalidParams(field: "params", reason: "must be an object")
+            }
+            let instance = members.removeValue(forKey: prefix)
+            guard instance.map({ $0.stringValue != nil }) ?? true else {
+                throw RPCError.invalidParams(field: prefix, reason: "must be a string")
+            }
+            guard members["device"].map({ $0.stringValue != nil }) ?? true else {
+                throw RPCError.invalidParams(field: "device", reason: "must be a string")
+            }
+            return try call(
+                server, method: method, params: .object(members), instance: instance?.stringValue, instanceField: prefix,
+                device: members["device"]?.stringValue, fieldPrefix: "")
+        }
+    }
+
+    private func call(
+        _ server: ServerRegistration, method: String, params: JSONValue, instance: String?, instanceField: String, device: String?,
+        fieldPrefix: String
+    ) throws -> JSONValue {
+        let deviceInstance = device.flatMap { devices.serverInstances(ofDevice: $0).first { $0.registration.name == server.name }?.name }
+        let name = instance ?? deviceInstance ?? "default"
+        guard let host = store.servers.existing(name, of: server.name) else {
+            let known = store.servers.all.filter { $0.registration.name == server.name }.map(\.name)
+            let noun = server.methodPrefix ?? "instance of \(server.name)"
+            throw RPCError.invalidParams(
+                field: instanceField,
+                reason: "no \(noun) \(name) (known: \(known.isEmpty ? "none yet: one starts with the first device whose app talks to it" : known.joined(separator: ", ")))")
+        }
+        let answer: JSONValue
+        do {
+            answer = try host.call(method, params: params, context: ServerCallContext(instance: name, device: device, deviceInstance: deviceInstance))
+        } catch .invalidParams(let field, let reason) {
+            throw RPCError.invalidParams(field: field == "method" || field == "device" ? field : fieldPrefix + field, reason: reason)
+        } catch .failed(let reason) {
+            throw RPCError.internalError(reason)
+        }
+        if server.kind.methods.contains(where: { $0.name == method && $0.changesState }) {
+            do {
+                try store.saveChanged()
+            } catch {
+                throw RPCError.storageFailed("\(server.methodPrefix ?? server.name) \(name) could not be saved", reason: "\(error)")
+            }
+        }
+        return answer
+    }
+
+    /// The server `name` names; else the first one `device`'s apps talk to; else the only one.
+    private func server(named name: String?, device: String?) throws(RPCError) -> ServerRegistration {
+        let known = registrations.map(\.name).joined(separator: ", ")
+        if let name {
+            guard let found = registrations.first(where: { $0.name == name }) else {
+                throw .invalidParams(field: "server", reason: "no server \(name) (known: \(known.isEmpty ? "none" : known))")
+            }
+            return found
+        }
+        if let device, let host = devices.serverInstances(ofDevice: device).first { return host.registration }
+        guard registrations.count == 1, let only = registrations.first else {
+            throw .invalidParams(field: "server", reason: registrations.isEmpty ? "no app of this daemon brings a server" : "give one of: \(known)")
+        }
+        return only
+    }
+
+    private struct Call: Decodable {
+        var server: String?
+        var instance: String?
+        var device: String?
+        var method: String
+        var params: JSONValue?
+    }
+}
