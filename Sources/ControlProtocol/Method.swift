@@ -33,7 +33,7 @@ public enum Method: String, Sendable, CaseIterable {
     case recordStart = "record.start"
     case recordStop = "record.stop"
     /// Every instance of every server the apps registered (docs/protocol.md, "Servers"). A server
-    /// may also answer `<prefix>.list` and `<prefix>.<method>` (The Phone's `backend.*`): those
+    /// may also answer `<prefix>.list` and `<prefix>.<method>` (`backend.users`): those
     /// are routed from the registrations the daemon runs.
     case serverList = "server.list"
     case serverCall = "server.call"
