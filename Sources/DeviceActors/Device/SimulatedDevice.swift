@@ -236,22 +236,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     public func updateConfig(_ overrides: DeviceConfig.Overrides) throws(DeviceError) -> DeviceConfig {
         let updated: DeviceConfig
         do {
-            updated = try config.applying(overrides)
+            updated = try config.applyingLive(overrides)
         } catch {
             throw error.inside("config")
-        }
-        // The catalog and the app's thresholds are built into the device when it is made.
-        for (field, changed) in [
-            ("config.apps", updated.apps != config.apps),
-            ("config.frictionThresholdsMinutes", updated.frictionThresholdsMinutes != config.frictionThresholdsMinutes),
-            ("config.verificationNamesChallenge", updated.verificationNamesChallenge != config.verificationNamesChallenge),
-            ("config.app", updated.app != config.app),
-            ("config.variant", updated.variant != config.variant),
-            ("config.platform", updated.platform != config.platform),
-            (overrides.backend == nil && overrides.app?["backend"] != nil ? "config.app.backend" : "config.backend",
-             updated.backend != config.backend),
-        ] where changed {
-            throw .invalidArgument(field: field, reason: "fixed when the device is created: give it in device.create's config")
         }
         // Overrides that leave the config as it is change nothing: not journalled, not recorded.
         guard updated != config else { return config }
