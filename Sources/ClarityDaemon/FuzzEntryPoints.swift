@@ -73,8 +73,9 @@ import ScenarioFiles
         let app = apps.first { $0.name == named } ?? apps[0]
         guard
             let device = try? SimulatedDevice(
-                name: "fuzz", app: app, start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: TimeZone(identifier: "UTC")!,
-                seed: 0, clock: .virtual, config: DeviceConfig())
+                DeviceDescription(
+                    name: "fuzz", apps: .registered([app]), start: Date(timeIntervalSince1970: 1_767_603_600),
+                    timeZone: TimeZone(identifier: "UTC")!, seed: 0))
         else { preconditionFailure("a device of \(app.name) cannot be made with the default config") }
         var taken = 0
         for request in requests {

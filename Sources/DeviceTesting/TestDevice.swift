@@ -60,8 +60,10 @@ public final class TestDevice {
         let (date, zone) = try Self.parse(start: start, timeZone: timeZone)
         try self.init(
             device: SimulatedDevice(
-                name: name, apps: apps, start: date, timeZone: zone, timeZoneName: timeZone, seed: seed,
-                clock: .virtual, config: config, servers: servers),
+                DeviceDescription(
+                    name: name, apps: .registered(apps), start: date, timeZone: zone, timeZoneName: timeZone, seed: seed,
+                    config: config),
+                servers: servers),
             exhaustivity: exhaustivity)
     }
 
@@ -75,16 +77,17 @@ public final class TestDevice {
         makeApp: (Platform, ProcessExecutors) throws -> any SimulatedApp
     ) throws {
         let (date, zone) = try Self.parse(start: start, timeZone: timeZone)
-        try self.init(
-            device: SimulatedDevice(
-                name: "test", appName: appName, start: date, timeZone: zone, timeZoneName: timeZone, seed: seed,
-                clock: .virtual, config: config
-            ) { platform, executors throws(DeviceError) in
-                do { return try makeApp(platform, executors) } catch let error as DeviceError { throw error } catch {
-                    throw .internalFailure("\(error)")
-                }
-            },
-            exhaustivity: exhaustivity)
+        let device = try withoutActuallyEscaping(makeApp) { makeApp throws(DeviceError) in
+            try SimulatedDevice(
+                DeviceDescription(
+                    name: "test",
+                    apps: .own(name: appName) { platform, executors throws(DeviceError) in
+                        do { return try makeApp(platform, executors) } catch let error as DeviceError { throw error } catch {
+                            throw .internalFailure("\(error)")
+                        }
+                    }, start: date, timeZone: zone, timeZoneName: timeZone, seed: seed, config: config))
+        }
+        self.init(device: device, exhaustivity: exhaustivity)
     }
 
     /// Steps on a device made elsewhere: one restored from a snapshot

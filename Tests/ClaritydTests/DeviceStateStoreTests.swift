@@ -110,8 +110,9 @@ import Testing
 
     private func device(_ name: String = "d") throws -> SimulatedDevice {
         try SimulatedDevice(
-            name: name, app: .clarity, start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
-            timeZone: TimeZone(identifier: "UTC")!, seed: 9, clock: .virtual, config: DeviceConfig())
+            DeviceDescription(
+                name: name, apps: .registered([.clarity]), start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
+                timeZone: TimeZone(identifier: "UTC")!, seed: 9))
     }
 
     /// Compacts `device` as the daemon does, into snapshot `generation`.

@@ -42,8 +42,9 @@ import Testing
     /// `….001Z`) entered the same interval again forever at its end. Each boundary fires once.
     @Test func aClockBetweenTwoSecondsCrossesEachBoundaryOnce() throws {
         let device = try SimulatedDevice(
-            name: "v", app: .clarity, start: DeviceCalendar.parseISO("2026-01-05T09:00:00.001Z")!,
-            timeZone: TimeZone(identifier: "UTC")!, seed: 0, clock: .virtual, config: DeviceConfig())
+            DeviceDescription(
+                name: "v", apps: .registered([.clarity]), start: DeviceCalendar.parseISO("2026-01-05T09:00:00.001Z")!,
+                timeZone: TimeZone(identifier: "UTC")!, seed: 0))
         let hourly = DeviceActivitySchedule(
             intervalStart: DateComponentsSpec(hour: 10), intervalEnd: DateComponentsSpec(hour: 11), repeats: true)
         _ = try device.activityStart(name: "study", schedule: hourly, events: [:])

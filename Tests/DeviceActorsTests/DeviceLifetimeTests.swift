@@ -19,8 +19,9 @@ import Testing
         weak var scheduler: ExtensionSandbox.Scheduler?
         do {
             let made = try SimulatedDevice(
-                name: "brief", app: .clarity, start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: TimeZone(identifier: "UTC")!,
-                seed: 0, clock: .virtual, config: DeviceConfig())
+                DeviceDescription(
+                    name: "brief", apps: .registered([.clarity]), start: Date(timeIntervalSince1970: 1_767_603_600),
+                    timeZone: TimeZone(identifier: "UTC")!, seed: 0))
             _ = try made.apply(.appOpen(app: instagram))
             _ = try made.advance(seconds: 600)
             device = made
@@ -42,8 +43,9 @@ extension DeviceLifetimeTests {
         weak var restoredScheduler: ExtensionSandbox.Scheduler?
         do {
             let made = try SimulatedDevice(
-                name: "brief", app: .clarity, start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: TimeZone(identifier: "UTC")!,
-                seed: 0, clock: .virtual, config: DeviceConfig())
+                DeviceDescription(
+                    name: "brief", apps: .registered([.clarity]), start: Date(timeIntervalSince1970: 1_767_603_600),
+                    timeZone: TimeZone(identifier: "UTC")!, seed: 0))
             _ = try made.apply(.appOpen(app: instagram))
             _ = try made.advance(seconds: 600)
             let snapshot = try JSONDecoder().decode(DeviceSnapshot.self, from: JSONEncoder().encode(try made.snapshot()))
@@ -77,8 +79,10 @@ extension DeviceLifetimeTests {
             var config = DeviceConfig()
             config.platform = platform
             let made = try SimulatedDevice(
-                name: "lived", app: app, start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: TimeZone(identifier: "UTC")!,
-                seed: 7, clock: .virtual, config: config, servers: servers)
+                DeviceDescription(
+                    name: "lived", apps: .registered([app]), start: Date(timeIntervalSince1970: 1_767_603_600),
+                    timeZone: TimeZone(identifier: "UTC")!, seed: 7, config: config),
+                servers: servers)
             for event: DeviceEvent in [
                 .unlock, .appOpen(app: instagram), .networkOffline, .networkOnline, .appClose(app: instagram),
                 .appOpen(app: "web:reddit.com"), .lock,

@@ -8,8 +8,9 @@ import Foundation
 /// A Clarity device starting Monday 2026-01-05 09:00 UTC.
 func makeClarityDevice(seed: UInt64 = 1, config: DeviceConfig = DeviceConfig()) throws -> SimulatedDevice {
     try SimulatedDevice(
-        name: "test", app: .clarity, start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
-        timeZone: TimeZone(identifier: "UTC")!, seed: seed, clock: .virtual, config: config)
+        DeviceDescription(
+            name: "test", apps: .registered([.clarity]), start: DeviceCalendar.parseISO("2026-01-05T09:00:00Z")!,
+            timeZone: TimeZone(identifier: "UTC")!, seed: seed, config: config))
 }
 
 extension DeviceOutcome {

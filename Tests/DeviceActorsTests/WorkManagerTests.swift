@@ -135,9 +135,9 @@ import Testing
         var config = DeviceConfig()
         config.platform = .android
         let device = try SimulatedDevice(
-            name: "phone", appName: "upload", start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: .gmt, seed: 1,
-            clock: .virtual, config: config, transport: server
-        ) { platform, _ in UploadingApp(platform: platform) }
+            DeviceDescription(
+                name: "phone", apps: .own(name: "upload", transport: server) { platform, _ in UploadingApp(platform: platform) },
+                start: Date(timeIntervalSince1970: 1_767_603_600), timeZone: .gmt, seed: 1, config: config))
         return TestDevice(wrapping: device)
     }
 

@@ -112,11 +112,11 @@ struct DeviceReplay: Sendable {
         guard let timeZone = TimeZone(identifier: creation.timezone) else {
             throw .invalidArgument(field: "timezone", reason: "unknown time zone \(creation.timezone)")
         }
+        let apps = try (creation.apps ?? [creation.app]).map { name throws(DeviceError) in try catalog.registration(named: name) }
         return try SimulatedDevice(
-            name: creation.name,
-            apps: try (creation.apps ?? [creation.app]).map { name throws(DeviceError) in try catalog.registration(named: name) },
-            start: start, timeZone: timeZone, timeZoneName: creation.timezone,
-            seed: creation.seed, clock: creation.clock, config: creation.config, servers: servers,
-            replayingLaunch: replaying ? creation.network ?? [] : nil)
+            DeviceDescription(
+                name: creation.name, apps: .registered(apps), start: start, timeZone: timeZone, timeZoneName: creation.timezone,
+                seed: creation.seed, clock: creation.clock, config: creation.config),
+            options: DeviceRunOptions(launch: replaying ? .replaying(creation.network ?? []) : .run), servers: servers)
     }
 }

@@ -85,79 +85,117 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     static let quirkDelaySeconds = 1...86_400
     /// The range of a memory budget or the baseline: up to 1 TiB, so the ledger's sums cannot overflow.
     static let bytes = 0...(1 << 40)
+    /// Why a memory budget or the baseline outside ``bytes`` is refused.
+    static let bytesReason = "0 to \(bytes.upperBound) bytes (1 TiB)"
     /// The range of ``traceBytes``: 64 KiB to 1 GiB.
     static let traceBytesRange = (64 << 10)...(1 << 30)
 
     /// This config with the fields set in `overrides` replaced; field names in errors are
-    /// relative to the config object (`quirks.batchedThrusholds`).
+    /// relative to the config object (`quirks.batchedThrusholds`). Every row of ``fields``
+    /// merges, then every row checks.
     public func applying(_ overrides: Overrides) throws(DeviceError) -> DeviceConfig {
         var config = self
-        if let budgets = overrides.memoryBudgets {
-            config.memoryBudgets.monitor = budgets.monitor ?? config.memoryBudgets.monitor
-            config.memoryBudgets.shieldConfiguration = budgets.shieldConfiguration ?? config.memoryBudgets.shieldConfiguration
-            config.memoryBudgets.shieldAction = budgets.shieldAction ?? config.memoryBudgets.shieldAction
+        for field in Self.fields { try field.merge(&config, overrides) }
+        for field in Self.fields { try field.check(config) }
+        return config
+    }
+
+    /// As ``applying(_:)``, on a running device (`device.config`): a change to a field fixed at
+    /// creation is refused, named as `overrides` spelt it.
+    func applyingLive(_ overrides: Overrides) throws(DeviceError) -> DeviceConfig {
+        let updated = try applying(overrides)
+        for field in Self.fields where field.change == .fixedAtCreation && field.differs(updated, self) {
+            throw .invalidArgument(
+                field: field.spelling(overrides), reason: "fixed when the device is created: give it in device.create's config")
         }
-        config.baselineBytes = overrides.baselineBytes ?? config.baselineBytes
-        if let quirks = overrides.quirks {
-            for name in quirks.keys.sorted() where !Self.knownQuirks.contains(name) {
-                let known = Self.knownQuirks.sorted().joined(separator: ", ")
+        return updated
+    }
+
+    /// Every field, once: how it merges, what it must hold, whether a running device takes a
+    /// change. In this order the errors come as they always did: merges before checks, and the
+    /// first refused field first. The catalog (`apps`) and the app's settings are built into the
+    /// device when it is made.
+    static let fields: [DeviceConfigField] = [
+        DeviceConfigField("quirks", \.quirks) { config, overrides throws(DeviceError) in
+            guard let quirks = overrides.quirks else { return }
+            for name in quirks.keys.sorted() where !knownQuirks.contains(name) {
+                let known = knownQuirks.sorted().joined(separator: ", ")
                 throw DeviceError.invalidArgument(field: "quirks.\(name)", reason: "unknown quirk (known: \(known))")
             }
             config.quirks.merge(quirks) { _, new in new }
-        }
-        config.frictionThresholdsMinutes = overrides.frictionThresholdsMinutes ?? config.frictionThresholdsMinutes
-        let appBackend = try Self.appBackend(in: overrides)
-        if var app = overrides.app {
-            app["backend"] = nil
-            // `{"app": {"backend": "x"}}` is `{"backend": "x"}`: no app settings are given.
-            if !(app.isEmpty && appBackend != nil) {
-                config.app = (config.app ?? [:]).merging(app) { _, new in new }
+        },
+        DeviceConfigField("apps", \.apps, .fixedAtCreation) { config, overrides in
+            config.apps.merge(overrides.apps ?? [:]) { _, new in new }
+        },
+        .replaced("frictionThresholdsMinutes", \.frictionThresholdsMinutes, by: \.frictionThresholdsMinutes, .fixedAtCreation),
+        .replaced("verificationNamesChallenge", \.verificationNamesChallenge, by: \.verificationNamesChallenge, .fixedAtCreation),
+        DeviceConfigField("app", \.app, .fixedAtCreation) { config, overrides throws(DeviceError) in
+            let appBackend = try appBackend(in: overrides)
+            if var app = overrides.app {
+                app["backend"] = nil
+                // `{"app": {"backend": "x"}}` is `{"backend": "x"}`: no app settings are given.
+                if !(app.isEmpty && appBackend != nil) {
+                    config.app = (config.app ?? [:]).merging(app) { _, new in new }
+                }
             }
-        }
-        config.apps.merge(overrides.apps ?? [:]) { _, new in new }
-        config.familyControlsAuthorized = overrides.familyControlsAuthorized ?? config.familyControlsAuthorized
-        config.verificationNamesChallenge = overrides.verificationNamesChallenge ?? config.verificationNamesChallenge
-        config.raceDetector = overrides.raceDetector ?? config.raceDetector
-        config.notificationPermission = overrides.notificationPermission ?? config.notificationPermission
-        config.variant = overrides.variant ?? config.variant
-        config.healthAuthorization = overrides.healthAuthorization ?? config.healthAuthorization
-        config.healthBackgroundDeliverySeconds = overrides.healthBackgroundDeliverySeconds ?? config.healthBackgroundDeliverySeconds
-        config.platform = overrides.platform ?? config.platform
-        if let traceBytes = overrides.traceBytes {
-            guard Self.traceBytesRange.contains(traceBytes) else {
+        },
+        DeviceConfigField("variant", \.variant, .fixedAtCreation) { config, overrides in
+            config.variant = overrides.variant ?? config.variant
+        },
+        .replaced("platform", \.platform, by: \.platform, .fixedAtCreation),
+        // Taken when the device is next made or restored.
+        DeviceConfigField("traceBytes", \.traceBytes) { config, overrides throws(DeviceError) in
+            guard let traceBytes = overrides.traceBytes else { return }
+            guard traceBytesRange.contains(traceBytes) else {
                 throw DeviceError.invalidArgument(field: "traceBytes", reason: "65536 to 1073741824 bytes (64 KiB to 1 GiB)")
             }
             config.traceBytes = traceBytes
-        }
-        if let backend = overrides.backend ?? appBackend {
-            guard Self.isBackendName(backend) else {
+        },
+        DeviceConfigField(
+            "backend", \.backend, .fixedAtCreation,
+            spelling: { $0.backend == nil && $0.app?["backend"] != nil ? "app.backend" : "backend" }
+        ) { config, overrides throws(DeviceError) in
+            let appBackend = try appBackend(in: overrides)
+            guard let backend = overrides.backend ?? appBackend else { return }
+            guard isBackendName(backend) else {
                 throw DeviceError.invalidArgument(
                     field: overrides.backend == nil ? "app.backend" : "backend",
                     reason: "1 to 64 letters, digits, '.', '_' or '-', not starting with '.'")
             }
             config.backend = backend
-        }
-        guard (1...604_800).contains(config.healthBackgroundDeliverySeconds) else {
-            throw DeviceError.invalidArgument(field: "healthBackgroundDeliverySeconds", reason: "1 to 604800 seconds (a week)")
-        }
-        config.thresholdBatchIntervalSeconds = overrides.thresholdBatchIntervalSeconds ?? config.thresholdBatchIntervalSeconds
-        config.defaultsPropagationDelaySeconds =
-            overrides.defaultsPropagationDelaySeconds ?? config.defaultsPropagationDelaySeconds
-        for (field, value) in [
-            ("thresholdBatchIntervalSeconds", config.thresholdBatchIntervalSeconds),
-            ("defaultsPropagationDelaySeconds", config.defaultsPropagationDelaySeconds),
-        ] where !Self.quirkDelaySeconds.contains(value) {
-            throw DeviceError.invalidArgument(field: field, reason: "1 to 86400 seconds")
-        }
-        for (field, value) in [
-            ("memoryBudgets.monitor", config.memoryBudgets.monitor),
-            ("memoryBudgets.shieldConfiguration", config.memoryBudgets.shieldConfiguration),
-            ("memoryBudgets.shieldAction", config.memoryBudgets.shieldAction), ("baselineBytes", config.baselineBytes),
-        ] where !Self.bytes.contains(value) {
-            throw DeviceError.invalidArgument(field: field, reason: "0 to \(Self.bytes.upperBound) bytes (1 TiB)")
-        }
-        return config
-    }
+        },
+        .replaced("familyControlsAuthorized", \.familyControlsAuthorized, by: \.familyControlsAuthorized),
+        .replaced("raceDetector", \.raceDetector, by: \.raceDetector),
+        .replaced("notificationPermission", \.notificationPermission, by: \.notificationPermission),
+        .replaced("healthAuthorization", \.healthAuthorization, by: \.healthAuthorization),
+        .replaced(
+            "healthBackgroundDeliverySeconds", \.healthBackgroundDeliverySeconds, by: \.healthBackgroundDeliverySeconds,
+            within: 1...604_800, reason: "1 to 604800 seconds (a week)"),
+        .replaced(
+            "thresholdBatchIntervalSeconds", \.thresholdBatchIntervalSeconds, by: \.thresholdBatchIntervalSeconds,
+            within: quirkDelaySeconds, reason: "1 to 86400 seconds"),
+        .replaced(
+            "defaultsPropagationDelaySeconds", \.defaultsPropagationDelaySeconds, by: \.defaultsPropagationDelaySeconds,
+            within: quirkDelaySeconds, reason: "1 to 86400 seconds"),
+        DeviceConfigField(
+            "memoryBudgets", \.memoryBudgets,
+            check: { config throws(DeviceError) in
+                for (field, value) in [
+                    ("memoryBudgets.monitor", config.memoryBudgets.monitor),
+                    ("memoryBudgets.shieldConfiguration", config.memoryBudgets.shieldConfiguration),
+                    ("memoryBudgets.shieldAction", config.memoryBudgets.shieldAction),
+                ] where !bytes.contains(value) {
+                    throw .invalidArgument(field: field, reason: bytesReason)
+                }
+            }
+        ) { config, overrides in
+            guard let budgets = overrides.memoryBudgets else { return }
+            config.memoryBudgets.monitor = budgets.monitor ?? config.memoryBudgets.monitor
+            config.memoryBudgets.shieldConfiguration = budgets.shieldConfiguration ?? config.memoryBudgets.shieldConfiguration
+            config.memoryBudgets.shieldAction = budgets.shieldAction ?? config.memoryBudgets.shieldAction
+        },
+        .replaced("baselineBytes", \.baselineBytes, by: \.baselineBytes, within: bytes, reason: bytesReason),
+    ]
 
     /// `app.backend`: The Phone's backend as docs/apps/thephone.md spells it, among the app's
     /// settings. It is the same setting as ``backend``, and kept there only (so `device.config`

@@ -16,22 +16,22 @@ struct DeviceWiring {
     /// executors are made in a fixed order (the shared agents, then each app in order, then
     /// SpringBoard), so the same device wires the same way every time.
     init(
-        deviceName: String, appNames: [String], calendar: DeviceCalendar, seed: UInt64, config: DeviceConfig,
-        traceSequence: Int, strategy: any SchedulingStrategy, recordsSchedule: Bool, transport: (any NetworkTransport)?,
-        makeApp: (_ index: Int, Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
+        _ description: DeviceDescription, options: DeviceRunOptions, calendar: DeviceCalendar, servers: Servers?
     ) throws(DeviceError) {
-        let world = World(seed: seed, strategy: strategy)
-        world.scheduler.recordsChoices = recordsSchedule
+        let installation = try description.installation(servers: servers)
+        let config = description.config
+        let world = World(seed: description.seed, strategy: options.strategy)
+        world.scheduler.recordsChoices = options.recordsSchedule
         let trace = DeviceTrace(
-            clock: world.clock, byteCapacity: config.traceBytes ?? DeviceTrace.byteCapacity, lastSequence: traceSequence)
-        if recordsSchedule { world.scheduler.position = { [recorder = trace.recorder] in recorder.lastSequence } }
+            clock: world.clock, byteCapacity: config.traceBytes ?? DeviceTrace.byteCapacity, lastSequence: options.traceSequence)
+        if options.recordsSchedule { world.scheduler.position = { [recorder = trace.recorder] in recorder.lastSequence } }
         world.scheduler.logSink = { [weak trace] level, category, message in
             trace?.record(.log(level: LogLevel(rawValue: level) ?? .notice, category: category, message: message))
         }
         let catalog = CategoryCatalog.builtIn.merging(config.apps)
         let deviceActivity = DeviceActivityAgent(
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
-            catalog: catalog, trace: trace, apps: appNames)
+            catalog: catalog, trace: trace, apps: installation.names)
         let appGroups = AppGroupContainer(
             executor: world.makeExecutor(label: "appGroups", notesAccesses: true), trace: trace, clock: world.clock)
         let managedSettings = ManagedSettingsAgent(executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog)
@@ -41,19 +41,19 @@ struct DeviceWiring {
         let health = HealthAgent(executor: world.makeExecutor(label: "health"), clock: world.clock, calendar: calendar, trace: trace)
         let network = NetworkAgent(
             executor: world.makeExecutor(label: "network"), world: world, calendar: calendar, trace: trace,
-            notifications: notifications, system: system, transport: transport)
+            notifications: notifications, system: system, transport: installation.transport)
         let shortcuts = ShortcutsAgent(executor: world.makeExecutor(label: "shortcuts"), trace: trace)
         let work = WorkAgent(
             executor: world.makeExecutor(label: "work"), clock: world.clock, tasks: world.tasks, trace: trace, network: network)
         let budgets = config.memoryBudgets
         var apps: [InstalledApp] = []
-        for (index, appName) in appNames.enumerated() {
+        for (index, appName) in installation.names.enumerated() {
             let platform = Platform(
                 appName: appName, appGroups: appGroups, managedSettings: managedSettings, deviceActivity: deviceActivity,
                 notifications: notifications, system: system, storeKit: storeKit, health: health, network: network,
-                shortcuts: shortcuts, work: work, devicePlatform: config.platform, deviceName: deviceName, world: world,
+                shortcuts: shortcuts, work: work, devicePlatform: config.platform, deviceName: description.name, world: world,
                 trace: trace, calendar: calendar, catalog: catalog)
-            let app = try makeApp(index, platform, ProcessExecutors(world: world))
+            let app = try installation.make(index, platform, ProcessExecutors(world: world))
 
             /// One extension process: launched on demand by `make`, within `budget`.
             func sandbox<Extension>(

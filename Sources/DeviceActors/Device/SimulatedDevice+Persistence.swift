@@ -19,13 +19,14 @@ extension SimulatedDevice {
             throw .invalidArgument(field: "timezone", reason: "unknown time zone")
         }
         try snapshot.check()
+        let installed = try ([snapshot.app] + (snapshot.otherApps ?? []).map(\.name)).map { name throws(DeviceError) in
+            try catalog.registration(named: name)
+        }
         try self.init(
-            name: snapshot.name,
-            apps: try ([snapshot.app] + (snapshot.otherApps ?? []).map(\.name)).map { name throws(DeviceError) in
-                try catalog.registration(named: name)
-            }, start: start, timeZone: timeZone, timeZoneName: snapshot.timezone,
-            seed: snapshot.seed, clock: snapshot.clock, config: snapshot.config, launch: false,
-            traceSequence: snapshot.traceSequence ?? 0, servers: servers)
+            DeviceDescription(
+                name: snapshot.name, apps: .registered(installed), start: start, timeZone: timeZone,
+                timeZoneName: snapshot.timezone, seed: snapshot.seed, clock: snapshot.clock, config: snapshot.config),
+            options: DeviceRunOptions(launch: .skipped, traceSequence: snapshot.traceSequence ?? 0), servers: servers)
         if let state = snapshot.random { world.random = SeededRandom(seed: UInt64(bitPattern: state)) }
         trace.recorder.load(snapshot.trace?.map(\.entry) ?? [])
         do {

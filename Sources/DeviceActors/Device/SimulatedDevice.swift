@@ -39,111 +39,36 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// The installed apps' names, in order.
     public var appNames: [String] { apps.map(\.name) }
 
-    /// - Parameter traceSequence: the sequence number the trace continues after (a device
-    ///   restored from a snapshot goes on numbering where it stopped).
-    /// - Parameter strategy: how the world picks among ready jobs: FIFO for a device, an
-    ///   exploring strategy for a scenario's schedule; `recordsSchedule` keeps every pick.
-    public convenience init(
-        name: String, app: AppRegistration, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
-        clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
-        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false, servers: Servers? = nil,
-        replayingLaunch: [DeviceConnection.Exchange]? = nil
+    /// The device `description` describes, run as `options` say. `servers` hold the instances of
+    /// the servers its registered apps bring: give several devices the same ``Servers`` to put
+    /// them on one instance; by default each device has private ones.
+    public init(
+        _ description: DeviceDescription, options: DeviceRunOptions = DeviceRunOptions(), servers: Servers? = nil
     ) throws(DeviceError) {
-        try self.init(
-            name: name, apps: [app], start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed, clock: clock,
-            config: config, launch: launch, traceSequence: traceSequence, strategy: strategy, recordsSchedule: recordsSchedule,
-            servers: servers, replayingLaunch: replayingLaunch)
-    }
-
-    /// A device with several apps installed (`device.create`'s `apps`), the first the primary:
-    /// `config.app` holds the primary's settings; the others run with their defaults.
-    public convenience init(
-        name: String, apps: [AppRegistration], start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
-        clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
-        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false, servers: Servers? = nil,
-        replayingLaunch: [DeviceConnection.Exchange]? = nil
-    ) throws(DeviceError) {
-        for (index, app) in apps.enumerated() where !app.platforms.contains(config.platform) {
-            let others = app.platforms.map(\.rawValue).sorted().joined(separator: ", ")
-            throw .invalidArgument(
-                field: index == 0 ? "config.platform" : "apps[\(index)]",
-                reason: "\(app.name) has no \(config.platform.rawValue) client (only \(others))")
-        }
-        if let twice = apps.indices.first(where: { index in apps[..<index].contains { $0.name == apps[index].name } }) {
-            throw .invalidArgument(field: "apps[\(twice)]", reason: "\(apps[twice].name) is installed once")
-        }
-        let transport = Self.connection(
-            to: apps, of: name, at: start, timeZone: timeZoneName ?? timeZone.identifier, config: config, servers: servers ?? Servers())
-        let settings = apps.indices.map { $0 == 0 ? config.settings(for: apps[0]) : AppSettings(values: [:], fromTopLevel: []) }
-        try self.init(
-            name: name, appNames: apps.map(\.name), start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
-            clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
-            recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
-        ) { index, platform, executors throws(DeviceError) in
-            try apps[index].makeApp(platform: platform, executors: executors, settings: settings[index])
-        }
-    }
-
-    /// A device whose app `makeApp` builds on the device's platform: the registration's path,
-    /// and a test's own network transport. `appName` prefixes its processes' names in the trace
-    /// (`<appName>.app`, `<appName>.monitor`…).
-    public convenience init(
-        name: String, appName: String, start: Date, timeZone: TimeZone, timeZoneName: String? = nil, seed: UInt64,
-        clock: ClockMode, config: DeviceConfig, launch: Bool = true, traceSequence: Int = 0,
-        strategy: any SchedulingStrategy = FIFOStrategy(), recordsSchedule: Bool = false,
-        transport: (any NetworkTransport)? = nil, replayingLaunch: [DeviceConnection.Exchange]? = nil,
-        makeApp: (Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
-    ) throws(DeviceError) {
-        try self.init(
-            name: name, appNames: [appName], start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
-            clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
-            recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
-        ) { _, platform, executors throws(DeviceError) in try makeApp(platform, executors) }
-    }
-
-    /// The line to the instances of the servers `apps` bring (nil when none does): the one the
-    /// device's config names (`backend`, default `default`), made at `start` if new.
-    private static func connection(
-        to apps: [AppRegistration], of device: String, at start: Date, timeZone: String, config: DeviceConfig, servers: Servers
-    ) -> DeviceConnection? {
-        var registrations: [ServerRegistration] = []
-        for server in apps.compactMap(\.server) where !registrations.contains(where: { $0.name == server.name }) {
-            registrations.append(server)
-        }
-        guard !registrations.isEmpty else { return nil }
-        let now = Int64((start.timeIntervalSince1970 * 1000).rounded())
-        return DeviceConnection(
-            servers: registrations.map { servers.instance(of: $0, named: config.backend, now: now) },
-            caller: ServerCaller(device: device, timezone: timeZone, platform: config.platform.rawValue))
-    }
-
-    private init(
-        name: String, appNames: [String], start: Date, timeZone: TimeZone, timeZoneName: String?, seed: UInt64,
-        clock: ClockMode, config: DeviceConfig, launch: Bool, traceSequence: Int, strategy: any SchedulingStrategy,
-        recordsSchedule: Bool, transport: (any NetworkTransport)?, replayingLaunch: [DeviceConnection.Exchange]?,
-        makeApp: (_ index: Int, Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
-    ) throws(DeviceError) {
-        self.name = name
-        self.appName = appNames.first ?? ""
-        self.seed = seed
-        self.clockMode = clock
-        self.config = config
-        self.calendar = DeviceCalendar(start: start, timeZone: timeZone, name: timeZoneName)
-        let wiring = try DeviceWiring(
-            deviceName: name, appNames: appNames, calendar: calendar, seed: seed, config: config, traceSequence: traceSequence,
-            strategy: strategy, recordsSchedule: recordsSchedule, transport: transport, makeApp: makeApp)
+        self.name = description.name
+        self.seed = description.seed
+        self.clockMode = description.clock
+        self.config = description.config
+        self.calendar = description.calendar
+        let wiring = try DeviceWiring(description, options: options, calendar: calendar, servers: servers)
+        appName = wiring.apps[0].name
         world = wiring.world
         trace = wiring.trace
         apps = wiring.apps
         platform = wiring.apps[0].platform
         app = wiring.apps[0].app
         springBoard = wiring.springBoard
-        if launch {
-            // A replayed launch gets the answers the first one got (``DeviceConnection``).
-            if let replayingLaunch { connection?.replay(replayingLaunch) }
+        switch options.launch {
+        case .skipped: break
+        case .run:
             try startNetwork()
             try launchApp()
-            if replayingLaunch != nil { _ = connection?.takeExchanges() }
+        case .replaying(let answers):
+            // A replayed launch gets the answers the first one got (``DeviceConnection``).
+            connection?.replay(answers)
+            try startNetwork()
+            try launchApp()
+            _ = connection?.takeExchanges()
         }
     }
 
@@ -311,22 +236,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     public func updateConfig(_ overrides: DeviceConfig.Overrides) throws(DeviceError) -> DeviceConfig {
         let updated: DeviceConfig
         do {
-            updated = try config.applying(overrides)
+            updated = try config.applyingLive(overrides)
         } catch {
             throw error.inside("config")
-        }
-        // The catalog and the app's thresholds are built into the device when it is made.
-        for (field, changed) in [
-            ("config.apps", updated.apps != config.apps),
-            ("config.frictionThresholdsMinutes", updated.frictionThresholdsMinutes != config.frictionThresholdsMinutes),
-            ("config.verificationNamesChallenge", updated.verificationNamesChallenge != config.verificationNamesChallenge),
-            ("config.app", updated.app != config.app),
-            ("config.variant", updated.variant != config.variant),
-            ("config.platform", updated.platform != config.platform),
-            (overrides.backend == nil && overrides.app?["backend"] != nil ? "config.app.backend" : "config.backend",
-             updated.backend != config.backend),
-        ] where changed {
-            throw .invalidArgument(field: field, reason: "fixed when the device is created: give it in device.create's config")
         }
         // Overrides that leave the config as it is change nothing: not journalled, not recorded.
         guard updated != config else { return config }

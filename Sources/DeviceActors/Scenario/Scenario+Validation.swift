@@ -43,8 +43,7 @@ extension Scenario {
         let device: SimulatedDevice
         do {
             device = try SimulatedDevice(
-                name: "validation", apps: apps, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
-                clock: .virtual, config: config, launch: false)
+                self.device(named: "validation", config: config), options: DeviceRunOptions(launch: .skipped))
         } catch {
             throw ScenarioInvalid(field: "config", reason: "\(error)")
         }

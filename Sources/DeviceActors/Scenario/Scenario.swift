@@ -58,6 +58,14 @@ public struct Scenario: Sendable {
         self.failOnRace = failOnRace
         self.builtInInvariants = builtInInvariants
     }
+
+    /// The fresh device a run of the scenario makes, named `name`, with `config` (a schedule's
+    /// may switch quirks on).
+    func device(named name: String, config: DeviceConfig) -> DeviceDescription {
+        DeviceDescription(
+            name: name, apps: .registered(apps), start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
+            config: config)
+    }
 }
 
 /// One step of a scenario.

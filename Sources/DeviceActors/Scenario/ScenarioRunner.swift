@@ -21,9 +21,8 @@ public enum ScenarioRunner {
         let device: SimulatedDevice
         do {
             device = try SimulatedDevice(
-                name: scenario.deviceName, apps: scenario.apps, start: scenario.start, timeZone: scenario.timeZone,
-                timeZoneName: scenario.timeZoneName, seed: scenario.seed, clock: .virtual, config: config,
-                strategy: strategy, recordsSchedule: true)
+                scenario.device(named: scenario.deviceName, config: config),
+                options: DeviceRunOptions(strategy: strategy, recordsSchedule: true))
         } catch {
             return ScenarioOutcome(
                 failure: ScenarioFailureReason(message: "the device could not be made: \(error)", step: nil, invariant: nil),
