@@ -14,9 +14,21 @@ public enum Fault: String, Sendable, CaseIterable, Comparable {
     /// The device reboots in the middle of an extension's callback, at one of its platform
     /// calls: the callback is cut there (what it wrote stays), then the device reboots.
     case reboot
+    /// A request to a server never reaches it: the connection drops (a phone between cells,
+    /// a captive Wi-Fi). The app gets `URLError.networkConnectionLost`; the server did nothing.
+    case requestLost
+    /// A request's answer never comes back: the server acted on it, and the app gets
+    /// `URLError.timedOut` after ``requestTimeoutSeconds`` (URLSession's default timeout).
+    case requestTimedOut
+    /// The server fails the request (a deploy, an overloaded database): it answers 500 without
+    /// acting on it.
+    case serverError
 
     /// How late a ``callbackDelayed`` callback arrives: one threshold batch interval.
     public static let callbackDelaySeconds: Double = 60
+    /// How long a ``requestTimedOut`` request waits before it fails: `URLRequest`'s default
+    /// `timeoutInterval`, 60 s.
+    public static let requestTimeoutSeconds: Double = 60
 
     public static func < (lhs: Fault, rhs: Fault) -> Bool { lhs.rawValue < rhs.rawValue }
 }

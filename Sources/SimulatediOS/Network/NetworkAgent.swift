@@ -57,23 +57,62 @@ import Foundation
     }
 
     /// One request from the app: the server's answer, or the error `URLSession` would throw.
+    ///
+    /// Three fault sites (docs/platform.md, "Faults") an exploration may fire, each traced
+    /// `fault` before the request's own line: ``Fault/requestLost`` (the server never hears it),
+    /// ``Fault/serverError`` (it answers 500 without acting) and ``Fault/requestTimedOut`` (it
+    /// acted, but the answer is lost: the app waits out URLSession's timeout).
     @_spi(Host) public func send(_ request: NetworkRequest) async throws -> HTTPResponse {
         let method = request.httpMethod
         let path = request.path
-        guard online else {
-            trace.record(.networkRequest(method: method, path: path, status: nil, error: "notConnectedToInternet"))
-            throw URLError(.notConnectedToInternet)
+        guard online else { throw failure(method, path, .notConnectedToInternet) }
+        guard let transport else { throw failure(method, path, .cannotFindHost) }
+        let site = "\(method) \(path)"
+        if fires(.requestLost, at: site) { throw failure(method, path, .networkConnectionLost) }
+        let response: HTTPResponse
+        if fires(.serverError, at: site) {
+            response = HTTPResponse(statusCode: 500, body: Data(#"{"error":"serverError"}"#.utf8))
+        } else {
+            guard let answer = transport.exchange(request, at: milliseconds(clock.now)) else {
+                throw failure(method, path, .cannotFindHost)
+            }
+            response = answer
         }
-        guard let response = transport?.exchange(request, at: milliseconds(clock.now)) else {
-            trace.record(.networkRequest(method: method, path: path, status: nil, error: "cannotFindHost"))
-            throw URLError(.cannotFindHost)
+        if fires(.requestTimedOut, at: site) {
+            // The timeout runs from the moment the request was sent.
+            await world.sleep(seconds: Fault.requestTimeoutSeconds)
+            throw failure(method, path, .timedOut)
         }
-        if let range = transport?.latencyMilliseconds(for: request), range.upperBound > 0 {
+        if let range = transport.latencyMilliseconds(for: request), range.upperBound > 0 {
             let latency = Int.random(in: range, using: &world.random)
             await world.sleep(seconds: Double(latency) / 1000)
         }
         trace.record(.networkRequest(method: method, path: path, status: response.statusCode, error: nil))
         return response
+    }
+
+    /// Whether an exploration fires `fault` at this request (traced `fault` if so).
+    private func fires(_ fault: Fault, at site: String) -> Bool {
+        guard Scheduler.current?.faults.fires(fault) == true else { return false }
+        trace.record(.fault(fault: fault.rawValue, at: site), by: "network")
+        return true
+    }
+
+    /// The error the app gets, traced on the request's line.
+    private func failure(_ method: String, _ path: String, _ code: URLError.Code) -> URLError {
+        trace.record(.networkRequest(method: method, path: path, status: nil, error: Self.name(of: code)))
+        return URLError(code)
+    }
+
+    /// How the trace names a `URLError` code (as Apple spells the case).
+    private static func name(of code: URLError.Code) -> String {
+        switch code {
+        case .notConnectedToInternet: "notConnectedToInternet"
+        case .cannotFindHost: "cannotFindHost"
+        case .networkConnectionLost: "networkConnectionLost"
+        case .timedOut: "timedOut"
+        default: "\(code.rawValue)"
+        }
     }
 
     /// Arms the first tick (at creation and restore): at the next multiple of the period.
