@@ -76,6 +76,9 @@ final class Daemon: Sendable {
     )
         throws(StartupFailure)
     {
+        if let conflict = ServerMethods.conflict(among: Array(catalog.registrations.values)) {
+            throw .runtime("the apps' servers cannot run side by side: \(conflict)")
+        }
         let config = file.config
         umask(0o077)
         self.log = log

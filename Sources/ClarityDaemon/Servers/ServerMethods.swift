@@ -18,6 +18,42 @@ struct ServerMethods: Sendable {
     /// The servers the daemon's apps registered.
     let registrations: [ServerRegistration]
 
+    /// What makes the servers `apps` bring impossible to host side by side, in words for the
+    /// start's failure; nil when nothing does: two servers of one name (their instances would
+    /// share files), two sharing a state directory or a method prefix, a prefix that is one of
+    /// the protocol's own namespaces (`device`), a state directory the daemon keeps its devices in.
+    static func conflict(among apps: [AppRegistration]) -> String? {
+        var byName: [String: (app: String, server: ServerRegistration)] = [:]
+        var directories: [String: String] = ["devices": "the daemon's devices"]
+        var prefixes: [String: String] = [:]
+        for method in Method.allCases {
+            let namespace = String(method.rawValue.prefix { $0 != "." })
+            if prefixes[namespace] == nil { prefixes[namespace] = "the protocol's \(method.rawValue)" }
+        }
+        for app in apps.sorted(by: { $0.name < $1.name }) {
+            guard let server = app.server else { continue }
+            if let other = byName[server.name] {
+                guard other.server.stateDirectory == server.stateDirectory, other.server.methodPrefix == server.methodPrefix,
+                    other.server.hosts == server.hosts
+                else { return "apps \(other.app) and \(app.name) bring two different servers named \(server.name)" }
+                continue
+            }
+            byName[server.name] = (app.name, server)
+            let directory = server.stateDirectory.split(separator: "/").first.map(String.init) ?? ""
+            if let owner = directories[server.stateDirectory] ?? (directory == "devices" ? "the daemon's devices" : nil) {
+                return "server \(server.name) (app \(app.name)) keeps its instances in \(server.stateDirectory), as \(owner) does"
+            }
+            directories[server.stateDirectory] = "server \(server.name)"
+            if let prefix = server.methodPrefix {
+                if let owner = prefixes[prefix] {
+                    return "server \(server.name) (app \(app.name)) names its methods \(prefix).*, as \(owner) does"
+                }
+                prefixes[prefix] = "server \(server.name)"
+            }
+        }
+        return nil
+    }
+
     /// `server.list`: `[{"server","instance", …the server's summary}]`.
     func list(_ params: JSONValue?) throws -> JSONValue {
         _ = try decodeParams(NoParams.self, params)
