@@ -5,7 +5,8 @@ import Foundation
 /// device to (docs/platform.md#network). Each request is a platform call: a scheduling point,
 /// only from a running process; in a WorkManager work that was cancelled, it throws
 /// `CancellationError` before it is sent and after its answer arrived (the server has then
-/// acted on it: the answer is lost, as a cancelled coroutine's is).
+/// acted on it: the answer is lost, as a cancelled coroutine's is). An extension killed while
+/// its request was on the way gets no answer either.
 public struct NetworkSession: Sendable {
     @_spi(Host) public let agent: NetworkAgent
 
@@ -16,6 +17,9 @@ public struct NetworkSession: Sendable {
         try WorkRun.checkCancellation()
         try CallbackContext.platformCall(VisibleOperation("send", "network", "\(request.httpMethod) \(request.path)"))
         let response = try await agent.send(request)
+        // The answer reaches only a process still alive: an extension killed while its request
+        // was on the way (a jetsam in another task, a reboot) never gets it.
+        try CallbackContext.current?.checkpoint()
         try WorkRun.checkCancellation()
         return response
     }
