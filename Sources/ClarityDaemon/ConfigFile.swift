@@ -35,12 +35,14 @@ struct ConfigFile {
     /// and the bad field. The one way the config is read, at start and on SIGHUP
     /// (``ConfigReload``), so that a file refused at start is refused by a reload too.
     static func load(explicitPath: String?, catalog: AppCatalog) throws(StartupFailure) -> ConfigFile {
-        let file = try read(explicitPath: explicitPath)
+        let file = try read(explicitPath: explicitPath, settingNames: catalog.topLevelSettingNames)
         try file.check(against: catalog, defaultApp: file.defaultApp(in: catalog))
         return file
     }
 
-    private static func read(explicitPath: String?) throws(StartupFailure) -> ConfigFile {
+    private static func read(
+        explicitPath: String?, settingNames: DeviceConfig.Overrides.SettingNames
+    ) throws(StartupFailure) -> ConfigFile {
         let path = explicitPath ?? defaultPath
         guard let data = FileManager.default.contents(atPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else {
@@ -57,7 +59,8 @@ struct ConfigFile {
         }
         guard case .object = value else { throw .usage("config file \(path) must hold a JSON object") }
         do {
-            let contents = try JSONValueDecoder().decode(Contents.self, from: value)
+            let contents = try JSONValueDecoder(userInfo: [DeviceConfig.Overrides.settingNamesKey: settingNames])
+                .decode(Contents.self, from: value)
             return ConfigFile(
                 path: path, config: contents.daemon, deviceDefaults: try DeviceConfig().applying(contents.devices))
         } catch let error as FieldError {

@@ -239,8 +239,11 @@ struct NoParams: Decodable, Sendable {
 }
 
 /// Decodes a method's `params` (absent or null is `{}`); every failure is -32602 naming the
-/// field, or the device's own refusal (an unknown event type is -32002).
-func decodeParams<P: Decodable>(_ type: P.Type, _ params: JSONValue?) throws(RPCError) -> P {
+/// field, or the device's own refusal (an unknown event type is -32002). A `config` takes the
+/// top-level settings `settingNames` allows (none unless given).
+func decodeParams<P: Decodable>(
+    _ type: P.Type, _ params: JSONValue?, settingNames: DeviceConfig.Overrides.SettingNames = .declared([])
+) throws(RPCError) -> P {
     let value: JSONValue
     switch params {
     case nil, .null?:
@@ -255,7 +258,7 @@ func decodeParams<P: Decodable>(_ type: P.Type, _ params: JSONValue?) throws(RPC
     default: throw RPCError.invalidParams(field: "params", reason: "must be an object")
     }
     do {
-        return try JSONValueDecoder().decode(type, from: value)
+        return try JSONValueDecoder(userInfo: [DeviceConfig.Overrides.settingNamesKey: settingNames]).decode(type, from: value)
     } catch let error as FieldError {
         throw RPCError.invalidParams(field: error.field, reason: error.reason)
     } catch let error as DeviceError {

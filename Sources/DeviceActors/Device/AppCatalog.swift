@@ -28,6 +28,12 @@ public struct AppCatalog: Sendable {
     /// The apps this catalog runs.
     public var available: [String] { knownNames.filter { registrations[$0] != nil } }
 
+    /// The names of the settings the apps take at the config's top level, as a request, a
+    /// scenario or clarityd.json may give them (``DeviceConfig/settings``).
+    public var topLevelSettingNames: DeviceConfig.Overrides.SettingNames {
+        .declared(Set(registrations.values.flatMap(\.topLevelSettings.keys)))
+    }
+
     /// The registration of `name`, or ``DeviceError/unknownApp(_:)``.
     public func registration(named name: String) throws(DeviceError) -> AppRegistration {
         guard let registration = registrations[name] else { throw .unknownApp(name) }
@@ -81,18 +87,20 @@ extension DeviceConfig {
     /// The settings `app` gets from this config: `config.app` over the top-level spellings the
     /// app takes (``AppRegistration/topLevelSettings``) and `variant` when given.
     func settings(for app: AppRegistration) -> AppSettings {
-        var topLevel: [String: StoredValue] = [:]
-        if app.topLevelSettings.contains("frictionThresholdsMinutes") {
-            topLevel["frictionThresholdsMinutes"] = .array(frictionThresholdsMinutes.map(StoredValue.int))
-        }
-        if app.topLevelSettings.contains("verificationNamesChallenge") {
-            topLevel["verificationNamesChallenge"] = .bool(verificationNamesChallenge)
-        }
+        var topLevel = settings.filter { app.topLevelSettings[$0.key] != nil }
         if let variant { topLevel["variant"] = .string(variant) }
         let given = self.app ?? [:]
         return AppSettings(
             values: topLevel.merging(given) { _, app in app },
             fromTopLevel: Set(topLevel.keys.filter { given[$0] == nil }))
+    }
+
+    /// This config with `app`'s defaults for the top-level settings it takes and was not given,
+    /// as a device of the app echoes them.
+    func fillingTopLevelDefaults(of app: AppRegistration) -> DeviceConfig {
+        var config = self
+        config.settings.merge(app.topLevelSettings) { given, _ in given }
+        return config
     }
 }
 

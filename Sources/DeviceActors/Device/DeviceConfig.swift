@@ -17,10 +17,6 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var baselineBytes = 2 << 20
     /// Platform quirks, each off by default (docs/platform.md).
     public var quirks: [String: Bool] = [:]
-    /// Clarity's `frictionThresholdsMinutes`, in its older top-level spelling, with Clarity's
-    /// default: an app that lists it in its ``AppRegistration/topLevelSettings`` takes it (and
-    /// checks it) when its device is made; `config.app` wins.
-    public var frictionThresholdsMinutes = [5, 10, 15, 20, 25]
     /// Apps added to the built-in catalog: bundle id → name and category.
     public var apps: [String: CategoryCatalog.Entry] = [:]
     /// `batchedThresholds` quirk: threshold callbacks are held and delivered together at the next
@@ -30,8 +26,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var defaultsPropagationDelaySeconds = 1
     /// Whether FamilyControls authorization is granted (DeviceActivity throws `unauthorized` if not).
     public var familyControlsAuthorized = true
-    /// Clarity's `verificationNamesChallenge`, in its older top-level spelling (as above).
-    public var verificationNamesChallenge = false
+    /// App settings given at the config's top level, under names an app's registration declares
+    /// (``AppRegistration/topLevelSettings``): the app decodes and checks them when its device is
+    /// made, `config.app` winning. Written at the top level beside the fields here, not as a
+    /// member of their own; a device fills in its primary app's defaults for those not given.
+    public var settings: [String: StoredValue] = [:]
     /// The app's own settings (`config.app`), decoded by the app's ``AppConfiguration`` type when
     /// the device is created; nil when none were given (so configs without them encode as before).
     public var app: [String: StoredValue]?
@@ -105,7 +104,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
             }
             config.quirks.merge(quirks) { _, new in new }
         }
-        config.frictionThresholdsMinutes = overrides.frictionThresholdsMinutes ?? config.frictionThresholdsMinutes
+        config.settings.merge(overrides.settings) { _, new in new }
         let appBackend = try Self.appBackend(in: overrides)
         if var app = overrides.app {
             app["backend"] = nil
@@ -116,7 +115,6 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         }
         config.apps.merge(overrides.apps ?? [:]) { _, new in new }
         config.familyControlsAuthorized = overrides.familyControlsAuthorized ?? config.familyControlsAuthorized
-        config.verificationNamesChallenge = overrides.verificationNamesChallenge ?? config.verificationNamesChallenge
         config.raceDetector = overrides.raceDetector ?? config.raceDetector
         config.notificationPermission = overrides.notificationPermission ?? config.notificationPermission
         config.variant = overrides.variant ?? config.variant
@@ -186,12 +184,10 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var memoryBudgets: Budgets?
         public var baselineBytes: Int?
         public var quirks: [String: Bool]?
-        public var frictionThresholdsMinutes: [Int]?
         public var apps: [String: CategoryCatalog.Entry]?
         public var familyControlsAuthorized: Bool?
         public var thresholdBatchIntervalSeconds: Int?
         public var defaultsPropagationDelaySeconds: Int?
-        public var verificationNamesChallenge: Bool?
         public var raceDetector: Bool?
         public var notificationPermission: NotificationPermission?
         public var variant: String?
@@ -201,15 +197,9 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var platform: DevicePlatform?
         public var backend: String?
         public var traceBytes: Int?
+        /// The top-level app settings given (``DeviceConfig/settings``).
+        public var settings: [String: StoredValue] = [:]
 
         public init() {}
-    }
-}
-
-extension DeviceConfig {
-    /// Reads a saved config: fields a later build added take their defaults, so older state
-    /// files still load.
-    public init(from decoder: any Decoder) throws {
-        self = try DeviceConfig().applying(Overrides(from: decoder))
     }
 }

@@ -78,6 +78,7 @@ public final class SimulatedDevice: @unchecked Sendable {
                     named: config.backend, now: Int64((start.timeIntervalSince1970 * 1000).rounded())),
                 device: name, timezone: timeZoneName ?? timeZone.identifier, platform: config.platform)
             : nil
+        let config = apps.first.map(config.fillingTopLevelDefaults) ?? config
         let settings = apps.indices.map { $0 == 0 ? config.settings(for: apps[0]) : AppSettings(values: [:], fromTopLevel: []) }
         try self.init(
             name: name, appNames: apps.map(\.name), start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
@@ -303,11 +304,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         } catch {
             throw error.inside("config")
         }
-        // The catalog and the app's thresholds are built into the device when it is made.
+        // The catalog and the app's settings are built into the device when it is made.
+        let setting = updated.settings.keys.sorted().first { updated.settings[$0] != self.config.settings[$0] }
         for (field, changed) in [
             ("config.apps", updated.apps != config.apps),
-            ("config.frictionThresholdsMinutes", updated.frictionThresholdsMinutes != config.frictionThresholdsMinutes),
-            ("config.verificationNamesChallenge", updated.verificationNamesChallenge != config.verificationNamesChallenge),
+            ("config.\(setting ?? "")", setting != nil),
             ("config.app", updated.app != config.app),
             ("config.variant", updated.variant != config.variant),
             ("config.platform", updated.platform != config.platform),

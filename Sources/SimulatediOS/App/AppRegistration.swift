@@ -10,9 +10,10 @@ public struct AppRegistration: Sendable {
     /// The operating systems it has a client for (`device.create`'s `platform`): iOS, and Android
     /// for The Phone (docs/apps/thephone.md, "The Android client").
     public let platforms: Set<DevicePlatform>
-    /// Settings the device config also spells at its top level (Clarity's older
-    /// `frictionThresholdsMinutes`); `config.app` wins over them. `variant` is always taken.
-    public let topLevelSettings: Set<String>
+    /// Settings the device config also takes at its top level (an older spelling of some of
+    /// `config.app`), by name, with the app's defaults, which a device of the app echoes when
+    /// they are not given; `config.app` wins over them. `variant` is always taken.
+    public let topLevelSettings: [String: StoredValue]
     let make: @Sendable (Platform, ProcessExecutors, AppSettings) throws(DeviceError) -> any SimulatedApp
     /// Decodes settings as ``make`` would, without making the app.
     let decodeSettings: @Sendable (AppSettings) throws(DeviceError) -> Void
@@ -24,7 +25,7 @@ public struct AppRegistration: Sendable {
     /// or ill-typed member refused, named `config.app.<member>`).
     public init<Settings: AppConfiguration>(
         description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type,
-        topLevelSettings: Set<String> = [], usesBackend: Bool = false, platforms: Set<DevicePlatform> = [.ios],
+        topLevelSettings: [String: StoredValue] = [:], usesBackend: Bool = false, platforms: Set<DevicePlatform> = [.ios],
         make: @escaping @Sendable (Platform, ProcessExecutors, Settings) throws(DeviceError) -> any SimulatedApp
     ) {
         self.description = description
