@@ -72,17 +72,15 @@ struct ConfigFile {
         }
     }
 
-    /// The app of device `default` and of devices created without `app`: `defaultApp`; for a
-    /// daemon given its own apps without Clarity, and a file that names none, the first of them.
+    /// The app of device `default` and of devices created without `app`: `defaultApp`, else the
+    /// first app the daemon is given (`clarityd`'s: the first of `BuiltInApps`).
     func defaultApp(in catalog: AppCatalog) -> String {
-        let named = config.defaultApp
-        guard catalog.registrations[named] == nil, named == DaemonConfig().defaultApp else { return named }
-        return catalog.available.first ?? named
+        config.defaultApp ?? catalog.available.first ?? ""
     }
 
     /// Refuses devices' defaults that would refuse every `device.create` without `app`: a
     /// `defaultApp` the daemon does not run, a `platform` it has no client for (`{"platform":
-    /// "android"}` with Clarity, which has only an iOS one), settings it does not take. A reload
+    /// "android"}` with a default app that has only an iOS one), settings it does not take. A reload
     /// checks the new defaults against the running daemon's default app as well.
     func check(against catalog: AppCatalog, defaultApp: String) throws(StartupFailure) {
         do {

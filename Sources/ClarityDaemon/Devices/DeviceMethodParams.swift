@@ -217,8 +217,7 @@ struct CreateParams: Decodable, Sendable {
     var timezone: String?
     var seed: UInt64?
     var config: DeviceConfig.Overrides?
-    /// `ios` (default) or `android` (The Phone's Android client, docs/apps/thephone.md, "The
-    /// Android client").
+    /// `ios` (default) or `android` (an app's Android client, docs/platform.md, "Android").
     var platform: String?
 }
 

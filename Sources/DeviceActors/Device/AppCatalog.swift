@@ -9,24 +9,16 @@ import Foundation
 public struct AppCatalog: Sendable {
     /// The registrations, by name.
     public let registrations: [String: AppRegistration]
+    /// Their names, in the order given: the first is a daemon's default app unless its
+    /// clarityd.json names one, and lists (help, errors, `daemon.catalog`) follow it.
+    public let available: [String]
 
-    /// The apps in `apps`; a later one replaces an earlier one of the same name (an author's
-    /// build of `clarity` over the built-in one).
+    /// The apps in `apps`; a later one replaces an earlier one of the same name, in its place
+    /// (an author's build of a built-in app over the built-in one).
     public init(_ apps: [AppRegistration]) {
         registrations = Dictionary(apps.map { ($0.name, $0) }) { _, later in later }
+        available = apps.map(\.name).reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
     }
-
-    /// The apps docs/protocol.md#devices names, in its order: known names even when a daemon runs
-    /// without them.
-    public static let protocolApps = ["clarity", "scrollkitty", "spendless", "makehay", "thephone"]
-
-    /// Every app name the daemon answers to: the protocol's, then any other app registered, by name.
-    public var knownNames: [String] {
-        Self.protocolApps + registrations.keys.filter { !Self.protocolApps.contains($0) }.sorted()
-    }
-
-    /// The apps this catalog runs.
-    public var available: [String] { knownNames.filter { registrations[$0] != nil } }
 
     /// The names of the settings the apps take at the config's top level, as a request, a
     /// scenario or clarityd.json may give them (``DeviceConfig/settings``).
@@ -40,14 +32,8 @@ public struct AppCatalog: Sendable {
         return registration
     }
 
-    /// What each known app is, in that order: the ones this catalog runs with their intents,
-    /// the others marked not available (`daemon.catalog`, help and error messages).
-    public var descriptions: [AppDescription] {
-        knownNames.map { name in
-            registrations[name]?.description
-                ?? AppDescription(name: name, bundleIdentifier: nil, appGroup: nil, available: false, intents: [])
-        }
-    }
+    /// What each app is, in ``available``'s order, with its intents (`daemon.catalog`, help).
+    public var descriptions: [AppDescription] { available.compactMap { registrations[$0]?.description } }
 
     /// The apps with a client for `platform`, by name, as error messages list them.
     public func apps(on platform: DevicePlatform) -> String {
@@ -80,6 +66,16 @@ extension Scenario {
     /// device), then each installed app's (over what is that app's, ``AppInvariantContext``).
     var scenarioInvariants: [(app: String?, invariant: AppInvariant)] {
         PlatformInvariants.all.map { (nil, $0) } + apps.flatMap { app in app.invariants.map { (app.name, $0) } }
+    }
+}
+
+extension [AppRegistration] {
+    /// The apps' own bundles as the App Store lists them (``AppRegistration/listing``), for their
+    /// device's catalog; the first installed wins a bundle two share.
+    var listings: [String: CategoryCatalog.Entry] {
+        Dictionary(
+            compactMap { app in app.listing.flatMap { listing in app.description.bundleIdentifier.map { ($0, listing) } } }
+        ) { first, _ in first }
     }
 }
 

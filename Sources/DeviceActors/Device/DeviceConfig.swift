@@ -52,8 +52,8 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// system relaunches it to deliver (`.hourly`, docs/platform.md, "HealthKit"): 1 s to a week,
     /// default 3600.
     public var healthBackgroundDeliverySeconds = 3600
-    /// The operating system (`device.create`'s `platform`, docs/apps/thephone.md, "The Android
-    /// client"): `ios` by default, `android` for The Phone's Android client. Fixed at creation.
+    /// The operating system (`device.create`'s `platform`, docs/platform.md, "Android"): `ios` by
+    /// default, `android` for an app's Android client. Fixed at creation.
     public var platform = DevicePlatform.ios
     /// The backend the device's app talks to (docs/apps/thephone-backend.md, "Instances"): the
     /// daemon's `default` unless named; a name is letters, digits, `.`, `_` and `-` (it names the

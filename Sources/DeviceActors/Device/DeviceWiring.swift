@@ -16,8 +16,8 @@ struct DeviceWiring {
     /// executors are made in a fixed order (the shared agents, then each app in order, then
     /// SpringBoard), so the same device wires the same way every time.
     init(
-        deviceName: String, appNames: [String], calendar: DeviceCalendar, seed: UInt64, config: DeviceConfig,
-        traceSequence: Int, strategy: any SchedulingStrategy, recordsSchedule: Bool, transport: (any NetworkTransport)?,
+        deviceName: String, appNames: [String], listings: [String: CategoryCatalog.Entry], calendar: DeviceCalendar,
+        seed: UInt64, config: DeviceConfig, traceSequence: Int, strategy: any SchedulingStrategy, recordsSchedule: Bool, transport: (any NetworkTransport)?,
         makeApp: (_ index: Int, Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         let world = World(seed: seed, strategy: strategy)
@@ -28,7 +28,7 @@ struct DeviceWiring {
         world.scheduler.logSink = { [weak trace] level, category, message in
             trace?.record(.log(level: LogLevel(rawValue: level) ?? .notice, category: category, message: message))
         }
-        let catalog = CategoryCatalog.builtIn.merging(config.apps)
+        let catalog = CategoryCatalog.builtIn.merging(listings).merging(config.apps)
         let deviceActivity = DeviceActivityAgent(
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
             catalog: catalog, trace: trace, apps: appNames)

@@ -81,7 +81,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         let config = apps.first.map(config.fillingTopLevelDefaults) ?? config
         let settings = apps.indices.map { $0 == 0 ? config.settings(for: apps[0]) : AppSettings(values: [:], fromTopLevel: []) }
         try self.init(
-            name: name, appNames: apps.map(\.name), start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
+            name: name, appNames: apps.map(\.name), listings: apps.listings, start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
             recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
         ) { index, platform, executors throws(DeviceError) in
@@ -100,14 +100,14 @@ public final class SimulatedDevice: @unchecked Sendable {
         makeApp: (Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
     ) throws(DeviceError) {
         try self.init(
-            name: name, appNames: [appName], start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
+            name: name, appNames: [appName], listings: [:], start: start, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed,
             clock: clock, config: config, launch: launch, traceSequence: traceSequence, strategy: strategy,
             recordsSchedule: recordsSchedule, transport: transport, replayingLaunch: replayingLaunch
         ) { _, platform, executors throws(DeviceError) in try makeApp(platform, executors) }
     }
 
     private init(
-        name: String, appNames: [String], start: Date, timeZone: TimeZone, timeZoneName: String?, seed: UInt64,
+        name: String, appNames: [String], listings: [String: CategoryCatalog.Entry], start: Date, timeZone: TimeZone, timeZoneName: String?, seed: UInt64,
         clock: ClockMode, config: DeviceConfig, launch: Bool, traceSequence: Int, strategy: any SchedulingStrategy,
         recordsSchedule: Bool, transport: (any NetworkTransport)?, replayingLaunch: [DeviceConnection.Exchange]?,
         makeApp: (_ index: Int, Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
@@ -119,7 +119,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.config = config
         self.calendar = DeviceCalendar(start: start, timeZone: timeZone, name: timeZoneName)
         let wiring = try DeviceWiring(
-            deviceName: name, appNames: appNames, calendar: calendar, seed: seed, config: config, traceSequence: traceSequence,
+            deviceName: name, appNames: appNames, listings: listings, calendar: calendar, seed: seed, config: config, traceSequence: traceSequence,
             strategy: strategy, recordsSchedule: recordsSchedule, transport: transport, makeApp: makeApp)
         world = wiring.world
         trace = wiring.trace
