@@ -66,6 +66,21 @@ import Testing
         #expect(Self.refusal { _ = try Self.config(["frictionThresholdsMinutes": [1, 2, 3, 4, 5]]) } == "config.frictionThresholdsMinutes")
     }
 
+    /// A name an app declares that is also one of the config's own fields stays the config's:
+    /// never decoded, filled in or echoed as the app's.
+    @Test func aDeclaredNameThatIsAConfigFieldStaysTheConfigs() throws {
+        let clashing = AppRegistration(
+            description: AppDescription(name: "clashing", bundleIdentifier: nil, appGroup: nil, available: true, intents: []),
+            settings: Limit.self, topLevelSettings: ["baselineBytes": .int(1)]
+        ) { _, _, _ throws(DeviceError) in throw .invalidArgument(field: "app", reason: "never made here") }
+        let params = try decodeParams(
+            CreateParams.self, ["config": ["baselineBytes": 1024]], settingNames: AppCatalog([clashing]).topLevelSettingNames)
+        let config = try DeviceConfig().applying(params.config ?? .init())
+        #expect(config.baselineBytes == 1024 && config.settings.isEmpty)
+        #expect(config.fillingTopLevelDefaults(of: clashing).settings.isEmpty)
+        #expect(try JSONWire.value(config.fillingTopLevelDefaults(of: clashing))["baselineBytes"] == 1024)
+    }
+
     /// A saved config reads back with its top-level settings (they were checked when given).
     @Test func aSavedConfigKeepsItsTopLevelSettings() throws {
         let given = try Self.config(["limitMinutes": 45, "baselineBytes": 1024])

@@ -92,10 +92,12 @@ extension DeviceConfig {
     }
 
     /// This config with `app`'s defaults for the top-level settings it takes and was not given,
-    /// as a device of the app echoes them.
+    /// as a device of the app echoes them (a name that is one of the config's own fields stays
+    /// the config's).
     func fillingTopLevelDefaults(of app: AppRegistration) -> DeviceConfig {
         var config = self
-        config.settings.merge(app.topLevelSettings) { given, _ in given }
+        let defaults = app.topLevelSettings.filter { Overrides.Field(rawValue: $0.key) == nil }
+        config.settings.merge(defaults) { given, _ in given }
         return config
     }
 }

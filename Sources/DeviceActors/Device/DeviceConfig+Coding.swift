@@ -32,6 +32,7 @@ extension DeviceConfig {
         try fields.encode(backend, forKey: .backend)
         try fields.encodeIfPresent(traceBytes, forKey: .traceBytes)
         var settings = encoder.container(keyedBy: SettingName.self)
+        // A setting never hides one of the config's own fields (the decoder takes them as fields).
         for (name, value) in self.settings where Field(rawValue: name) == nil {
             try settings.encode(value, forKey: SettingName(name))
         }
