@@ -14,6 +14,11 @@ public struct ClarityConfig: AppConfiguration, Hashable {
 
     public static let defaultThresholdsMinutes = [5, 10, 15, 20, 25]
     public static let members = ["frictionThresholdsMinutes", "verificationNamesChallenge"]
+    /// Both settings with their defaults, as the device config's top level also takes them.
+    public static let topLevelDefaults: [String: StoredValue] = [
+        "frictionThresholdsMinutes": .array(defaultThresholdsMinutes.map(StoredValue.int)),
+        "verificationNamesChallenge": .bool(false),
+    ]
 
     public init(frictionThresholdsMinutes: [Int] = defaultThresholdsMinutes, verificationNamesChallenge: Bool = false) {
         self.frictionThresholdsMinutes = frictionThresholdsMinutes

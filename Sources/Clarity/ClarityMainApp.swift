@@ -11,7 +11,7 @@ actor ClarityMainApp: WorldActor {
     nonisolated let executor: WorldActorExecutor
     let platform: Platform
     let thresholdsMinutes: [Int]
-    /// The fix for task 2c's race is on (``DeviceConfig/verificationNamesChallenge``).
+    /// The fix for task 2c's race is on (``ClarityConfig/verificationNamesChallenge``).
     let verificationNamesChallenge: Bool
     var store: ClarityStore
     var callVerification = CallVerificationService()

@@ -35,12 +35,14 @@ struct ConfigFile {
     /// and the bad field. The one way the config is read, at start and on SIGHUP
     /// (``ConfigReload``), so that a file refused at start is refused by a reload too.
     static func load(explicitPath: String?, catalog: AppCatalog) throws(StartupFailure) -> ConfigFile {
-        let file = try read(explicitPath: explicitPath)
+        let file = try read(explicitPath: explicitPath, settingNames: catalog.topLevelSettingNames)
         try file.check(against: catalog, defaultApp: file.defaultApp(in: catalog))
         return file
     }
 
-    private static func read(explicitPath: String?) throws(StartupFailure) -> ConfigFile {
+    private static func read(
+        explicitPath: String?, settingNames: DeviceConfig.Overrides.SettingNames
+    ) throws(StartupFailure) -> ConfigFile {
         let path = explicitPath ?? defaultPath
         guard let data = FileManager.default.contents(atPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else {
@@ -57,7 +59,8 @@ struct ConfigFile {
         }
         guard case .object = value else { throw .usage("config file \(path) must hold a JSON object") }
         do {
-            let contents = try JSONValueDecoder().decode(Contents.self, from: value)
+            let contents = try JSONValueDecoder(userInfo: [DeviceConfig.Overrides.settingNamesKey: settingNames])
+                .decode(Contents.self, from: value)
             return ConfigFile(
                 path: path, config: contents.daemon, deviceDefaults: try DeviceConfig().applying(contents.devices))
         } catch let error as FieldError {
@@ -69,17 +72,15 @@ struct ConfigFile {
         }
     }
 
-    /// The app of device `default` and of devices created without `app`: `defaultApp`; for a
-    /// daemon given its own apps without Clarity, and a file that names none, the first of them.
+    /// The app of device `default` and of devices created without `app`: `defaultApp`, else the
+    /// first app the daemon is given (`clarityd`'s: the first of `BuiltInApps`).
     func defaultApp(in catalog: AppCatalog) -> String {
-        let named = config.defaultApp
-        guard catalog.registrations[named] == nil, named == DaemonConfig().defaultApp else { return named }
-        return catalog.available.first ?? named
+        config.defaultApp ?? catalog.available.first ?? ""
     }
 
     /// Refuses devices' defaults that would refuse every `device.create` without `app`: a
     /// `defaultApp` the daemon does not run, a `platform` it has no client for (`{"platform":
-    /// "android"}` with Clarity, which has only an iOS one), settings it does not take. A reload
+    /// "android"}` with a default app that has only an iOS one), settings it does not take. A reload
     /// checks the new defaults against the running daemon's default app as well.
     func check(against catalog: AppCatalog, defaultApp: String) throws(StartupFailure) {
         do {

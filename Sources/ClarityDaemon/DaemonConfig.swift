@@ -12,8 +12,9 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
     var socket: String?
     /// The state directory; nil means `$XDG_STATE_HOME/clarityd`, else `~/.local/state/clarityd`.
     var stateDir: String?
-    /// The app that device `default` runs, and devices created without `app`.
-    var defaultApp = "clarity"
+    /// The app that device `default` runs, and devices created without `app`; nil for the
+    /// first app the daemon is given (``ConfigFile/defaultApp(in:)``).
+    var defaultApp: String?
     var clock = ClockMode.virtual
     /// The longest request line accepted, in bytes; longer lines get -32004 and the connection closes.
     var maxRequestBytes = ClarityProtocol.defaultMaxRequestBytes
@@ -70,8 +71,8 @@ struct DaemonConfig: Decodable, Sendable, Equatable {
         let defaults = DaemonConfig()
         socket = try fields.decodeIfPresent(String.self, forKey: .socket)
         stateDir = try fields.decodeIfPresent(String.self, forKey: .stateDir)
-        defaultApp = try fields.decodeIfPresent(String.self, forKey: .defaultApp) ?? defaults.defaultApp
-        if defaultApp.isEmpty { throw fields.invalid(.defaultApp, "must not be empty") }
+        defaultApp = try fields.decodeIfPresent(String.self, forKey: .defaultApp)
+        if defaultApp?.isEmpty == true { throw fields.invalid(.defaultApp, "must not be empty") }
         clock = try fields.oneOf(.clock) ?? defaults.clock
         maxRequestBytes = try fields.positive(.maxRequestBytes) ?? defaults.maxRequestBytes
         logLevel = try fields.oneOf(.logLevel) ?? defaults.logLevel

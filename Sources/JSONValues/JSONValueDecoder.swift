@@ -38,15 +38,18 @@ public struct JSONValueDecoder: Sendable {
     }
 
     public var unknownMembers: UnknownMembers
+    /// What the decoded types find in their decoder's `userInfo` (the names a config takes).
+    public var userInfo: [CodingUserInfoKey: any Sendable]
 
-    public init(unknownMembers: UnknownMembers = .refuse) {
+    public init(unknownMembers: UnknownMembers = .refuse, userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
         self.unknownMembers = unknownMembers
+        self.userInfo = userInfo
     }
 
     /// Decodes `type` from `value`, which sits at `root` in the request (`""` at the top, `"args"`
     /// for an intent's arguments). Throws ``FieldError`` for anything wrong with the input.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, root: String = "") throws -> T {
-        let tracker = MemberTracker()
+        let tracker = MemberTracker(userInfo: userInfo)
         let decoder = ValueDecoder(value: value, codingPath: [], tracker: tracker)
         let decoded: T
         do {
@@ -95,6 +98,13 @@ private final class MemberTracker {
         var members: [String]
         var asked: Set<String> = []
         var askedAll = false
+    }
+
+    /// The decoder's `userInfo`, the same at every level.
+    let userInfo: [CodingUserInfoKey: Any]
+
+    init(userInfo: [CodingUserInfoKey: Any]) {
+        self.userInfo = userInfo
     }
 
     /// By path, in the order first seen.
@@ -169,7 +179,7 @@ private struct ValueDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
     let tracker: MemberTracker
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { tracker.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else {

@@ -23,7 +23,8 @@ public enum ScenarioFile {
         guard case .object = value else { throw ScenarioInvalid(field: "scenario", reason: "must be an object") }
         let document: ScenarioDocument
         do {
-            document = try JSONValueDecoder().decode(ScenarioDocument.self, from: value)
+            document = try JSONValueDecoder(userInfo: [DeviceConfig.Overrides.settingNamesKey: catalog.topLevelSettingNames])
+                .decode(ScenarioDocument.self, from: value)
         } catch let error as FieldError {
             throw ScenarioInvalid(field: error.field, reason: error.reason)
         } catch let error as ScenarioInvalid {

@@ -1,10 +1,16 @@
 /// The device's catalog of apps: bundle id → display name and Screen Time category
-/// (docs/platform.md: `communication` holds Messages, Phone and FaceTime). Config can add
+/// (docs/platform.md: `communication` holds Messages, Phone and FaceTime). An installed app adds
+/// its own bundle as its registration lists it (``AppRegistration/listing``), and config can add
 /// apps (`apps: {"<bundle id>": {"name", "category"}}`).
 public struct CategoryCatalog: Sendable, Hashable, Codable {
     public struct Entry: Sendable, Hashable, Codable {
         public var name: String
         public var category: String
+
+        public init(name: String, category: String) {
+            self.name = name
+            self.category = category
+        }
     }
 
     public var apps: [String: Entry]
@@ -25,7 +31,6 @@ public struct CategoryCatalog: Sendable, Hashable, Codable {
         "com.netflix.Netflix": Entry(name: "Netflix", category: "entertainment"),
         "com.amazon.Amazon": Entry(name: "Amazon", category: "shopping"),
         "com.shein.sheinapp": Entry(name: "SHEIN", category: "shopping"),
-        "com.clarity.focus": Entry(name: "Clarity", category: "productivity"),
     ])
 
     /// The catalog with `extra` entries added over the built-in ones.

@@ -22,8 +22,8 @@ public struct Platform: Sendable {
     /// `UIDevice.current.name`: the device's name (`device.create`'s `device`).
     public let deviceName: String
     /// Mixed into every ``uuid()``: two devices of one daemon never draw the same ids, whatever
-    /// their seeds, as two phones' `UUID()`s never meet (The Phone's backend tells events apart
-    /// by the id the phone drew).
+    /// their seeds, as two phones' `UUID()`s never meet (a server tells events apart by the id
+    /// the phone drew).
     private let uuidSalt: (UInt64, UInt64)
     @_spi(Host) public let world: World
     @_spi(Host) public let trace: DeviceTrace
@@ -31,7 +31,7 @@ public struct Platform: Sendable {
     public let calendar: DeviceCalendar
     /// The device's app catalog (names and categories).
     public let catalog: CategoryCatalog
-    /// The app this platform is given to (its catalog name, `clarity`): what is per app on iOS —
+    /// The app this platform is given to (its catalog name, `dailylimit`): what is per app on iOS —
     /// ManagedSettings store names — is kept apart by it.
     @_spi(Host) public let appName: String
     /// How tokens encode (the quirk `unstableTokens`), shared by every copy of the platform.

@@ -83,10 +83,10 @@ import Testing
         #expect(stopped == ["(clarityd did not answer within 0.5 s to list its apps' intents)"])
     }
 
-    @Test func deviceCreateNamesTheAppsOfTheCatalogOrElseOfTheProtocol() {
+    @Test func deviceCreateNamesTheAppsOfTheCatalogOrElseNone() {
         #expect(
             DeviceCreate.help.details[0]
-                == "  --app APP         clarity, scrollkitty, spendless, makehay, thephone (default: the daemon's defaultApp)")
+                == "  --app APP         an app the daemon runs (default: the daemon's defaultApp; listed here when clarityd answers)")
         let registered = catalog.apps + [.init(name: "dailylimit", available: true, intents: [])]
         #expect(
             DeviceCreate.appLine(

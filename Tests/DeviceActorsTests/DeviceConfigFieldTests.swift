@@ -11,15 +11,30 @@ import Testing
     /// One override per row, as a request gives it, each changing its field from the default.
     static let samples: [String: String] = [
         "quirks": #"{"batchedThresholds": true}"#, "apps": #"{"com.example.new": {"name": "New", "category": "social"}}"#,
-        "frictionThresholdsMinutes": "[1, 2, 3]", "verificationNamesChallenge": "true", "app": #"{"variant": "b"}"#,
+        "app": #"{"variant": "b"}"#,
         "variant": #""b""#, "platform": #""android""#, "traceBytes": "65536", "backend": #""other""#,
         "familyControlsAuthorized": "false", "raceDetector": "true", "notificationPermission": #""deny""#,
         "healthAuthorization": #""denied""#, "healthBackgroundDeliverySeconds": "60", "thresholdBatchIntervalSeconds": "30",
         "defaultsPropagationDelaySeconds": "5", "memoryBudgets": #"{"monitor": 1048576}"#, "baselineBytes": "1024",
     ]
 
+    /// The `settings` row's sample: a top-level setting the test device's app declares, given
+    /// under its own name (the bag has no member of its own).
+    static let setting = (name: "frictionThresholdsMinutes", value: "[1, 2, 3, 4, 6]")
+
+    /// The override of `name`'s row, as a request gives it.
+    static func override(_ name: String) throws -> String {
+        if name == "settings" { return "{\"\(setting.name)\": \(setting.value)}" }
+        return "{\"\(name)\": \(try #require(samples[name], "DeviceConfigFieldTests.samples needs an override of \(name)"))}"
+    }
+
+    /// What `name`'s row is called in the config's JSON and in errors.
+    static func member(_ name: String) -> String { name == "settings" ? setting.name : name }
+
     static func overrides(_ json: String) throws -> DeviceConfig.Overrides {
-        try JSONDecoder().decode(DeviceConfig.Overrides.self, from: Data(json.utf8))
+        let decoder = JSONDecoder()
+        decoder.userInfo[DeviceConfig.Overrides.settingNamesKey] = DeviceConfig.Overrides.SettingNames.declared([setting.name])
+        return try decoder.decode(DeviceConfig.Overrides.self, from: Data(json.utf8))
     }
 
     /// The config as its JSON's members.
@@ -53,29 +68,28 @@ import Testing
 
     @Test(arguments: DeviceConfig.fields.map(\.name))
     func eachRowChangesItsFieldAndNoOther(_ name: String) throws {
-        let sample = try #require(Self.samples[name], "DeviceConfigFieldTests.samples needs an override of \(name)")
         let before = try Self.members(DeviceConfig())
-        let after = try Self.members(DeviceConfig().applying(Self.overrides("{\"\(name)\": \(sample)}")))
+        let after = try Self.members(DeviceConfig().applying(Self.overrides(Self.override(name))))
         let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
-        #expect(changed == [name])
+        #expect(changed == [Self.member(name)])
     }
 
     @Test(arguments: DeviceConfig.fields.map { ($0.name, $0.change == .fixedAtCreation) })
     func aRunningDeviceRefusesEachFixedFieldAndTakesEachLiveOne(_ name: String, fixed: Bool) throws {
         let device = try makeClarityDevice()
-        let sample = try #require(Self.samples[name])
-        let overrides = try Self.overrides("{\"\(name)\": \(sample)}")
+        let created = device.config
+        let overrides = try Self.overrides(Self.override(name))
         guard fixed else {
             let config = try device.updateConfig(overrides)
-            #expect(try Self.members(config)[name] != Self.members(DeviceConfig())[name])
+            #expect(try Self.members(config)[name] != Self.members(created)[name])
             return
         }
         #expect(throws: DeviceError.invalidArgument(
-            field: "config.\(name)", reason: "fixed when the device is created: give it in device.create's config")
+            field: "config.\(Self.member(name))", reason: "fixed when the device is created: give it in device.create's config")
         ) {
             try device.updateConfig(overrides)
         }
-        #expect(device.config == DeviceConfig(), "nothing of a refused update is taken")
+        #expect(device.config == created, "nothing of a refused update is taken")
     }
 
     /// The backend given in the app's spelling is refused in that spelling.

@@ -261,10 +261,16 @@ import Testing
         #expect(kind.stderr.hasPrefix("clarityctl: unknown option '--kind'\n"))
     }
 
-    @Test func deviceCreateHelpOffersOnlyTheAppThatRuns() {
-        let help = Clarityctl.run(["device", "create", "--help"])
+    /// clarityctl names no app: its help lists the apps the daemon answers it runs, in the order
+    /// the daemon was given them, and without a daemon says what `--app` takes (issue 40).
+    @Test func deviceCreateHelpOffersOnlyTheAppsThatRun() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
         #expect(
-            help.stdout.contains(
+            daemon.runCtl(["device", "create", "--help"]).stdout.contains(
                 "  --app APP         clarity, scrollkitty, spendless, makehay, thephone (default: the daemon's defaultApp)\n"))
+        let alone = Clarityctl.run(["--socket", "/nonexistent/x.sock", "device", "create", "--help"])
+        #expect(alone.stdout.contains(
+            "  --app APP         an app the daemon runs (default: the daemon's defaultApp; listed here when clarityd answers)\n"))
     }
 }

@@ -261,6 +261,34 @@ import Testing
         #expect(unchanged["apps"] == [:])
     }
 
+    /// Issue 40: the settings an app takes at the config's top level are its own, declared by
+    /// its registration: a device of an app that takes none echoes none of another app's, a
+    /// Clarity device echoes its defaults as before, and one given them keeps them, in effect,
+    /// across a kill -9; clarityd.json's device defaults take them too.
+    @Test func aDeviceEchoesOnlyTheTopLevelSettingsItWasGivenOrItsAppTakes() throws {
+        let daemon = try DaemonProcess(config: ["verificationNamesChallenge": true])
+        defer { daemon.stop() }
+        _ = try daemon.call("device.create", ["device": "kitty", "app": "scrollkitty"])
+        let kitty = try daemon.call("device.config", ["device": "kitty"])
+        #expect(kitty["frictionThresholdsMinutes"] == nil, "\(kitty)")
+        #expect(kitty["verificationNamesChallenge"] == true, "clarityd.json's defaults are given to every device")
+        let clarity = try daemon.call("device.config", ["device": "default"])
+        #expect(clarity["frictionThresholdsMinutes"] == [5, 10, 15, 20, 25], "\(clarity)")
+        #expect(clarity["verificationNamesChallenge"] == true)
+        _ = try daemon.call("device.create", ["device": "quick", "config": ["frictionThresholdsMinutes": [1, 2, 3, 4, 5]]])
+        #expect(field { try daemon.call("device.config", ["device": "quick", "config": ["frictionThresholdsMinutes": [2, 3, 4, 5, 6]]]) }
+            == "config.frictionThresholdsMinutes")
+        daemon.kill(SIGKILL)
+        #expect(daemon.waitForExit() == 137)
+        try daemon.start()
+        #expect(try daemon.call("device.config", ["device": "quick"])["frictionThresholdsMinutes"] == [1, 2, 3, 4, 5])
+        _ = try daemon.call("intent", ["device": "quick", "name": "selectApps", "args": ["apps": ["com.burbn.instagram"]]])
+        _ = try daemon.call("event", ["device": "quick", "type": "app.open", "app": "com.burbn.instagram"])
+        let minute = try daemon.call("clock.advance", ["device": "quick", "seconds": 60])
+        let writes = minute["effects"]?.arrayValue?.filter { $0["kind"] == "store.write" && $0["key"] == "frictionLevel" }
+        #expect(writes?.map { $0["value"] } == [1], "\(minute)")
+    }
+
     /// Issue 9: an app's own settings come in `config.app`, decoded by the app's type: an unknown
     /// member or a bad value is refused by its path, the setting takes effect (Clarity's first
     /// friction layer after 1 minute instead of 5), it wins over the older top-level spelling,

@@ -217,8 +217,7 @@ struct CreateParams: Decodable, Sendable {
     var timezone: String?
     var seed: UInt64?
     var config: DeviceConfig.Overrides?
-    /// `ios` (default) or `android` (The Phone's Android client, docs/apps/thephone.md, "The
-    /// Android client").
+    /// `ios` (default) or `android` (an app's Android client, docs/platform.md, "Android").
     var platform: String?
 }
 
@@ -239,8 +238,11 @@ struct NoParams: Decodable, Sendable {
 }
 
 /// Decodes a method's `params` (absent or null is `{}`); every failure is -32602 naming the
-/// field, or the device's own refusal (an unknown event type is -32002).
-func decodeParams<P: Decodable>(_ type: P.Type, _ params: JSONValue?) throws(RPCError) -> P {
+/// field, or the device's own refusal (an unknown event type is -32002). A `config` takes the
+/// top-level settings `settingNames` allows (none unless given).
+func decodeParams<P: Decodable>(
+    _ type: P.Type, _ params: JSONValue?, settingNames: DeviceConfig.Overrides.SettingNames = .declared([])
+) throws(RPCError) -> P {
     let value: JSONValue
     switch params {
     case nil, .null?:
@@ -255,7 +257,7 @@ func decodeParams<P: Decodable>(_ type: P.Type, _ params: JSONValue?) throws(RPC
     default: throw RPCError.invalidParams(field: "params", reason: "must be an object")
     }
     do {
-        return try JSONValueDecoder().decode(type, from: value)
+        return try JSONValueDecoder(userInfo: [DeviceConfig.Overrides.settingNamesKey: settingNames]).decode(type, from: value)
     } catch let error as FieldError {
         throw RPCError.invalidParams(field: error.field, reason: error.reason)
     } catch let error as DeviceError {

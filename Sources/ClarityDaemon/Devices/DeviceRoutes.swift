@@ -25,9 +25,10 @@ struct DeviceRoute: Sendable {
     static func device<Params: DeviceParams & SendableMetatype, Result: Encodable & SendableMetatype>(
         _ params: Params.Type, _ body: @escaping @Sendable (SimulatedDevice, Params) throws(DeviceError) -> Result
     ) -> DeviceRoute {
-        DeviceRoute(replay: { device, raw in _ = try body(device, try decodeParams(Params.self, raw)) }) {
+        // A journalled request was checked when it was accepted: its settings are taken as given.
+        DeviceRoute(replay: { device, raw in _ = try body(device, try decodeParams(Params.self, raw, settingNames: .any)) }) {
             service, method, raw, caller in
-            let params = try decodeParams(Params.self, raw)
+            let params = try decodeParams(Params.self, raw, settingNames: service.catalog.topLevelSettingNames)
             let slot = try service.slot(named: params.device ?? "default")
             return .value(
                 try JSONWire.value(
@@ -57,7 +58,9 @@ struct DeviceRoute: Sendable {
         _ body: @escaping @Sendable (DeviceService, Params) throws -> Result
     ) -> DeviceRoute {
         DeviceRoute(runsOn: runsOn, replay: nil) { service, _, raw, _ in
-            .value(try JSONWire.value(try body(service, try decodeParams(Params.self, raw))))
+            .value(
+                try JSONWire.value(
+                    try body(service, try decodeParams(Params.self, raw, settingNames: service.catalog.topLevelSettingNames))))
         }
     }
 }

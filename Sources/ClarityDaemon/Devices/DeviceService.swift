@@ -365,19 +365,13 @@ final class DeviceService: Sendable {
             guard !app.isEmpty else {
                 throw RPCError.invalidParams(field: field(index), reason: "an app's name, one of \(catalog.available.joined(separator: ", "))")
             }
-            guard catalog.knownNames.contains(app) else {
+            guard catalog.registrations[app] != nil else {
                 var error = RPCError.unknownName(kind: "app", name: app, known: catalog.available)
                 if params.apps != nil, case .object(var data)? = error.data {
                     data["field"] = .string(field(index))
                     error = RPCError(code: error.code, message: error.message, data: .object(data))
                 }
                 throw error
-            }
-            guard catalog.available.contains(app) else {
-                throw RPCError(
-                    code: RPCError.Code.unknownName,
-                    message: "App \(app) is not run by this daemon (it was not given it; available: \(catalog.available.joined(separator: ", ")))",
-                    data: ["kind": "app", "name": .string(app)])
             }
         }
         return apps

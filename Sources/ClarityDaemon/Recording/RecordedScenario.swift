@@ -11,7 +11,7 @@ import DeviceActors
 /// (``ScenarioText``) for its `path`.
 struct RecordedScenario: Sendable {
     let name: String
-    /// The recorded device's name, which the scenario's device takes (The Phone signs up under it).
+    /// The recorded device's name, which the scenario's device takes (an app may sign up to its server under it).
     let device: String
     /// The app; nil when several are installed (then `apps`).
     let app: String?

@@ -9,6 +9,9 @@ import Foundation
 public struct AppCatalog: Sendable {
     /// The registrations, by name.
     public let registrations: [String: AppRegistration]
+    /// Their names, in the order given: the first is a daemon's default app unless its
+    /// clarityd.json names one, and lists (help, errors, `daemon.catalog`) follow it.
+    public let available: [String]
 
     /// The servers the apps bring, each once, by name.
     public var servers: [ServerRegistration] {
@@ -17,23 +20,18 @@ public struct AppCatalog: Sendable {
         return byName.values.sorted { $0.name < $1.name }
     }
 
-    /// The apps in `apps`; a later one replaces an earlier one of the same name (an author's
-    /// build of `clarity` over the built-in one).
+    /// The apps in `apps`; a later one replaces an earlier one of the same name, in its place
+    /// (an author's build of a built-in app over the built-in one).
     public init(_ apps: [AppRegistration]) {
         registrations = Dictionary(apps.map { ($0.name, $0) }) { _, later in later }
+        available = apps.map(\.name).reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
     }
 
-    /// The apps docs/protocol.md#devices names, in its order: known names even when a daemon runs
-    /// without them.
-    public static let protocolApps = ["clarity", "scrollkitty", "spendless", "makehay", "thephone"]
-
-    /// Every app name the daemon answers to: the protocol's, then any other app registered, by name.
-    public var knownNames: [String] {
-        Self.protocolApps + registrations.keys.filter { !Self.protocolApps.contains($0) }.sorted()
+    /// The names of the settings the apps take at the config's top level, as a request, a
+    /// scenario or clarityd.json may give them (``DeviceConfig/settings``).
+    public var topLevelSettingNames: DeviceConfig.Overrides.SettingNames {
+        .declared(Set(registrations.values.flatMap(\.topLevelSettings.keys)))
     }
-
-    /// The apps this catalog runs.
-    public var available: [String] { knownNames.filter { registrations[$0] != nil } }
 
     /// The registration of `name`, or ``DeviceError/unknownApp(_:)``.
     public func registration(named name: String) throws(DeviceError) -> AppRegistration {
@@ -41,14 +39,8 @@ public struct AppCatalog: Sendable {
         return registration
     }
 
-    /// What each known app is, in that order: the ones this catalog runs with their intents,
-    /// the others marked not available (`daemon.catalog`, help and error messages).
-    public var descriptions: [AppDescription] {
-        knownNames.map { name in
-            registrations[name]?.description
-                ?? AppDescription(name: name, bundleIdentifier: nil, appGroup: nil, available: false, intents: [])
-        }
-    }
+    /// What each app is, in ``available``'s order, with its intents (`daemon.catalog`, help).
+    public var descriptions: [AppDescription] { available.compactMap { registrations[$0]?.description } }
 
     /// The apps with a client for `platform`, by name, as error messages list them.
     public func apps(on platform: DevicePlatform) -> String {
@@ -84,22 +76,36 @@ extension Scenario {
     }
 }
 
+extension [AppRegistration] {
+    /// The apps' own bundles as the App Store lists them (``AppRegistration/listing``), for their
+    /// device's catalog; the first installed wins a bundle two share.
+    var listings: [String: CategoryCatalog.Entry] {
+        Dictionary(
+            compactMap { app in app.listing.flatMap { listing in app.description.bundleIdentifier.map { ($0, listing) } } }
+        ) { first, _ in first }
+    }
+}
+
 extension DeviceConfig {
     /// The settings `app` gets from this config: `config.app` over the top-level spellings the
     /// app takes (``AppRegistration/topLevelSettings``) and `variant` when given.
     func settings(for app: AppRegistration) -> AppSettings {
-        var topLevel: [String: StoredValue] = [:]
-        if app.topLevelSettings.contains("frictionThresholdsMinutes") {
-            topLevel["frictionThresholdsMinutes"] = .array(frictionThresholdsMinutes.map(StoredValue.int))
-        }
-        if app.topLevelSettings.contains("verificationNamesChallenge") {
-            topLevel["verificationNamesChallenge"] = .bool(verificationNamesChallenge)
-        }
+        var topLevel = settings.filter { app.topLevelSettings[$0.key] != nil }
         if let variant { topLevel["variant"] = .string(variant) }
         let given = self.app ?? [:]
         return AppSettings(
             values: topLevel.merging(given) { _, app in app },
             fromTopLevel: Set(topLevel.keys.filter { given[$0] == nil }))
+    }
+
+    /// This config with `app`'s defaults for the top-level settings it takes and was not given,
+    /// as a device of the app echoes them (a name that is one of the config's own fields stays
+    /// the config's).
+    func fillingTopLevelDefaults(of app: AppRegistration) -> DeviceConfig {
+        var config = self
+        let defaults = app.topLevelSettings.filter { Overrides.Field(rawValue: $0.key) == nil }
+        config.settings.merge(defaults) { given, _ in given }
+        return config
     }
 }
 

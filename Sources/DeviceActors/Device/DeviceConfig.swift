@@ -17,10 +17,6 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var baselineBytes = 2 << 20
     /// Platform quirks, each off by default (docs/platform.md).
     public var quirks: [String: Bool] = [:]
-    /// Clarity's `frictionThresholdsMinutes`, in its older top-level spelling, with Clarity's
-    /// default: an app that lists it in its ``AppRegistration/topLevelSettings`` takes it (and
-    /// checks it) when its device is made; `config.app` wins.
-    public var frictionThresholdsMinutes = [5, 10, 15, 20, 25]
     /// Apps added to the built-in catalog: bundle id → name and category.
     public var apps: [String: CategoryCatalog.Entry] = [:]
     /// `batchedThresholds` quirk: threshold callbacks are held and delivered together at the next
@@ -30,8 +26,11 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     public var defaultsPropagationDelaySeconds = 1
     /// Whether FamilyControls authorization is granted (DeviceActivity throws `unauthorized` if not).
     public var familyControlsAuthorized = true
-    /// Clarity's `verificationNamesChallenge`, in its older top-level spelling (as above).
-    public var verificationNamesChallenge = false
+    /// App settings given at the config's top level, under names an app's registration declares
+    /// (``AppRegistration/topLevelSettings``): the app decodes and checks them when its device is
+    /// made, `config.app` winning. Written at the top level beside the fields here, not as a
+    /// member of their own; a device fills in its primary app's defaults for those not given.
+    public var settings: [String: StoredValue] = [:]
     /// The app's own settings (`config.app`), decoded by the app's ``AppConfiguration`` type when
     /// the device is created; nil when none were given (so configs without them encode as before).
     public var app: [String: StoredValue]?
@@ -53,8 +52,8 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// system relaunches it to deliver (`.hourly`, docs/platform.md, "HealthKit"): 1 s to a week,
     /// default 3600.
     public var healthBackgroundDeliverySeconds = 3600
-    /// The operating system (`device.create`'s `platform`, docs/apps/thephone.md, "The Android
-    /// client"): `ios` by default, `android` for The Phone's Android client. Fixed at creation.
+    /// The operating system (`device.create`'s `platform`, docs/platform.md, "Android"): `ios` by
+    /// default, `android` for an app's Android client. Fixed at creation.
     public var platform = DevicePlatform.ios
     /// The backend the device's app talks to (docs/apps/thephone-backend.md, "Instances"): the
     /// daemon's `default` unless named; a name is letters, digits, `.`, `_` and `-` (it names the
@@ -106,7 +105,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         let updated = try applying(overrides)
         for field in Self.fields where field.change == .fixedAtCreation && field.differs(updated, self) {
             throw .invalidArgument(
-                field: field.spelling(overrides), reason: "fixed when the device is created: give it in device.create's config")
+                field: field.spelling(overrides, self, updated), reason: "fixed when the device is created: give it in device.create's config")
         }
         return updated
     }
@@ -127,8 +126,13 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         DeviceConfigField("apps", \.apps, .fixedAtCreation) { config, overrides in
             config.apps.merge(overrides.apps ?? [:]) { _, new in new }
         },
-        .replaced("frictionThresholdsMinutes", \.frictionThresholdsMinutes, by: \.frictionThresholdsMinutes, .fixedAtCreation),
-        .replaced("verificationNamesChallenge", \.verificationNamesChallenge, by: \.verificationNamesChallenge, .fixedAtCreation),
+        // The top-level app settings: a change names the first setting it changes.
+        DeviceConfigField(
+            "settings", \.settings, .fixedAtCreation,
+            spelling: { _, before, after in after.settings.keys.sorted().first { after.settings[$0] != before.settings[$0] } ?? "settings" }
+        ) { config, overrides in
+            config.settings.merge(overrides.settings) { _, new in new }
+        },
         DeviceConfigField("app", \.app, .fixedAtCreation) { config, overrides throws(DeviceError) in
             let appBackend = try appBackend(in: overrides)
             if var app = overrides.app {
@@ -153,7 +157,7 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         },
         DeviceConfigField(
             "backend", \.backend, .fixedAtCreation,
-            spelling: { $0.backend == nil && $0.app?["backend"] != nil ? "app.backend" : "backend" }
+            spelling: { overrides, _, _ in overrides.backend == nil && overrides.app?["backend"] != nil ? "app.backend" : "backend" }
         ) { config, overrides throws(DeviceError) in
             let appBackend = try appBackend(in: overrides)
             guard let backend = overrides.backend ?? appBackend else { return }
@@ -224,12 +228,10 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var memoryBudgets: Budgets?
         public var baselineBytes: Int?
         public var quirks: [String: Bool]?
-        public var frictionThresholdsMinutes: [Int]?
         public var apps: [String: CategoryCatalog.Entry]?
         public var familyControlsAuthorized: Bool?
         public var thresholdBatchIntervalSeconds: Int?
         public var defaultsPropagationDelaySeconds: Int?
-        public var verificationNamesChallenge: Bool?
         public var raceDetector: Bool?
         public var notificationPermission: NotificationPermission?
         public var variant: String?
@@ -239,15 +241,9 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var platform: DevicePlatform?
         public var backend: String?
         public var traceBytes: Int?
+        /// The top-level app settings given (``DeviceConfig/settings``).
+        public var settings: [String: StoredValue] = [:]
 
         public init() {}
-    }
-}
-
-extension DeviceConfig {
-    /// Reads a saved config: fields a later build added take their defaults, so older state
-    /// files still load.
-    public init(from decoder: any Decoder) throws {
-        self = try DeviceConfig().applying(Overrides(from: decoder))
     }
 }

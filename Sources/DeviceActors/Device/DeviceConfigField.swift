@@ -23,12 +23,13 @@ struct DeviceConfigField: Sendable {
     let check: @Sendable (DeviceConfig) throws(DeviceError) -> Void
     /// Whether two configs hold different values in the field.
     let differs: @Sendable (DeviceConfig, DeviceConfig) -> Bool
-    /// The field as `overrides` spelt it, for a refusal of a change (`app.backend` for `backend`).
-    let spelling: @Sendable (DeviceConfig.Overrides) -> String
+    /// The field as `overrides` spelt it, for a refusal of a change from the first config to the
+    /// second (`app.backend` for `backend`; a top-level setting by its own name).
+    let spelling: @Sendable (DeviceConfig.Overrides, DeviceConfig, DeviceConfig) -> String
 
     init<Value: Equatable & Sendable>(
         _ name: String, _ field: KeyPath<DeviceConfig, Value> & Sendable, _ change: Change = .live,
-        spelling: (@Sendable (DeviceConfig.Overrides) -> String)? = nil,
+        spelling: (@Sendable (DeviceConfig.Overrides, DeviceConfig, DeviceConfig) -> String)? = nil,
         check: @escaping @Sendable (DeviceConfig) throws(DeviceError) -> Void = { _ in },
         merge: @escaping @Sendable (inout DeviceConfig, DeviceConfig.Overrides) throws(DeviceError) -> Void
     ) {
@@ -37,7 +38,7 @@ struct DeviceConfigField: Sendable {
         self.merge = merge
         self.check = check
         differs = { $0[keyPath: field] != $1[keyPath: field] }
-        self.spelling = spelling ?? { _ in name }
+        self.spelling = spelling ?? { _, _, _ in name }
     }
 
     /// A field an override replaces as a whole.

@@ -58,7 +58,7 @@ public struct DeviceDescription {
     func installation(servers: Servers?) throws(DeviceError) -> Installation {
         switch apps {
         case .own(let name, let transport, let make):
-            return Installation(names: [name], transport: transport) { _, platform, executors throws(DeviceError) in
+            return Installation(names: [name], listings: [:], transport: transport) { _, platform, executors throws(DeviceError) in
                 try make(platform, executors)
             }
         case .registered(let apps):
@@ -75,7 +75,7 @@ public struct DeviceDescription {
             let settings = apps.indices.map {
                 $0 == 0 ? config.settings(for: apps[0]) : AppSettings(values: [:], fromTopLevel: [])
             }
-            return Installation(names: apps.map(\.name), transport: transport) { index, platform, executors throws(DeviceError) in
+            return Installation(names: apps.map(\.name), listings: apps.listings, transport: transport) { index, platform, executors throws(DeviceError) in
                 try apps[index].makeApp(platform: platform, executors: executors, settings: settings[index])
             }
         }
@@ -99,6 +99,8 @@ public struct DeviceDescription {
     struct Installation {
         /// In install order, the primary first.
         let names: [String]
+        /// The apps' own bundles as the App Store lists them, for the device's catalog.
+        let listings: [String: CategoryCatalog.Entry]
         let transport: (any NetworkTransport)?
         let make: (_ index: Int, Platform, ProcessExecutors) throws(DeviceError) -> any SimulatedApp
     }

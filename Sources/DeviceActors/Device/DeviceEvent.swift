@@ -13,8 +13,7 @@ public enum DeviceEvent: Sendable, Equatable {
     case appOpen(app: String)
     case appClose(app: String)
     /// `taps` presses at once (a double tap): each its own ShieldAction callback, interleaving at
-    /// every platform call (docs/platform.md, "Shield flow"; docs/apps/scrollkitty.md, "HP
-    /// atomicity").
+    /// every platform call (docs/platform.md, "Shield flow").
     case shieldPress(app: String, button: ShieldButton, taps: Int = 1)
     case callDial(handle: String?)
     case callConnect(handle: String?)
@@ -25,7 +24,7 @@ public enum DeviceEvent: Sendable, Equatable {
     case storeKitPurchase(product: String)
     case storeKitExpire(product: String)
     case storeKitRefund(product: String)
-    /// A HealthKit sample: `value` (> 0) added to today's `kind` (docs/apps/makehay.md, "Events").
+    /// A HealthKit sample: `value` (> 0) added to today's `kind` (docs/platform.md, "HealthKit").
     case healthSample(kind: HealthQuantityType, value: Double)
     /// The next `count` HealthKit statistics queries throw.
     case healthFail(count: Int)

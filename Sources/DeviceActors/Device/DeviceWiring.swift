@@ -28,7 +28,7 @@ struct DeviceWiring {
         world.scheduler.logSink = { [weak trace] level, category, message in
             trace?.record(.log(level: LogLevel(rawValue: level) ?? .notice, category: category, message: message))
         }
-        let catalog = CategoryCatalog.builtIn.merging(config.apps)
+        let catalog = CategoryCatalog.builtIn.merging(installation.listings).merging(config.apps)
         let deviceActivity = DeviceActivityAgent(
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
             catalog: catalog, trace: trace, apps: installation.names)

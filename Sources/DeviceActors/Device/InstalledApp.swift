@@ -13,7 +13,7 @@ struct InstalledApp: Sendable {
     let shieldConfiguration: Sandbox<any ShieldConfigurationDataSource>
     let shieldAction: Sandbox<any ShieldActionDelegate>
 
-    /// The main app's name in traces (`clarity.app`).
+    /// The main app's name in traces (`dailylimit.app`).
     var mainAppActor: String { "\(name).app" }
     var bundleIdentifier: String { app.bundleIdentifier }
 }

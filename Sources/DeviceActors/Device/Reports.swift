@@ -116,7 +116,7 @@ public struct DeviceStateReport: Sendable, Encodable {
     public let notifications: UNAuthorizationStatus
     /// Internet reachability (`network.offline` / `network.online`, docs/platform.md, "Network").
     public let online: Bool
-    /// The operating system (`ios`, or `android` for The Phone's Android client).
+    /// The operating system (`ios`, or `android` for an app's Android client).
     public let platform: DevicePlatform
     public let shields: ShieldsReport.Effective
     public let usageToday: [String: Double]
@@ -186,7 +186,7 @@ public struct DeviceSummary: Sendable, Encodable {
     public let app: String
     /// Every installed app, on a device with several (absent with one).
     public var apps: [String]?
-    /// The operating system (`ios`, or `android` for The Phone's Android client).
+    /// The operating system (`ios`, or `android` for an app's Android client).
     public let platform: DevicePlatform
     public let clock: String
     public let seed: UInt64

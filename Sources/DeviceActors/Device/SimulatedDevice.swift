@@ -45,6 +45,11 @@ public final class SimulatedDevice: @unchecked Sendable {
     public init(
         _ description: DeviceDescription, options: DeviceRunOptions = DeviceRunOptions(), servers: Servers? = nil
     ) throws(DeviceError) {
+        var description = description
+        // A device of an app echoes its declared top-level settings, its defaults for those not given.
+        if case .registered(let apps) = description.apps, let primary = apps.first {
+            description.config = description.config.fillingTopLevelDefaults(of: primary)
+        }
         self.name = description.name
         self.seed = description.seed
         self.clockMode = description.clock

@@ -4,8 +4,9 @@ import ExtensionSandbox
 /// What one installed app's built-in invariants see of a device with several apps: the app's
 /// own name, its shield stores, and the trace without what the other apps' processes did. (The
 /// App Group is read by suite, and each app's suite is its own.) Judged over the whole device,
-/// Clarity's `onlySelectedAppsShielded` held ScrollKitty's stores against Clarity's selection, and
-/// a scenario of ScrollKitty and Clarity failed as soon as ScrollKitty shielded anything (issue 38).
+/// one app's rule that only its selected apps are shielded held another app's stores against the
+/// first one's selection, and a scenario of the two failed as soon as the other shielded anything
+/// (issue 38).
 /// On a device with one app the device itself is the context.
 struct AppInvariantContext: InvariantContext {
     let device: SimulatedDevice
@@ -31,8 +32,8 @@ struct AppInvariantContext: InvariantContext {
         try check.violation(in: self, newEntries: ownEntries(newEntries))
     }
 
-    /// `entries` without those of another installed app's processes (`scrollkitty.app`,
-    /// `scrollkitty.monitor` …): the system's, the outside world's and this app's stay.
+    /// `entries` without those of another installed app's processes (`other.app`,
+    /// `other.monitor` …): the system's, the outside world's and this app's stay.
     func ownEntries(_ entries: ArraySlice<TraceEntry<Effect>>) -> ArraySlice<TraceEntry<Effect>> {
         let others = Set(device.appNames).subtracting([appName])
         return ArraySlice(entries.filter { entry in

@@ -35,8 +35,8 @@ public struct Scenario: Sendable {
     /// For a scenario read from a file, the hash of its JSON (`ScenarioFile.hash(of:)`): what the
     /// replay tokens of the daemon and of a test both name it by. Nil for one built in Swift.
     public var fileHash: String?
-    /// The device's name (`device`): `scenario` unless given. An app may use it — The Phone signs
-    /// its user up under it — so a recorded session names the device it was recorded on.
+    /// The device's name (`device`): `scenario` unless given. An app may use it — to sign its user
+    /// up to its server under it — so a recorded session names the device it was recorded on.
     public var deviceName = "scenario"
 
     public init(

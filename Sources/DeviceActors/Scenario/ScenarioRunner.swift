@@ -185,7 +185,7 @@ public struct ScenarioFailureReason: Sendable, Encodable, Equatable {
     public let invariant: String?
     /// What sets this failure apart from another of the same step and invariant, when that is
     /// more than the message's numbers: for a lost update, the key and who overwrote whom
-    /// (`prosocialChallengeVerified: clarity.app over clarity.monitor`).
+    /// (`requestsToday: dailylimit.shieldAction over dailylimit.monitor`).
     public let kind: String?
 
     public init(message: String, step: String?, invariant: String?, kind: String? = nil) {

@@ -84,7 +84,7 @@ public enum ScheduleStory {
         return text
     }
 
-    /// `84  clarity.monitor  write group.com.clarity.focus/prosocialChallengeVerified = true`.
+    /// `84  dailylimit.monitor  write group.com.example.dailylimit/requestsToday = 0`.
     private static func line(_ effect: TracedEffect) -> String {
         let entry = effect.entry
         let what: String

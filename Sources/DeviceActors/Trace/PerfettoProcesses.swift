@@ -4,7 +4,7 @@
 ///
 /// - The main app (`<app>.app`) is one process, and so is each system actor that appears
 ///   (`springBoard`, `deviceActivity`, `clock`, `outside`, `system`, any other actor).
-/// - Each launch of an extension is a process of its own, as on iOS: `clarity.monitor #3` is
+/// - Each launch of an extension is a process of its own, as on iOS: `dailylimit.monitor #3` is
 ///   the third launch of the monitor in the exported events. An event of an extension belongs to
 ///   its latest launch (even after that launch ended: a straggler stays with it); events before
 ///   the first launch in the export go to a process `<actor> (launched earlier)`.

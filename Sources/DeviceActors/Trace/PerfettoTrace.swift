@@ -40,7 +40,7 @@ public struct PerfettoTrace: Sendable, Encodable {
         public let label: String
     }
 
-    /// Exports `effects` (in trace order) of a device running `app` (`clarity`); `device` names
+    /// Exports `effects` (in trace order) of a device running `app` (`dailylimit`); `device` names
     /// it in the metadata; `switches` (a scenario's schedule) are marked where they happened.
     public init(effects: [TracedEffect], app: String, device: String? = nil, switches: [ScheduleSwitch] = []) {
         let mainAppActor = "\(app).app"

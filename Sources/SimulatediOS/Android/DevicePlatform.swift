@@ -1,6 +1,6 @@
 /// Which operating system the simulated device runs (`device.create`'s `platform`): iOS by default;
-/// `android` only as far as The Phone's Android client needs (docs/apps/thephone.md, "The Android
-/// client"): a manifest-registered receiver, coroutines, WorkManager and a Room table. What one
+/// `android` only as far as the apps' Android clients need (docs/platform.md, "Android"): a
+/// manifest-registered receiver, coroutines, WorkManager and a Room table. What one
 /// system does not have, the other refuses: ``PlatformUnavailable``.
 public enum DevicePlatform: String, Sendable, Codable, CaseIterable, NamedChoice {
     case ios

@@ -67,7 +67,7 @@ import Foundation
 
     /// The device is let go of: every work goes, untraced. The runner and the factory hold the
     /// app, which holds the platform that holds this agent: kept, they held the device's whole
-    /// world (The Phone's Android sync, offline, issue 22).
+    /// world (an Android client's sync, offline, issue 22).
     @_spi(Host) public func forgetAll() {
         for work in works.values { work.state.run?.cancel() }
         works = [:]

@@ -33,7 +33,7 @@ public protocol InvariantCheck {
 /// What an invariant may look at: the device as an observer sees it, between two steps. Reading
 /// it changes nothing (no trace entries, nothing for the race detector).
 public protocol InvariantContext {
-    /// The app's name (`clarity`); its processes trace as `<appName>.app`, `<appName>.monitor`….
+    /// The app's name (`dailylimit`); its processes trace as `<appName>.app`, `<appName>.monitor`….
     var appName: String { get }
     var calendar: DeviceCalendar { get }
     var catalog: CategoryCatalog { get }

@@ -1,5 +1,5 @@
 /// One app as a host makes it: its description, its built-in invariants and how to build it on
-/// a device. One value per app, written beside the app (`ClarityApp.registration`) and injected
+/// a device. One value per app, written beside the app (`AppRegistration.dailyLimit`) and injected
 /// where a device, a scenario or a daemon is assembled (docs/sdk.md, "Registering an app"), so
 /// adding an app changes nothing in clarityd.
 public struct AppRegistration: Sendable {
@@ -9,11 +9,15 @@ public struct AppRegistration: Sendable {
     /// reach an instance of it; nil for an app that talks to none.
     public let server: ServerRegistration?
     /// The operating systems it has a client for (`device.create`'s `platform`): iOS, and Android
-    /// for The Phone (docs/apps/thephone.md, "The Android client").
+    /// for an app with an Android client (docs/platform.md, "Android").
     public let platforms: Set<DevicePlatform>
-    /// Settings the device config also spells at its top level (Clarity's older
-    /// `frictionThresholdsMinutes`); `config.app` wins over them. `variant` is always taken.
-    public let topLevelSettings: Set<String>
+    /// Settings the device config also takes at its top level (an older spelling of some of
+    /// `config.app`), by name, with the app's defaults, which a device of the app echoes when
+    /// they are not given; `config.app` wins over them. `variant` is always taken.
+    public let topLevelSettings: [String: StoredValue]
+    /// How the App Store lists the app, its name and category: its devices' catalog holds its
+    /// bundle so (usage by category, category shields); nil: `other`, as any unlisted app.
+    public let listing: CategoryCatalog.Entry?
     let make: @Sendable (Platform, ProcessExecutors, AppSettings) throws(DeviceError) -> any SimulatedApp
     /// Decodes settings as ``make`` would, without making the app.
     let decodeSettings: @Sendable (AppSettings) throws(DeviceError) -> Void
@@ -25,10 +29,12 @@ public struct AppRegistration: Sendable {
     /// or ill-typed member refused, named `config.app.<member>`).
     public init<Settings: AppConfiguration>(
         description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type,
-        topLevelSettings: Set<String> = [], server: ServerRegistration? = nil, platforms: Set<DevicePlatform> = [.ios],
+        topLevelSettings: [String: StoredValue] = [:], listing: CategoryCatalog.Entry? = nil, server: ServerRegistration? = nil,
+        platforms: Set<DevicePlatform> = [.ios],
         make: @escaping @Sendable (Platform, ProcessExecutors, Settings) throws(DeviceError) -> any SimulatedApp
     ) {
         self.description = description
+        self.listing = listing
         self.invariants = invariants
         self.server = server
         self.platforms = platforms
@@ -47,11 +53,12 @@ public struct AppRegistration: Sendable {
 
     /// An app without settings: any `config.app` member is refused.
     public init(
-        description: AppDescription, invariants: [AppInvariant] = [], server: ServerRegistration? = nil,
-        platforms: Set<DevicePlatform> = [.ios], make: @escaping @Sendable (Platform, ProcessExecutors) -> any SimulatedApp
+        description: AppDescription, invariants: [AppInvariant] = [], listing: CategoryCatalog.Entry? = nil,
+        server: ServerRegistration? = nil, platforms: Set<DevicePlatform> = [.ios],
+        make: @escaping @Sendable (Platform, ProcessExecutors) -> any SimulatedApp
     ) {
         self.init(
-            description: description, invariants: invariants, settings: NoSettings.self, server: server,
+            description: description, invariants: invariants, settings: NoSettings.self, listing: listing, server: server,
             platforms: platforms
         ) { platform, executors, _ in make(platform, executors) }
     }

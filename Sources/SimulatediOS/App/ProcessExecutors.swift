@@ -15,7 +15,7 @@ public struct ProcessExecutors: Sendable {
     }
 
     /// A fresh executor for one actor of the main app's process, `label` naming it in traces and
-    /// failure reports (`clarity.app`). Never share one between actors: actors on one executor
+    /// failure reports (`dailylimit.app`). Never share one between actors: actors on one executor
     /// never interleave, so their races would never be explored.
     public func makeExecutor(label: String) -> WorldActorExecutor {
         world.makeExecutor(label: label)

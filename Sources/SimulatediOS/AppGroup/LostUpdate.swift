@@ -10,7 +10,7 @@ public struct LostUpdate: Sendable, Equatable {
     public let key: String
     /// The writer's last `store.read` of the key before its write.
     public let readSeq: Int
-    /// Who wrote the value that was lost: an app's process (`clarity.monitor`), `outside` or `system`.
+    /// Who wrote the value that was lost: an app's process (`dailylimit.monitor`), `outside` or `system`.
     public let otherActor: String
     /// That process's `store.write` or `store.remove`.
     public let otherWriteSeq: Int

@@ -2,7 +2,7 @@ import ExtensionSandbox
 import Foundation
 
 /// What `JSONEncoder().encode(token)` gives for an app's `ApplicationToken`: the data apps derive
-/// keys from (ScrollKitty's `tokenId`, seed 004's "Token Identifier Mismatch" fix).
+/// keys from (an app's `tokenId`, seed 004's "Token Identifier Mismatch" fix).
 ///
 /// The simulated SDK's token is the app's bundle id (docs/sdk.md), so its data is the bundle id's
 /// UTF-8 bytes: the same in every process, every launch. With the quirk `unstableTokens`

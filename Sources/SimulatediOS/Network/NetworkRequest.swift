@@ -17,7 +17,7 @@ public struct NetworkRequest: Sendable, Codable, Equatable {
         self.httpBody = httpBody
     }
 
-    /// The host part of ``url`` (`api.thephone.app`), nil when the URL has none.
+    /// The host part of ``url`` (`api.example.com`), nil when the URL has none.
     public var host: String? { URLComponents(string: url)?.host }
 
     /// The path part of ``url`` (`/events/sync`), `/` when empty.
@@ -45,7 +45,7 @@ public struct HTTPResponse: Sendable, Codable, Equatable {
 public struct PushMessage: Sendable, Codable, Equatable {
     public let title: String
     public let body: String
-    /// The notification's category (The Phone: the temptation's kind).
+    /// The notification's category (the app's own, e.g. what the push is about).
     public let category: String?
     /// When the server sent it, milliseconds since 1970 (shown when the device's clock gets there).
     public let sentAt: Int64

@@ -8,7 +8,7 @@ public struct DeliveredNotification: Sendable, Hashable, Codable {
     public let source: String
     /// Delivered while Focus mode was on: silenced, shown only in the list.
     public let silenced: Bool
-    /// A push's category (The Phone's temptation kind, docs/platform.md, "Network"); nil for a
+    /// A push's category (the app's own kind, docs/platform.md, "Network"); nil for a
     /// local notification.
     public var category: String? = nil
 }

@@ -78,7 +78,7 @@ public struct AppShortcut: Sendable {
 }
 
 /// The user's side of the Shortcuts app, for an app's intents that stand for the user setting up
-/// an automation (The Phone's `installAutomation`): iOS gives an app no API to do it itself.
+/// an automation (an `installAutomation` intent): iOS gives an app no API to do it itself.
 public struct ShortcutsAutomations: Sendable {
     @_spi(Host) public let agent: ShortcutsAgent
     @_spi(Host) public let kind: DevicePlatform

@@ -82,7 +82,7 @@ public enum Effect: Sendable, Equatable {
     /// A request the app sent (`NetworkSession.data(for:)`): the server's `status`, or the
     /// `URLError` code the app got (`notConnectedToInternet`, `cannotFindHost`).
     case networkRequest(method: String, path: String, status: Int?, error: String?)
-    /// A push notification the system showed (`category`: the app's, The Phone's temptation kind).
+    /// A push notification the system showed (`category`: the app's own kind).
     case push(title: String, body: String, category: String?)
     /// A Shortcuts personal automation: `installed`, `removed`, `ran` (the App Shortcut ran) or
     /// `askBeforeRunning` (it waits for a tap and records nothing).

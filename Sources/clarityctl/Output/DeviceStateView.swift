@@ -6,13 +6,13 @@ import ControlProtocol
 /// primary's state is shown there once (the result's `app` repeats it).
 ///
 /// ```
-/// appName:  scrollkitty
+/// appName:  dailylimit
 /// …
 /// apps:
-///   scrollkitty (primary; com.scrollkitty.app, group.com.scrollkitty.shared):
-///     hp:    100
+///   dailylimit (primary; com.example.dailylimit, group.com.example.dailylimit):
+///     requestsToday:  0
 ///     …
-///   spendless (com.spendless.app, group.com.spendless.shared):
+///   other (com.example.other, group.com.example.other):
 ///     …
 /// ```
 enum DeviceStateView {

@@ -12,10 +12,10 @@ import ControlProtocol
 /// `app` column first, every installed app shown (`(none)` for one whose stores hold nothing):
 ///
 /// ```
-/// app          store        applications         categories  applicationCategories
-/// -            (effective)  com.amazon.Amazon, … (none)      -
-/// scrollkitty  kitty        com.burbn.instagram  -           {"policy":"none"}
-/// spendless    shopping     com.amazon.Amazon    -           {"policy":"none"}
+/// app         store        applications         categories  applicationCategories
+/// -           (effective)  com.amazon.Amazon, … (none)      -
+/// dailylimit  limit        com.burbn.instagram  -           {"policy":"none"}
+/// other       shopping     com.amazon.Amazon    -           {"policy":"none"}
 /// ```
 enum ShieldsView {
     static func lines(for result: JSONValue) -> [String] {

@@ -3,7 +3,7 @@ import ControlProtocol
 /// `clarityctl device create NAME`: a new simulated device running one app bundle. Without
 /// `--app` no `app` is sent, so the daemon's `defaultApp` applies. Its help names the apps as the
 /// running daemon's `daemon.catalog` gives them, so an app registered in the daemon's catalog
-/// appears there without a change here.
+/// appears there without a change here; without a daemon to ask, it says "an app the daemon runs".
 struct DeviceCreate: MethodCommand {
     static let help = CommandHelp(
         words: ["device", "create"],
@@ -11,26 +11,21 @@ struct DeviceCreate: MethodCommand {
             "NAME [--app APP | --apps APP,APP...] [--platform ios|android] [--clock virtual|wall] [--start ISO] [--timezone TZ] [--seed N] [--backend NAME] [--config JSON]",
         abstract: "create a device (device.create)",
         details: [
-            appLine(available: protocolApps.available, coming: protocolApps.coming),
+            "  --app APP         an app the daemon runs (default: the daemon's defaultApp; listed here when clarityd answers)",
             "  --apps A,B        several apps on one device, the first the primary (intent then takes --app)",
             "  --clock MODE      virtual (default: the daemon's) or wall",
             "  --start ISO       the virtual clock's start, e.g. 2026-01-05T09:00:00Z",
             "  --timezone TZ     e.g. Europe/Berlin",
-            "  --platform OS     ios (default) or android (The Phone's Android client)",
+            "  --platform OS     ios (default) or android (for an app with an Android client)",
             "  --seed N          the device's random seed",
             "  --backend NAME    the instance of the app's server (default: default; config.backend)",
             "  --config JSON     per-device overrides, e.g. '{\"memoryBudgets\":{\"monitor\":6291456}}'",
             "Examples:",
-            "  clarityctl device create kitty --app scrollkitty --config '{\"app\":{\"variant\":\"readModifyWrite\"}}'",
-            "  clarityctl device create shop --app spendless --config '{\"notificationPermission\":\"deny\"}'",
-            "  clarityctl device create bob --app thephone --platform android --timezone Asia/Tokyo",
-            "  clarityctl device create walker --app makehay",
-            "  clarityctl device create both --apps clarity,scrollkitty",
+            "  clarityctl device create lab                                  (the daemon's defaultApp)",
+            "  clarityctl device create shop --app APP --config '{\"notificationPermission\":\"deny\"}'",
+            "  clarityctl device create bob --app APP --platform android --timezone Asia/Tokyo",
+            "  clarityctl device create both --apps APP,OTHER                (APP the primary)",
         ])
-
-    /// The apps docs/protocol.md#devices names, as this build of clarityctl knows them: listed by
-    /// `--help` when clarityd cannot be asked.
-    static let protocolApps = (available: ["clarity", "scrollkitty", "spendless", "makehay", "thephone"], coming: [String]())
 
     let params: JSONValue?
     init(arguments: inout Arguments, options: GlobalOptions) throws {
@@ -73,7 +68,7 @@ struct DeviceCreate: MethodCommand {
         return page
     }
 
-    /// `--app APP  clarity, scrollkitty, spendless (default: …); makehay, … are coming`.
+    /// `--app APP  focus, dailylimit (default: …); timer is coming`.
     static func appLine(available: [String], coming: [String]) -> String {
         "  --app APP         " + available.joined(separator: ", ") + " (default: the daemon's defaultApp)"
             + (coming.isEmpty ? "" : "; " + coming.joined(separator: ", ") + (coming.count == 1 ? " is coming" : " are coming"))

@@ -15,11 +15,11 @@ struct EventSend: MethodCommand {
             "  clarityctl event app.open --app com.burbn.instagram",
             "  clarityctl event shield.press --app com.burbn.instagram --button primary",
             "  clarityctl event shield.press --app com.burbn.instagram --button secondary --taps 2   (a double tap)",
-            "  clarityctl event storekit.purchase --product com.clarity.focus.monthly",
+            "  clarityctl event storekit.purchase --product com.example.app.monthly",
             "  clarityctl event contacts.set --contacts '[{\"id\":\"1\",\"name\":\"Mom\",\"phone\":\"+15550100\"}]'",
             "  clarityctl event health.sample kind=steps value=2500          (kind: steps, activeEnergy, exerciseMinutes)",
             "  clarityctl event health.fail count=1                         (the next HealthKit query fails)",
-            "  clarityctl event app.terminate --app com.makehay.app         (the main app's process ends)",
+            "  clarityctl event app.terminate --app com.example.app         (the main app's process ends)",
         ])
 
     /// The event types this build handles, listed by `--help` when clarityd cannot be asked.

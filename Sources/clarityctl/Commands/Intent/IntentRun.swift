@@ -11,15 +11,8 @@ struct IntentRun: MethodCommand {
             "  --app APP   the installed app whose main app acts (required on a device with several apps)",
             "Examples:",
             "  clarityctl intent selectApps apps='[\"com.burbn.instagram\"]'",
-            "  clarityctl intent setProsocial enabled=true",
-            "  clarityctl intent addHomeNetwork ssid=Home",
             "  clarityctl intent focus.start minutes=25 whitelist='[]'",
-            "  clarityctl --device kitty intent setShieldFrequency minutes=20                (scrollkitty)",
-            "  clarityctl --device kitty intent setFocusWindow startHour=22 endHour=7 weekdays='[1,7]'",
-            "  clarityctl --device shop intent setInterventionType type=haltCheck          (spendless)",
-            "  clarityctl --device shop intent intervention.next choice=logItem",
-            "  clarityctl --device shop intent intervention.finish outcome=access",
-            "  clarityctl --device hay intent setGoal kind=steps target=8000                (makehay)",
+            "  clarityctl --device lab intent setGoal kind=steps target=8000",
             "  clarityctl --device both intent limitApps apps='[\"com.burbn.instagram\"]' --app dailylimit",
         ])
 

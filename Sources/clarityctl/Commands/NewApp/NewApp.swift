@@ -32,7 +32,7 @@ struct NewApp: ClarityCommand {
             throw UsageError("NAME \(name): a letter, then up to 39 letters and digits (it names Swift types: FocusGuard)")
         }
         guard !Self.takenNames.contains(name.lowercased()) else {
-            throw UsageError("NAME \(name): \(name.lowercased()) is a built-in app's or a Swift keyword; choose another")
+            throw UsageError("NAME \(name): \(name.lowercased()) is AppRegistration.builtIn's or a Swift keyword; choose another")
         }
         let root = try clarityd.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? Self.sourceRoot()
         guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources/ClarityDaemon").path) else {
@@ -70,10 +70,11 @@ struct NewApp: ClarityCommand {
         "Distributed", "RegexBuilder", "PackageDescription", "SwiftOnoneSupport", "os",
     ]
 
-    /// Lower-cased names a registration cannot take: the built-in apps' (`AppRegistration.clarity`
-    /// exists) and Swift keywords (`.return` would not compile).
+    /// Lower-cased names a registration cannot take: `builtin` (`AppRegistration.builtIn` exists)
+    /// and Swift keywords (`.return` would not compile). A built-in app's name is refused as its
+    /// module's (``takenModules(in:)``).
     private static let takenNames: Set<String> = [
-        "clarity", "scrollkitty", "spendless", "makehay", "thephone", "builtin", "class", "struct", "enum", "protocol",
+        "builtin", "class", "struct", "enum", "protocol",
         "extension", "func", "let", "var", "return", "if", "else", "for", "while", "switch", "case", "default", "import",
         "init", "self", "super", "true", "false", "nil", "in", "is", "as", "do", "try", "throw", "throws", "where", "static",
         "public", "private", "internal", "actor", "async", "await", "repeat", "guard", "defer", "break", "continue", "operator",

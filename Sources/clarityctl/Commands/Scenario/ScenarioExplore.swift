@@ -48,7 +48,7 @@ struct ScenarioExplore: ClarityCommand {
             "that stops it. Ctrl-C stops it too: the summary so far, the seeds covered and the command that",
             "resumes from there are printed, exit status 130; Ctrl-C again quits at once.",
             "Example:",
-            "  clarityctl explore config/scenarios/clarity-stale-verification.json --schedules 200",
+            "  clarityctl explore my-scenario.json --schedules 200",
         ], aliases: [["scenario", "explore"]])
 
     static let defaultSchedules = 1000

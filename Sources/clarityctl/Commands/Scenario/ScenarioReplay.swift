@@ -22,7 +22,7 @@ struct ScenarioReplay: ClarityCommand {
             "explore prints both replay commands of each failure, ready to paste.",
             "Exit status 1 when the schedule failed (the failure reproduced), 0 when it passed.",
             "Example:",
-            "  clarityctl replay config/scenarios/clarity-stale-verification.json --seed 2 --strategy pct",
+            "  clarityctl replay my-scenario.json --seed 2 --strategy pct",
         ], aliases: [["scenario", "replay"]])
 
     let options: ScheduleOptions

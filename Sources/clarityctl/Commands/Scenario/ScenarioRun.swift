@@ -15,7 +15,7 @@ struct ScenarioRun: ClarityCommand {
             "Prints whether it passed, the failure, the number of trace events and the schedule's length;",
             "exit status 1 when it failed.",
             "Example:",
-            "  clarityctl run config/scenarios/clarity-stale-verification.json --strategy pct --seed 2 --trace",
+            "  clarityctl run my-scenario.json --strategy pct --seed 2 --trace",
         ], aliases: [["scenario", "run"]])
 
     let options: ScheduleOptions
