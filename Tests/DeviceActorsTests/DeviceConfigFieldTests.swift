@@ -12,7 +12,7 @@ import Testing
     static let samples: [String: String] = [
         "quirks": #"{"batchedThresholds": true}"#, "apps": #"{"com.example.new": {"name": "New", "category": "social"}}"#,
         "app": #"{"variant": "b"}"#,
-        "variant": #""b""#, "platform": #""android""#, "traceBytes": "65536", "backend": #""other""#,
+        "variant": #""b""#, "platform": #""android""#, "traceBytes": "65536",
         "familyControlsAuthorized": "false", "raceDetector": "true", "notificationPermission": #""deny""#,
         "healthAuthorization": #""denied""#, "healthBackgroundDeliverySeconds": "60", "thresholdBatchIntervalSeconds": "30",
         "defaultsPropagationDelaySeconds": "5", "memoryBudgets": #"{"monitor": 1048576}"#, "baselineBytes": "1024",
@@ -30,6 +30,9 @@ import Testing
 
     /// What `name`'s row is called in the config's JSON and in errors.
     static func member(_ name: String) -> String { name == "settings" ? setting.name : name }
+
+    /// How a refused change of `name`'s row is named: by the member it changes.
+    static func refused(_ name: String) -> String { name == "app" ? "app.variant" : member(name) }
 
     static func overrides(_ json: String) throws -> DeviceConfig.Overrides {
         let decoder = JSONDecoder()
@@ -85,7 +88,7 @@ import Testing
             return
         }
         #expect(throws: DeviceError.invalidArgument(
-            field: "config.\(Self.member(name))", reason: "fixed when the device is created: give it in device.create's config")
+            field: "config.\(Self.refused(name))", reason: "fixed when the device is created: give it in device.create's config")
         ) {
             try device.updateConfig(overrides)
         }
@@ -104,7 +107,7 @@ import Testing
     /// With several fields refused, the first in the order they always came is named.
     @Test(arguments: [
         (#"{"baselineBytes": -1, "quirks": {"nope": true}, "traceBytes": 1}"#, "quirks.nope"),
-        (#"{"backend": ".x", "traceBytes": 1}"#, "traceBytes"),
+        (#"{"platform": "android", "traceBytes": 1}"#, "traceBytes"),
         (#"{"memoryBudgets": {"monitor": -1}, "healthBackgroundDeliverySeconds": 0, "defaultsPropagationDelaySeconds": 0}"#,
          "healthBackgroundDeliverySeconds"),
         (#"{"baselineBytes": -1, "defaultsPropagationDelaySeconds": 0}"#, "defaultsPropagationDelaySeconds"),

@@ -315,7 +315,7 @@ import Testing
         #expect(writes?.map { $0["value"] } == [1], "\(minute)")
         #expect(try daemon.call("device.config", ["device": "a"])["app"] == ["frictionThresholdsMinutes": [1, 2, 3, 4, 5]])
         #expect(field { try daemon.call("device.config", ["device": "a", "config": ["app": ["verificationNamesChallenge": true]]]) }
-            == "config.app")
+            == "config.app.verificationNamesChallenge", "named by the member changed")
         #expect(try daemon.call("device.config", ["device": "default"])["app"] == nil, "a config without app settings reads as before")
     }
 

@@ -300,13 +300,6 @@ final class DeviceService: Sendable {
         guard TimeZone(identifier: timezone) != nil else {
             throw RPCError.invalidParams(field: "timezone", reason: "unknown time zone \(timezone)")
         }
-        // `config.app.backend` is a setting of an app that brings a server (the instance it talks to);
-        // the config takes it as its own `backend` whatever the app, so it is refused here.
-        if params.config?.app?["backend"] != nil, !apps.contains(where: { catalog.registrations[$0]?.server != nil }) {
-            throw RPCError.invalidParams(
-                field: "config.app.backend",
-                reason: "unknown setting: \(apps.joined(separator: ", ")) \(apps.count == 1 ? "talks" : "talk") to no backend")
-        }
         var config = defaults.withLock { $0 }
         if let overrides = params.config {
             do {
@@ -333,7 +326,7 @@ final class DeviceService: Sendable {
                     + (given ? "" : "; \(config.platform.rawValue) is clarityd.json's default platform: give platform ios"))
         }
         // The primary's settings are checked before anything is made: a refused device leaves no
-        // backend of its `config.backend` behind.
+        // instance of its server behind.
         do {
             try catalog.check(config, for: app)
         } catch {

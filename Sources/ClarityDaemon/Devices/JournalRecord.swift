@@ -18,7 +18,7 @@ struct DeviceCreation: Codable, Sendable, Equatable {
     var seed: UInt64
     var clock: ClockMode
     var config: DeviceConfig
-    /// What the network answered the app's launch (The Phone signs up), for a replay to give it
+    /// What the network answered the app's launch (an app that signs up with its server), for a replay to give it
     /// again (``DeviceConnection``); nil when it made no request.
     var network: [DeviceConnection.Exchange]?
 }

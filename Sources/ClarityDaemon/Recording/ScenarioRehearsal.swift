@@ -7,7 +7,7 @@ import DeviceActors
 /// driven by the requests the device received, its backend asked anew each time.
 ///
 /// It tells how each request ends (the journal keeps requests, not their answers), and whether
-/// the scenario gives the device again. A device of The Phone gets answers from its backend:
+/// the scenario gives the device again. A device whose app brings a server gets answers from its instance:
 /// when that backend is shared — another device made the group this one joins, `backend.sync`
 /// stored another user's events, another device moved the backend's clock — a scenario's fresh
 /// backend answers otherwise, and the replay fails (`noSuchGroup`) or ends elsewhere. For such

@@ -8,8 +8,7 @@ import SimulatediOS
 #endif
 
 /// The names of a server's instances' files in its directory (`<state dir>/servers/<server>/`,
-/// or the one its registration names: The Phone's `backends/`; docs/apps/thephone-backend.md,
-/// "Persistence"), per instance `name`:
+/// or the one its registration names; docs/sdk.md, "Your app's own server"), per instance `name`:
 ///
 /// - `<name>.json`: its snapshot, which names the generation `G` of the journal that continues it;
 /// - `<name>.<G>.journal`: one ``ServerOperation`` per line; generation 0's starts with the
@@ -22,7 +21,7 @@ struct ServerFiles {
     let registration: ServerRegistration
     let directory: URL
 
-    /// How logs name the instance `name`: `backend default` for The Phone's (its method prefix),
+    /// How logs name the instance `name`: `<prefix> <name>` for a server with a method prefix (`backend default`),
     /// else `<server> instance <name>`.
     func subject(_ name: String) -> String {
         registration.methodPrefix.map { "\($0) \(name)" } ?? "\(registration.name) instance \(name)"

@@ -14,8 +14,7 @@ import Foundation
 /// request's changes are appended before the request's own journal line is written, so that
 /// whatever a device was told the server stored is on disk first; after `compactAfter` lines, or
 /// once the journal holds as many bytes as its snapshot and at least `compactAfterBytes`, the
-/// instance is snapshotted into a new generation (docs/sdk.md, "Your app's own server";
-/// docs/apps/thephone-backend.md, "Persistence").
+/// instance is snapshotted into a new generation (docs/sdk.md, "Your app's own server").
 ///
 /// A journal is deleted only once it was folded into a snapshot that was written and read
 /// back, and only at the compaction after that one: until then it and the snapshot before it
@@ -57,8 +56,8 @@ final class ServerStore: Sendable {
 
         /// Whether the backend is due a snapshot: `compactAfter` lines, or a journal as large as
         /// its snapshot and at least `compactAfterBytes` (redis's `auto-aof-rewrite-percentage`
-        /// 100 with a minimum size). Lines alone let the journal grow without bound: The Phone's
-        /// syncs can carry every unsynced event, and the soak's backend journal reached 10 MB in
+        /// 100 with a minimum size). Lines alone let the journal grow without bound: a request can
+        /// carry every unsynced event, and the soak's server journal reached 10 MB in
         /// 1 800 lines, on its way to 2.6 GB before its 10,000th (docs/reliability.md).
         func isDue(lines maxLines: Int, bytes minBytes: Int) -> Bool {
             mustCompact || journalIsSealed || lines >= maxLines || bytes >= max(minBytes, snapshotBytes)

@@ -100,10 +100,11 @@ extension DeviceConfig {
 
     /// This config with `app`'s defaults for the top-level settings it takes and was not given,
     /// as a device of the app echoes them (a name that is one of the config's own fields stays
-    /// the config's).
+    /// the config's; one given in `config.app` is echoed there only, one value in one place).
     func fillingTopLevelDefaults(of app: AppRegistration) -> DeviceConfig {
         var config = self
-        let defaults = app.topLevelSettings.filter { Overrides.Field(rawValue: $0.key) == nil }
+        let given = self.app ?? [:]
+        let defaults = app.topLevelSettings.filter { Overrides.Field(rawValue: $0.key) == nil && given[$0.key] == nil }
         config.settings.merge(defaults) { given, _ in given }
         return config
     }

@@ -29,7 +29,6 @@ extension DeviceConfig {
         try fields.encode(healthBackgroundDeliverySeconds, forKey: .healthBackgroundDeliverySeconds)
         try fields.encodeIfPresent(app, forKey: .app)
         try fields.encode(platform, forKey: .platform)
-        try fields.encode(backend, forKey: .backend)
         try fields.encodeIfPresent(traceBytes, forKey: .traceBytes)
         var settings = encoder.container(keyedBy: SettingName.self)
         // A setting never hides one of the config's own fields (the decoder takes them as fields).
@@ -57,7 +56,7 @@ extension DeviceConfig.Overrides {
     enum Field: String, CodingKey, CaseIterable {
         case memoryBudgets, baselineBytes, quirks, apps, familyControlsAuthorized, thresholdBatchIntervalSeconds
         case defaultsPropagationDelaySeconds, raceDetector, notificationPermission, variant, healthAuthorization
-        case healthBackgroundDeliverySeconds, app, platform, backend, traceBytes
+        case healthBackgroundDeliverySeconds, app, platform, traceBytes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,7 +79,6 @@ extension DeviceConfig.Overrides {
         healthBackgroundDeliverySeconds = try fields.decodeIfPresent(Int.self, forKey: .healthBackgroundDeliverySeconds)
         app = try fields.decodeIfPresent([String: StoredValue].self, forKey: .app)
         platform = try fields.decodeIfPresent(DevicePlatform.self, forKey: .platform)
-        backend = try fields.decodeIfPresent(String.self, forKey: .backend)
         traceBytes = try fields.decodeIfPresent(Int.self, forKey: .traceBytes)
         let others = try decoder.container(keyedBy: SettingName.self)
         let names: [SettingName] =

@@ -55,10 +55,6 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     /// The operating system (`device.create`'s `platform`, docs/platform.md, "Android"): `ios` by
     /// default, `android` for an app's Android client. Fixed at creation.
     public var platform = DevicePlatform.ios
-    /// The backend the device's app talks to (docs/apps/thephone-backend.md, "Instances"): the
-    /// daemon's `default` unless named; a name is letters, digits, `.`, `_` and `-` (it names the
-    /// backend's file). Fixed at creation.
-    public var backend = "default"
     /// The most bytes the device's trace keeps (estimated; the oldest entries go first): nil for
     /// ``DeviceTrace/byteCapacity`` (24 MiB). A daemon hosting many devices bounds its memory
     /// with it (100 devices × 1 MiB). Taken when the device is made or restored.
@@ -73,12 +69,6 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
     ]
 
     public func quirk(_ name: String) -> Bool { quirks[name] ?? false }
-
-    /// Whether `name` can name a backend (and its file under the state directory).
-    public static func isBackendName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && !name.hasPrefix(".")
-            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
-    }
 
     /// The range of a quirk's delay (`thresholdBatchIntervalSeconds`, `defaultsPropagationDelaySeconds`): up to a day.
     static let quirkDelaySeconds = 1...86_400
@@ -133,15 +123,15 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         ) { config, overrides in
             config.settings.merge(overrides.settings) { _, new in new }
         },
-        DeviceConfigField("app", \.app, .fixedAtCreation) { config, overrides throws(DeviceError) in
-            let appBackend = try appBackend(in: overrides)
-            if var app = overrides.app {
-                app["backend"] = nil
-                // `{"app": {"backend": "x"}}` is `{"backend": "x"}`: no app settings are given.
-                if !(app.isEmpty && appBackend != nil) {
-                    config.app = (config.app ?? [:]).merging(app) { _, new in new }
-                }
+        // A change names the first member it changes (`app.backend`).
+        DeviceConfigField(
+            "app", \.app, .fixedAtCreation,
+            spelling: { _, before, after in
+                let (old, new) = (before.app ?? [:], after.app ?? [:])
+                return new.keys.sorted().first { new[$0] != old[$0] }.map { "app." + $0 } ?? "app"
             }
+        ) { config, overrides in
+            if let app = overrides.app { config.app = (config.app ?? [:]).merging(app) { _, new in new } }
         },
         DeviceConfigField("variant", \.variant, .fixedAtCreation) { config, overrides in
             config.variant = overrides.variant ?? config.variant
@@ -154,19 +144,6 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
                 throw DeviceError.invalidArgument(field: "traceBytes", reason: "65536 to 1073741824 bytes (64 KiB to 1 GiB)")
             }
             config.traceBytes = traceBytes
-        },
-        DeviceConfigField(
-            "backend", \.backend, .fixedAtCreation,
-            spelling: { overrides, _, _ in overrides.backend == nil && overrides.app?["backend"] != nil ? "app.backend" : "backend" }
-        ) { config, overrides throws(DeviceError) in
-            let appBackend = try appBackend(in: overrides)
-            guard let backend = overrides.backend ?? appBackend else { return }
-            guard isBackendName(backend) else {
-                throw DeviceError.invalidArgument(
-                    field: overrides.backend == nil ? "app.backend" : "backend",
-                    reason: "1 to 64 letters, digits, '.', '_' or '-', not starting with '.'")
-            }
-            config.backend = backend
         },
         .replaced("familyControlsAuthorized", \.familyControlsAuthorized, by: \.familyControlsAuthorized),
         .replaced("raceDetector", \.raceDetector, by: \.raceDetector),
@@ -201,21 +178,6 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         .replaced("baselineBytes", \.baselineBytes, by: \.baselineBytes, within: bytes, reason: bytesReason),
     ]
 
-    /// `app.backend`: The Phone's backend as docs/apps/thephone.md spells it, among the app's
-    /// settings. It is the same setting as ``backend``, and kept there only (so `device.config`
-    /// echoes it as `backend`, one value in one place); given in both spellings, they must agree.
-    private static func appBackend(in overrides: Overrides) throws(DeviceError) -> String? {
-        guard let value = overrides.app?["backend"] else { return nil }
-        guard case .string(let name) = value else {
-            throw .invalidArgument(field: "app.backend", reason: "a backend's name (a string), as config.backend takes")
-        }
-        if let backend = overrides.backend, backend != name {
-            throw .invalidArgument(
-                field: "app.backend", reason: "\(name), but config.backend is \(backend): give one, or the same in both")
-        }
-        return name
-    }
-
     /// Per-device overrides as a request or clarityd.json gives them: every field optional.
     /// Decoded strictly by the daemon, so a misspelt field is refused, not ignored.
     public struct Overrides: Sendable, Decodable {
@@ -239,7 +201,6 @@ public struct DeviceConfig: Sendable, Hashable, Encodable, Decodable {
         public var healthBackgroundDeliverySeconds: Int?
         public var app: [String: StoredValue]?
         public var platform: DevicePlatform?
-        public var backend: String?
         public var traceBytes: Int?
         /// The top-level app settings given (``DeviceConfig/settings``).
         public var settings: [String: StoredValue] = [:]

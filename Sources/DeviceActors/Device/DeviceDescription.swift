@@ -71,27 +71,32 @@ public struct DeviceDescription {
             if let twice = apps.indices.first(where: { index in apps[..<index].contains { $0.name == apps[index].name } }) {
                 throw .invalidArgument(field: "apps[\(twice)]", reason: "\(apps[twice].name) is installed once")
             }
-            let transport = connection(to: apps, servers: servers ?? Servers())
             let settings = apps.indices.map {
                 $0 == 0 ? config.settings(for: apps[0]) : AppSettings(values: [:], fromTopLevel: [])
             }
+            let transport = try connection(to: apps, settings: settings, servers: servers ?? Servers())
             return Installation(names: apps.map(\.name), listings: apps.listings, transport: transport) { index, platform, executors throws(DeviceError) in
                 try apps[index].makeApp(platform: platform, executors: executors, settings: settings[index])
             }
         }
     }
 
-    /// The line to the instances of the servers `apps` bring (nil when none does): the one the
-    /// device's config names (`backend`, default `default`), made at the device's start if new.
-    private func connection(to apps: [AppRegistration], servers: Servers) -> DeviceConnection? {
-        var registrations: [ServerRegistration] = []
-        for server in apps.compactMap(\.server) where !registrations.contains(where: { $0.name == server.name }) {
-            registrations.append(server)
+    /// The line to the instances of the servers `apps` bring (nil when none does): each the one
+    /// its app's `settings` name (``AppRegistration/serverInstance(settings:)``; the first app
+    /// bringing a server picks its instance), made at the device's start if new. A setting
+    /// refused makes no instance.
+    private func connection(to apps: [AppRegistration], settings: [AppSettings], servers: Servers) throws(DeviceError)
+        -> DeviceConnection?
+    {
+        var instances: [(server: ServerRegistration, name: String)] = []
+        for (app, settings) in zip(apps, settings) {
+            guard let server = app.server, !instances.contains(where: { $0.server.name == server.name }) else { continue }
+            instances.append((server, try app.serverInstance(settings: settings)))
         }
-        guard !registrations.isEmpty else { return nil }
+        guard !instances.isEmpty else { return nil }
         let now = Int64((start.timeIntervalSince1970 * 1000).rounded())
         return DeviceConnection(
-            servers: registrations.map { servers.instance(of: $0, named: config.backend, now: now) },
+            servers: instances.map { servers.instance(of: $0.server, named: $0.name, now: now) },
             caller: ServerCaller(device: name, timezone: calendar.timeZoneName, platform: config.platform.rawValue))
     }
 

@@ -5,7 +5,7 @@ import JSONValues
 /// one per line): applied again in order to the snapshot the journal continues, it gives the
 /// instance back exactly.
 ///
-/// The lines are those earlier builds wrote for The Phone's backend: a request's caller is spelt
+/// The lines are those earlier builds wrote for the first server hosted here: a request's caller is spelt
 /// as its members (`device`, `timezone`, `platform`) beside the request, and a call of a method
 /// journalled as `{"<method>": params}` by them reads as ``call(method:params:)``.
 public enum ServerOperation: Codable, Sendable, Equatable {

@@ -14,14 +14,13 @@ extension AppConfiguration {
 
     /// Decodes `values` strictly: an unknown member, or one of the wrong type, is refused with
     /// its name as the field (`frictionThresholdsMinutes`, `thresholds[2]`). The refusal of an
-    /// unknown member lists the known ones, `alsoKnown` with them (members the device's config
-    /// takes on the app's behalf, as `backend`); when there are none it says that `app` (the
-    /// wire name) takes no settings.
+    /// unknown member lists the known ones; when there are none it says that `app` (the wire
+    /// name) takes no settings.
     public static func decode(
-        _ values: [String: StoredValue], app: String? = nil, alsoKnown: [String] = []
+        _ values: [String: StoredValue], app: String? = nil
     ) throws(DeviceError) -> Self {
         if let unknown = values.keys.sorted().first(where: { !members.contains($0) }) {
-            let known = (members + alsoKnown).sorted()
+            let known = members.sorted()
             throw .invalidArgument(
                 field: unknown,
                 reason: known.isEmpty

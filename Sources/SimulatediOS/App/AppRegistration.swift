@@ -19,6 +19,8 @@ public struct AppRegistration: Sendable {
     /// bundle so (usage by category, category shields); nil: `other`, as any unlisted app.
     public let listing: CategoryCatalog.Entry?
     let make: @Sendable (Platform, ProcessExecutors, AppSettings) throws(DeviceError) -> any SimulatedApp
+    /// The instance of ``server`` a device with these settings talks to.
+    let instance: @Sendable (AppSettings) throws(DeviceError) -> String
     /// Decodes settings as ``make`` would, without making the app.
     let decodeSettings: @Sendable (AppSettings) throws(DeviceError) -> Void
 
@@ -26,11 +28,13 @@ public struct AppRegistration: Sendable {
     public var name: String { description.name }
 
     /// An app whose settings are `Settings`, decoded from its device's `config.app` (an unknown
-    /// or ill-typed member refused, named `config.app.<member>`).
+    /// or ill-typed member refused, named `config.app.<member>`). `serverInstance` picks, from
+    /// the settings, the instance of `server` a device talks to (devices naming one share it);
+    /// `default` when not given.
     public init<Settings: AppConfiguration>(
         description: AppDescription, invariants: [AppInvariant] = [], settings: Settings.Type,
         topLevelSettings: [String: StoredValue] = [:], listing: CategoryCatalog.Entry? = nil, server: ServerRegistration? = nil,
-        platforms: Set<DevicePlatform> = [.ios],
+        serverInstance: (@Sendable (Settings) -> String)? = nil, platforms: Set<DevicePlatform> = [.ios],
         make: @escaping @Sendable (Platform, ProcessExecutors, Settings) throws(DeviceError) -> any SimulatedApp
     ) {
         self.description = description
@@ -40,14 +44,15 @@ public struct AppRegistration: Sendable {
         self.platforms = platforms
         self.topLevelSettings = topLevelSettings
         let name = description.name
-        // The device's config takes `config.app.backend` as the instance of the app's server it
-        // talks to (DeviceConfig): the app never sees it, but it is a setting it takes.
-        let alsoKnown = server != nil ? ["backend"] : []
         self.make = { platform, executors, settings throws(DeviceError) in
-            try make(platform, executors, try settings.decode(Settings.self, app: name, alsoKnown: alsoKnown))
+            try make(platform, executors, try settings.decode(Settings.self, app: name))
+        }
+        instance = { settings throws(DeviceError) in
+            guard let serverInstance else { return "default" }
+            return serverInstance(try settings.decode(Settings.self, app: name))
         }
         decodeSettings = { settings throws(DeviceError) in
-            _ = try settings.decode(Settings.self, app: name, alsoKnown: alsoKnown)
+            _ = try settings.decode(Settings.self, app: name)
         }
     }
 
@@ -69,6 +74,11 @@ public struct AppRegistration: Sendable {
         throws(DeviceError) -> any SimulatedApp
     {
         try make(platform, executors, settings)
+    }
+
+    /// The instance of its ``server`` a device of the app with `settings` talks to.
+    @_spi(Host) public func serverInstance(settings: AppSettings) throws(DeviceError) -> String {
+        try instance(settings)
     }
 
     /// Refuses `settings` as ``makeApp(platform:executors:settings:)`` would (the member named as
@@ -98,10 +108,10 @@ private struct NoSettings: AppConfiguration {
     /// `values` decoded as `Settings` for `app`, errors named as the request names them
     /// (`config.app.frictionThresholdsMinutes`, or `config.variant` when given there).
     func decode<Settings: AppConfiguration>(
-        _ type: Settings.Type, app: String, alsoKnown: [String]
+        _ type: Settings.Type, app: String
     ) throws(DeviceError) -> Settings {
         do {
-            return try Settings.decode(values, app: app, alsoKnown: alsoKnown)
+            return try Settings.decode(values, app: app)
         } catch {
             if case .invalidArgument(let field, _) = error, fromTopLevel.contains(Self.member(of: field)) {
                 throw error.inside("config")

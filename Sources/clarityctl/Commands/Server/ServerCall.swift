@@ -14,7 +14,7 @@ struct ServerCall: MethodCommand {
             "  --device NAME    a device: its instance of the server, and the device the method is told of",
             "",
             "Example:",
-            "  clarityctl server call balance '{\"user\":\"alice\"}' --server wallet",
+            "  clarityctl server call users --device alice",
         ])
 
     let params: JSONValue?
