@@ -56,10 +56,12 @@ public final class World: @unchecked Sendable {
 
     /// As ``perform(_:)``; with `lettingTimePass`, whenever the world goes idle before `body`
     /// finished, the clock moves to the next timer's deadline and every timer due then fires:
-    /// `body` may wait on virtual time (``sleep(seconds:)``), as a scenario's branches do.
+    /// `body` may wait on virtual time (``sleep(seconds:)``), as a scenario's branches do. With
+    /// `upTo`, no timer later than that much after now fires: a body that waits longer stalls.
     public func perform<T: Sendable>(
-        lettingTimePass: Bool, _ body: @escaping @Sendable () async throws -> T
+        lettingTimePass: Bool, upTo limit: VirtualDuration? = nil, _ body: @escaping @Sendable () async throws -> T
     ) throws -> T {
+        let end = limit.map { clock.now + $0 }
         let outcome = Outcome<T>()
         try drive {
             Task(executorPreference: scheduler) {
@@ -70,7 +72,7 @@ public final class World: @unchecked Sendable {
                 }
             }
         }
-        while lettingTimePass, outcome.result == nil, let deadline = clock.nextDeadline {
+        while lettingTimePass, outcome.result == nil, let deadline = clock.nextDeadline, end.map({ deadline <= $0 }) ?? true {
             try fireTimers(dueAt: deadline)
         }
         guard let result = outcome.result else {

@@ -182,8 +182,16 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     public func apply(_ event: DeviceEvent) throws(DeviceError) -> DeviceOutcome {
         let springBoard = springBoard
-        return try outcome { try await springBoard.handle(event) }
+        let from = trace.recorder.lastSequence
+        try run(lettingTimePass: true, upTo: Self.longestWaitOnTime) { try await springBoard.handle(event) }
+        return finish(from: from)
     }
+
+    /// How long an input (an event, an intent) may wait on virtual time, a request's round trip
+    /// to the app's server (``ServerRegistration/latencyMilliseconds``): the clock moves on while
+    /// it waits, and every timer due on the way fires. An app that waits longer has stalled (a
+    /// bug: -32603), as one that waits on what never comes.
+    public static let longestWaitOnTime = VirtualDuration.seconds(60)
 
     /// The longest one `clock.advance` (or scenario `advance`, `waitUntil`) may move a device:
     /// a leap year, 31 622 400 s. A device's time so moves a year at a time at most, which
@@ -246,7 +254,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         let springBoard = springBoard
         let trace = trace
         let actor = target.mainAppActor
-        let result = try run { () async throws -> any Encodable & Sendable in
+        let result = try run(lettingTimePass: true, upTo: Self.longestWaitOnTime) { () async throws -> any Encodable & Sendable in
             trace.record(.intent(name: intent), by: actor)
             return try await springBoard.runMainApp(of: target) { try await work() }
         }
@@ -356,10 +364,10 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// (MonitoringError, jetsam, ManagedSettings limits) to `.refused`, a world failure to
     /// `.internalFailure`.
     func run<T: Sendable>(
-        lettingTimePass: Bool = false, _ body: @escaping @Sendable () async throws -> T
+        lettingTimePass: Bool = false, upTo limit: VirtualDuration? = nil, _ body: @escaping @Sendable () async throws -> T
     ) throws(DeviceError) -> T {
         do {
-            return try world.perform(lettingTimePass: lettingTimePass, body)
+            return try world.perform(lettingTimePass: lettingTimePass, upTo: limit, body)
         } catch {
             throw Self.deviceError(error)
         }
