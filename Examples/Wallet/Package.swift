@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Wallet: an earn-and-spend Screen Time app with its own server, written against clarityd's
-/// simulated iOS (docs/sdk.md, "Your app's own server"). Minutes earned in the main app are
+/// simulated iOS (the SDK's `AppServer`). Minutes earned in the main app are
 /// synced to the server; the shield spends them to unlock an app. It depends on this repository
 /// by path.
 let package = Package(

@@ -3,7 +3,7 @@ import SimulatediOS
 
 /// Wallet's server: each user's balance of minutes, the user being the device that calls (as a
 /// session token would name it). A deterministic value: the host keeps it, journals every change
-/// and brings it back after `kill -9` (docs/sdk.md, "Your app's own server").
+/// and brings it back after `kill -9` (the SDK's `AppServer`).
 ///
 /// Its API (``WalletRoutes``): `GET /balance`, `POST /earn {"minutes"}`, `POST /spend
 /// {"minutes"}` (409 when the balance is short) and `PUT /balance {"balance"}`, the write-back
