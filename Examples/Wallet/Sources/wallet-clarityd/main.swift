@@ -1,0 +1,6 @@
+import BuiltInApps
+import ClarityDaemon
+import SimulatediOS
+import WalletApp
+
+ClarityDaemon.run(apps: AppRegistration.builtIn + [.wallet])
