@@ -5,7 +5,11 @@ import Foundation
 /// On the wire and on disk a value is plain JSON; `data` is `{"$data": "<base64>"}` (plus, when
 /// the bytes are JSON, a read-only `"$json"` view of them, so `store get` shows what an app
 /// serialised). Whole numbers decode as `int`, others as `double`.
-public indirect enum StoredValue: Sendable, Hashable, Codable {
+///
+/// Not `indirect`: arrays and dictionaries hold their elements on the heap already, and a boxed
+/// case's pointer, tagged in its spare bits, is invisible to LeakSanitizer, which reported the
+/// registrations' top-level defaults (global values) as leaked in the fuzzers.
+public enum StoredValue: Sendable, Hashable, Codable {
     case bool(Bool)
     case int(Int)
     case double(Double)
