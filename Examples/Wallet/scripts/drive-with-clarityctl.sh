@@ -53,4 +53,6 @@ explored="$("$ctl" --json explore scenarios/wallet-spend-during-sync.json --sche
 expect "$explored" '"passed":true'
 "$ctl" daemon shutdown
 wait "$daemon"
+daemon=""
+set +x
 echo "drive-with-clarityctl: the wallet ran, was read over the socket and came back after kill -9"
