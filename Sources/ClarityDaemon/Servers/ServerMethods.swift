@@ -77,10 +77,12 @@ struct ServerMethods: Sendable {
     /// `server.call`: `{"server"?, "instance"?, "device"?, "method", "params"?}`.
     func call(_ params: JSONValue?) throws -> JSONValue {
         let request = try decodeParams(Call.self, params)
-        let server = try server(named: request.server, device: request.device)
+        // Asked once: finding a device's instances waits for its lane.
+        let deviceHosts = request.device.map(devices.serverInstances(ofDevice:)) ?? []
+        let server = try server(named: request.server, deviceHosts: deviceHosts)
         return try call(
             server, method: request.method, params: request.params ?? .object([:]), instance: request.instance, instanceField: "instance",
-            device: request.device, fieldPrefix: "params.")
+            device: request.device, deviceHosts: deviceHosts, fieldPrefix: "params.")
     }
 
     /// `<prefix>.<method>`: the params are the method's, with the instance named `<prefix>`.
@@ -99,17 +101,18 @@ struct ServerMethods: Sendable {
             guard members["device"].map({ $0.stringValue != nil }) ?? true else {
                 throw RPCError.invalidParams(field: "device", reason: "must be a string")
             }
+            let device = members["device"]?.stringValue
             return try call(
                 server, method: method, params: .object(members), instance: instance?.stringValue, instanceField: prefix,
-                device: members["device"]?.stringValue, fieldPrefix: "")
+                device: device, deviceHosts: device.map(devices.serverInstances(ofDevice:)) ?? [], fieldPrefix: "")
         }
     }
 
     private func call(
         _ server: ServerRegistration, method: String, params: JSONValue, instance: String?, instanceField: String, device: String?,
-        fieldPrefix: String
+        deviceHosts: [ServerHost], fieldPrefix: String
     ) throws -> JSONValue {
-        let deviceInstance = device.flatMap { devices.serverInstances(ofDevice: $0).first { $0.registration.name == server.name }?.name }
+        let deviceInstance = deviceHosts.first { $0.registration.name == server.name }?.name
         let name = instance ?? deviceInstance ?? "default"
         guard let host = store.servers.existing(name, of: server.name) else {
             let known = store.servers.all.filter { $0.registration.name == server.name }.map(\.name)
@@ -126,7 +129,7 @@ struct ServerMethods: Sendable {
         } catch .failed(let reason) {
             throw RPCError.internalError(reason)
         }
-        if server.kind.methods.contains(where: { $0.name == method && $0.changesState }) {
+        if server.changesState(method) {
             do {
                 try store.saveChanged()
             } catch {
@@ -136,8 +139,9 @@ struct ServerMethods: Sendable {
         return answer
     }
 
-    /// The server `name` names; else the first one `device`'s apps talk to; else the only one.
-    private func server(named name: String?, device: String?) throws(RPCError) -> ServerRegistration {
+    /// The server `name` names; else the first one the device's instances (`deviceHosts`) are
+    /// of; else the only one.
+    private func server(named name: String?, deviceHosts: [ServerHost]) throws(RPCError) -> ServerRegistration {
         let known = registrations.map(\.name).joined(separator: ", ")
         if let name {
             guard let found = registrations.first(where: { $0.name == name }) else {
@@ -145,7 +149,7 @@ struct ServerMethods: Sendable {
             }
             return found
         }
-        if let device, let host = devices.serverInstances(ofDevice: device).first { return host.registration }
+        if let host = deviceHosts.first { return host.registration }
         guard registrations.count == 1, let only = registrations.first else {
             throw .invalidParams(field: "server", reason: registrations.isEmpty ? "no app of this daemon brings a server" : "give one of: \(known)")
         }

@@ -138,7 +138,7 @@ public final class ServerHost: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let answer = try state.call(method, params: params, context: context)
-        if registration.kind.methods.contains(where: { $0.name == method && $0.changesState }) {
+        if registration.changesState(method) {
             keep(.call(method: method, params: params), from: state.clock)
         }
         return answer

@@ -46,6 +46,12 @@ public struct ServerRegistration: Sendable {
         hosts.isEmpty || host.map(hosts.contains) == true
     }
 
+    /// Whether `method` is one of the server's methods that change an instance (journalled, and
+    /// saved before its answer).
+    @_spi(Host) public func changesState(_ method: String) -> Bool {
+        kind.methods.contains { $0.name == method && $0.changesState }
+    }
+
     /// Whether `name` can name a server or an instance (and its files).
     public static func isName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count) && !name.hasPrefix(".")
