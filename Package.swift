@@ -22,7 +22,10 @@ let package = Package(
         .library(name: "BuiltInApps", targets: ["BuiltInApps"]),
     ],
     targets: [
-        .target(name: "ExtensionSandbox"),
+        .target(name: "ExtensionSandbox", dependencies: ["CMainExecutorHook"]),
+        /// The Swift runtime's main-executor hook, set per thread: `@MainActor` code of a world
+        /// runs on the world's own main actor (its return type is a C struct Swift cannot declare).
+        .target(name: "CMainExecutorHook"),
         /// The simulated iOS that apps are written against: Apple-named handles over the kernel.
         .target(name: "SimulatediOS", dependencies: ["ExtensionSandbox", "JSONValues"]),
         /// One target per app, each seeing only the simulated iOS: never the kernel that runs it

@@ -13,6 +13,10 @@ public final class CallbackContext: @unchecked Sendable {
     public let generation: Int
     /// Bytes charged to this callback (values decoded from stores), released when it returns.
     public internal(set) var chargedBytes = 0
+    /// Whether the callback has returned. Code still running under its context then is a task
+    /// the callback started (`Task {}`): it runs only while its launch is inside a callback, as
+    /// the extension's timers do (``SandboxAccounting/cutStartedTask(_:at:)``).
+    public internal(set) var returned = false
 
     init(actor: String, sandbox: (any SandboxAccounting)?, generation: Int) {
         self.actor = actor
@@ -43,10 +47,19 @@ public final class CallbackContext: @unchecked Sendable {
     /// point — other processes may run first (``Scheduler/yield(before:process:)``).
     /// It is also a fault site for an extension: it may be jetsammed here (``Fault/jetsam``), or
     /// the device may reboot here (``Fault/reboot``).
+    ///
+    /// A task the callback started (`Task {}`, `Task.detached`) that calls after the callback
+    /// returned, while its extension is ended or suspended, is cut here: traced
+    /// `task.cancelled`, it gets a `CancellationError`, as the process it belonged to is gone.
     public static func platformCall(_ operation: @autoclosure () -> VisibleOperation) throws {
-        let context = current
+        let scheduler = Scheduler.current
+        let context = current ?? scheduler?.startedBy
+        if let scheduler, current != nil { scheduler.forgetRunningTaskStarter() }
+        if let context, context.returned, let sandbox = context.sandbox {
+            try sandbox.cutStartedTask(context, at: operation())
+        }
         try context?.checkpoint()
-        guard let scheduler = Scheduler.current else { return }
+        guard let scheduler else { return }
         if scheduler.isReclaiming { throw WorldError.reclaimed }
         if let context, let sandbox = context.sandbox {
             if scheduler.faults.fires(.jetsam) { try sandbox.injectJetsam(context, at: operation()) }
@@ -79,6 +92,10 @@ public protocol SandboxAccounting: AnyObject, Sendable {
     func checkpoint(_ context: CallbackContext) throws
     func charge(_ context: CallbackContext, bytes: Int) throws
     func retain(_ context: CallbackContext, bytes: Int) throws
+    /// A task that `context`'s callback started calls at `operation` after the callback returned:
+    /// unless launch `generation` is inside a callback again, traces `task.cancelled` (reason
+    /// `ended` or `suspended`) and throws `CancellationError`.
+    func cutStartedTask(_ context: CallbackContext, at operation: VisibleOperation) throws
     /// Kills the running instance as the fault ``Fault/jetsam`` does, at `operation`; throws ``Jetsam``.
     func injectJetsam(_ context: CallbackContext, at operation: VisibleOperation) throws
     /// Cuts the running callback at `operation` for the fault ``Fault/reboot``: traces it, starts

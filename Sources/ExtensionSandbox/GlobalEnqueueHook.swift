@@ -6,17 +6,19 @@ import Foundation
     import Darwin
 #endif
 
-/// Catches jobs that try to escape a world to Swift's global executor (a bare `Task {}` or
-/// `Task.detached` in simulated code, or the delayed enqueue behind `Task.sleep`:
-/// docs/runtime.md, pitfalls 4 and 5).
+/// Routes the tasks simulated code starts itself into its world, and catches what would leave
+/// it (docs/runtime.md, "Tasks simulated code starts").
 ///
 /// Installs `swift_task_enqueueGlobal_hook`, `swift_task_enqueueGlobalWithDelay_hook` and
-/// `swift_task_enqueueGlobalWithDeadline_hook` once per process. A job enqueued globally from a
-/// thread that is running a world's loop is routed into that world's scheduler at once (so the
-/// run stays deterministic: a sleep inside a world returns immediately) and counted as an
-/// escape, which fails the run; jobs from any other thread go where they were going.
-/// A runtime without the hooks is refused (``World`` throws ``WorldError/escapeHooksMissing(_:)``)
-/// rather than run without the check.
+/// `swift_task_enqueueGlobalWithDeadline_hook` once per process (the main actor's hook is
+/// ``MainActorOverride``'s). On a thread running a world's loop:
+/// - a job for Swift's global executor (a `Task {}` or `Task.detached` that simulated code
+///   started, or the nonisolated part of one) becomes a task of that world, run on its thread
+///   and interleaved by its strategy like any other (``Scheduler/enqueueStarted(_:)``);
+/// - a job enqueued with a delay or a deadline (a clock's sleep) is routed in at once, so that
+///   the run stays deterministic, and counted as an escape, which fails the run.
+/// Jobs from any other thread go where they were going. A runtime without the hooks is refused
+/// (``World`` throws ``WorldError/escapeHooksMissing(_:)``) rather than run without the check.
 enum GlobalEnqueueHook {
     private typealias Original = @convention(c) (UnsafeMutableRawPointer) -> Void
     private typealias Hook = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
@@ -33,11 +35,11 @@ enum GlobalEnqueueHook {
         return key
     }()
 
-    /// The hook symbols this runtime lacks (none: every escape is caught).
+    /// The hook symbols this runtime lacks (none: every task started in a world stays in it).
     static let missingSymbols: [String] = {
         guard let handle = dlopen(nil, RTLD_NOW) else {
-            return ["swift_task_enqueueGlobal_hook", "swift_task_enqueueGlobalWithDelay_hook",
-                "swift_task_enqueueGlobalWithDeadline_hook"]
+            return ["swift_task_enqueueGlobal_hook", "swift_task_getMainExecutor_hook",
+                "swift_task_enqueueGlobalWithDelay_hook", "swift_task_enqueueGlobalWithDeadline_hook"]
         }
         var missing: [String] = []
         func install<H>(_ name: String, _ hook: H) {
@@ -48,8 +50,9 @@ enum GlobalEnqueueHook {
             guard let scheduler = GlobalEnqueueHook.currentScheduler else {
                 return unsafeBitCast(original, to: Original.self)(job)
             }
-            scheduler.enqueueEscaped(unsafeBitCast(job, to: UnownedJob.self))
+            scheduler.enqueueStarted(unsafeBitCast(job, to: UnownedJob.self))
         } as Hook)
+
         install("swift_task_enqueueGlobalWithDelay_hook", { delay, job, original in
             guard let scheduler = GlobalEnqueueHook.currentScheduler else {
                 return unsafeBitCast(original, to: DelayOriginal.self)(delay, job)
@@ -62,6 +65,7 @@ enum GlobalEnqueueHook {
             }
             scheduler.enqueueEscaped(unsafeBitCast(job, to: UnownedJob.self))
         } as DeadlineHook)
+        if !MainActorOverride.set(nil) { missing.append("swift_task_getMainExecutor_hook") }
         return missing
     }()
 

@@ -116,6 +116,7 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
 
     private func finish(_ context: CallbackContext) {
         noteLedger(writes: true)
+        context.returned = true
         running.removeAll { $0 === context }
         guard context.generation == generation, instance != nil else { return }
         if running.isEmpty {
@@ -167,6 +168,13 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
         if usedBytes > budgetBytes { try jetsam() }
     }
 
+    public func cutStartedTask(_ context: CallbackContext, at operation: VisibleOperation) throws {
+        guard !isInCallback(generation: context.generation) else { return }
+        let reason = isRunning(generation: context.generation) ? "suspended" : "ended"
+        onEvent(.taskCancelled(reason: reason, at: operation.description))
+        throw CancellationError()
+    }
+
     public func injectJetsam(_ context: CallbackContext, at operation: VisibleOperation) throws {
         try checkpoint(context)
         onEvent(.fault(.jetsam, at: operation.description))
@@ -203,4 +211,7 @@ public enum SandboxEvent: Sendable, Equatable {
     case terminate
     /// A fault was injected (``FaultPlan``), at the operation named.
     case fault(Fault, at: String)
+    /// A task a callback started went on after the callback returned, while its launch was
+    /// `ended` or `suspended` (the reason), and was cut at the operation named.
+    case taskCancelled(reason: String, at: String)
 }

@@ -26,9 +26,12 @@ import Foundation
 public final class Scheduler: TaskExecutor, @unchecked Sendable {
     struct ReadyJob: Sendable {
         let job: UnownedJob
+        /// The world actor the job runs on; nil for a task's nonisolated code.
         let actorExecutor: WorldActorExecutor?
         /// The world-local task number (``ReadyTasks/task(at:)``).
         let task: Int
+        /// The Swift runtime's id of the job's task (stable while the task lives).
+        let taskId: UInt64
     }
 
     private let lock = NSLock()
@@ -85,6 +88,15 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     public var escapedJobs: Int { lock.withLock { escapedCount } }
     private var foreignCount = 0
     private var escapedCount = 0
+    /// The Swift id of the task whose job runs now.
+    private var runningTaskId: UInt64 = 0
+    /// Who started each task that simulated code started itself (`Task {}`, `Task.detached`,
+    /// `async let`, a task group's child): the callback it was started in. A task that inherits
+    /// task-locals finds its context itself; a detached one does not, and is looked up here
+    /// (``startedBy``), so that it too dies with its process. An entry goes once the task shows it
+    /// inherited its context, or is cut (``forgetRunningTaskStarter()``).
+    /// Run-loop-confined: the hooks that fill it run on the run loop's thread only.
+    private var starters: [UInt64: CallbackContext] = [:]
 
     public init(strategy: any SchedulingStrategy = FIFOStrategy()) {
         self.strategy = strategy
@@ -119,6 +131,10 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
         if let operation { announced[runningTask] = (operation, process) }
     }
 
+    /// The world's main actor (``World/mainActor``): while this scheduler's loop runs on a
+    /// thread, `@MainActor` code on that thread runs on it. Weak: the executor holds the scheduler.
+    public internal(set) weak var mainActor: WorldActorExecutor?
+
     /// Where the world's trace stands (its last sequence number), recorded with each decision so
     /// that a story can place the switches among the effects. Set by the device that owns the world.
     public var position: (@Sendable () -> Int)?
@@ -136,16 +152,43 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
         let id = _getJobTaskId(job)
         lock.withLock {
             if !isRunLoopThread { foreignCount += 1 }
-            ready.append(ReadyJob(job: job, actorExecutor: actorExecutor, task: taskNumber(id)))
+            ready.append(ReadyJob(job: job, actorExecutor: actorExecutor, task: taskNumber(id), taskId: id))
         }
     }
 
-    /// A job that tried to escape to the global executor: run it here, and count it.
+    /// A job simulated code sent to Swift's global executor from the world's thread
+    /// (``GlobalEnqueueHook``): a task it started (`Task {}`, `Task.detached`), or one going on. It runs here, as a task of the world that the
+    /// strategy interleaves like any other; a task met for the first time remembers the callback
+    /// that started it (the running task's context, read on this thread inside its job).
+    func enqueueStarted(_ job: UnownedJob) {
+        let id = _getJobTaskId(job)
+        if id != runningTaskId, let starter = CallbackContext.current, starter.sandbox != nil,
+            lock.withLock({ taskNumbers[id] == nil }), starters[id] == nil
+        {
+            starters[id] = starter
+        }
+        lock.withLock {
+            ready.append(ReadyJob(job: job, actorExecutor: nil, task: taskNumber(id), taskId: id))
+        }
+    }
+
+    /// The callback that started the running task, for a task that carries no context of its own
+    /// (`Task.detached` in an extension); nil for every other task.
+    var startedBy: CallbackContext? { starters.isEmpty ? nil : starters[runningTaskId] }
+
+    /// The running task found its context itself (it inherited it): its entry goes.
+    func forgetRunningTaskStarter() {
+        if !starters.isEmpty { starters[runningTaskId] = nil }
+    }
+
+    /// A job enqueued with a delay or a deadline (the path of a clock's sleep): time in a world
+    /// comes only from its virtual clock, so it runs here at once, and is counted: the run fails
+    /// with ``WorldError/jobEscaped(count:)``.
     func enqueueEscaped(_ job: UnownedJob) {
         let id = _getJobTaskId(job)
         lock.withLock {
             escapedCount += 1
-            ready.append(ReadyJob(job: job, actorExecutor: nil, task: taskNumber(id)))
+            ready.append(ReadyJob(job: job, actorExecutor: nil, task: taskNumber(id), taskId: id))
         }
     }
 
@@ -179,7 +222,9 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
             return previous
         }
         let previousScheduler = GlobalEnqueueHook.setCurrentScheduler(self)
+        MainActorOverride.set(mainActor)
         defer {
+            MainActorOverride.set(previousScheduler?.mainActor)
             _ = GlobalEnqueueHook.setCurrentScheduler(previousScheduler)
             lock.withLock { runLoopThread = previous }
         }
@@ -229,12 +274,14 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
             {
                 stepFootprints[stepFootprints.count - 1].insert(actorExecutor.access)
             }
+            runningTaskId = next.taskId
             if let actorExecutor = next.actorExecutor {
                 next.job.runSynchronously(
                     isolatedTo: actorExecutor.asUnownedSerialExecutor(), taskExecutor: taskExecutor)
             } else {
                 next.job.runSynchronously(on: taskExecutor)
             }
+            runningTaskId = 0
         }
         return stopped == nil ? .idle : .stopped
     }

@@ -31,11 +31,17 @@ public final class World: @unchecked Sendable {
     /// fires). Then ``reclaim()`` has work to do.
     private var leftTasksBehind = false
 
+    /// The world's main actor: `@MainActor` code running in this world runs here, on the
+    /// world's thread (``MainActorOverride``).
+    public let mainActor: WorldActorExecutor
+
     public init(seed: UInt64, start: VirtualInstant = .epoch, strategy: any SchedulingStrategy = FIFOStrategy()) {
         self.seed = seed
         self.random = SeededRandom(seed: seed)
         self.scheduler = Scheduler(strategy: strategy)
         self.clock = VirtualClock(now: start)
+        self.mainActor = WorldActorExecutor(scheduler: scheduler, label: "MainActor")
+        scheduler.mainActor = mainActor
     }
 
     /// Starts world tasks from inside the world (platform work that iOS runs in another process).
@@ -178,9 +184,12 @@ public struct WorldTasks: Sendable {
 
 /// Why a world refused to go on. Each is a bug in simulated code, never a user error.
 public enum WorldError: Error, Equatable, CustomStringConvertible {
-    /// Simulated code sent jobs to Swift's global executor (a bare `Task {}` or `Task.detached`).
+    /// Simulated code enqueued jobs with a delay or a deadline (a clock's sleep): time in a world
+    /// comes only from its virtual clock. (`Task {}` and `Task.detached` are fine: they become
+    /// tasks of the world.)
     case jobEscaped(count: Int)
-    /// Jobs arrived from a thread outside the world's run loop.
+    /// Jobs arrived from a thread outside the world's run loop (`Task.sleep`'s wake-up, a
+    /// `DispatchQueue`, a `Thread`).
     case foreignEnqueue(count: Int)
     /// The request's task did not finish by the time the world went idle.
     case stalled
@@ -202,9 +211,9 @@ public enum WorldError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .jobEscaped(let count):
-            "\(count) job(s) escaped the world to the global executor (a bare Task {} in simulated code?)"
+            "\(count) job(s) escaped the world with a delay (a clock's sleep in simulated code?): wait on the virtual clock instead (platform.scheduleAppTimer(after:label:action:), or a DeviceActivity schedule)"
         case .foreignEnqueue(let count):
-            "\(count) job(s) were enqueued from a thread outside the world's run loop"
+            "\(count) job(s) were enqueued from a thread outside the world's run loop (Task.sleep, DispatchQueue, Thread or a wall-clock Timer in simulated code?): start work with Task {} and wait on the virtual clock (platform.scheduleAppTimer(after:label:action:))"
         case .stalled:
             "the world went idle before the request finished (it awaited something only time could give)"
         case .stepBudgetExceeded(let steps):

@@ -86,16 +86,6 @@ private func work(_ counter: Counter, _ name: String) async {
         }
     }
 
-    @Test func bareTaskEscapingTheWorldFailsTheRun() throws {
-        let world = World(seed: 3)
-        #expect(throws: WorldError.self) {
-            try world.perform {
-                Task.detached { _ = 1 + 1 }
-                return 0
-            }
-        }
-    }
-
     @Test func requestWaitingOnNothingIsReportedAsStalled() throws {
         let world = World(seed: 4)
         #expect(throws: WorldError.stalled) {

@@ -69,6 +69,7 @@ public struct SnapshotTraceEntry: Sendable, Codable {
         case "log": payload = .log(level: try raw("level"), category: try string("category"), message: try string("message"))
         case "fault": payload = .fault(fault: try string("fault"), at: try string("at"))
         case "timer.lost": payload = .timerLost(label: try string("label"), reason: try string("reason"))
+        case "task.cancelled": payload = .taskCancelled(at: try string("at"), reason: try string("reason"))
         case "notification.authorization":
             payload = .notificationAuthorization(granted: try c.decode(Bool.self, forKey: Key("granted")))
         case "health.sample":

@@ -73,6 +73,9 @@ public struct TracedEffect: Sendable, Encodable {
         case .timerLost(let label, let reason):
             try c.encode(label, forKey: Key("label"))
             try c.encode(reason, forKey: Key("reason"))
+        case .taskCancelled(let operation, let reason):
+            try c.encode(operation, forKey: Key("at"))
+            try c.encode(reason, forKey: Key("reason"))
         case .notificationAuthorization(let granted):
             try c.encode(granted, forKey: Key("granted"))
         case .notificationSuppressed(let title, let body, let reason):

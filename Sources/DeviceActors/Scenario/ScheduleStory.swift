@@ -14,7 +14,7 @@ public enum ScheduleStory {
     static let told: Set<String> = [
         "store.read", "store.write", "store.remove", "store.writeLost", "shield.apply", "shield.clear", "notification",
         "extension.callback", "intent", "race", "app", "fault", "extension.jetsam", "timer.lost",
-        "notification.suppressed",
+        "task.cancelled", "notification.suppressed",
     ]
 
     public static func lines(of outcome: ScenarioOutcome) -> [String] {
@@ -102,6 +102,7 @@ public enum ScheduleStory {
         case .log(let level, _, let message): what = "log \(level.rawValue): \(message)"
         case .fault(let fault, let operation): what = "FAULT \(fault) at \(operation)"
         case .timerLost(let label, let reason): what = "timer \(label) lost: its process \(reason)"
+        case .taskCancelled(let operation, let reason): what = "task cancelled at \(operation): its process \(reason)"
         case .notificationSuppressed(let title, _, let reason): what = "notification \"\(title)\" not shown: \(reason)"
         case .race(let lost): what = "lost update of \(lost.key): overwrote \(lost.otherActor)'s write (seq \(lost.otherWriteSeq)) unseen"
         case .app(let event, let fields):

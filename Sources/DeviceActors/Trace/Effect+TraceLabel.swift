@@ -40,6 +40,7 @@ extension Effect {
         case .log(let level, _, let message): "\(level.rawValue): \(message)"
         case .fault(let fault, let operation): "fault \(fault) at \(operation)"
         case .timerLost(let label, let reason): "timer \(label) lost (\(reason))"
+        case .taskCancelled(let operation, let reason): "task cancelled at \(operation) (\(reason))"
         case .notificationAuthorization(let granted): "notifications \(granted ? "allowed" : "denied")"
         case .notificationSuppressed(let title, _, let reason): "notification \(title) not shown (\(reason))"
         case .notificationScheduled(let identifier, _, let due): "notification \(identifier) due \(due)"

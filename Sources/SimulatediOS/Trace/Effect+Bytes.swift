@@ -52,7 +52,7 @@ extension Effect {
             return callback.utf8.count + message.utf8.count
         case .fault(let fault, let operation):
             return fault.utf8.count + operation.utf8.count
-        case .timerLost(let label, let reason):
+        case .timerLost(let label, let reason), .taskCancelled(let label, let reason):
             return label.utf8.count + reason.utf8.count
         case .notificationAuthorization:
             return 1

@@ -57,6 +57,10 @@ public enum Effect: Sendable, Equatable {
     /// (`reason`: `ended` or `suspended`): it never runs, as on iOS, where a timer lives in its
     /// process (``Platform/scheduleAppTimer(after:label:action:)``).
     case timerLost(label: String, reason: String)
+    /// A task an extension's callback started (`Task {}`) went on after the callback returned,
+    /// while its process had ended or was suspended (`reason`), and was cut at `at`, its next
+    /// platform call (it gets a `CancellationError`), as on iOS, where a task lives in its process.
+    case taskCancelled(at: String, reason: String)
     /// The user's answer the first time the app asked to post notifications
     /// (`UNUserNotificationCenter.requestAuthorization`; config `notificationPermission`).
     case notificationAuthorization(granted: Bool)
@@ -98,6 +102,7 @@ public enum Effect: Sendable, Equatable {
         "notification", "monitor.intervalStart", "monitor.intervalEnd", "monitor.threshold", "monitor.warning",
         "activity.start", "activity.stop", "app.state", "intent", "clock.advance", "wifi", "call", "contacts",
         "device.reboot", "focusMode", "openURL", "storekit", "app", "app.error", "fault", "timer.lost",
+        "task.cancelled",
         "notification.authorization", "notification.suppressed", "health.sample", "health.fail", "app.launch",
         "app.terminate", "network", "network.request", "notification.push", "automation", "work", "log",
         "notification.scheduled", "notification.removed",
@@ -140,6 +145,7 @@ public enum Effect: Sendable, Equatable {
         case .app: "app"
         case .fault: "fault"
         case .timerLost: "timer.lost"
+        case .taskCancelled: "task.cancelled"
         case .notificationAuthorization: "notification.authorization"
         case .notificationSuppressed: "notification.suppressed"
         case .healthSample: "health.sample"
@@ -180,7 +186,8 @@ extension Effect {
             .network, .networkRequest, .push, .automation, .work, .notificationScheduled, .notificationRemoved:
             true
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .storeRead, .storeWriteLost,
-            .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost, .notificationSuppressed, .log:
+            .race, .shieldShown, .shieldAction, .openURL, .appError, .fault, .timerLost, .taskCancelled,
+            .notificationSuppressed, .log:
             false
         }
     }
@@ -192,6 +199,7 @@ extension Effect {
         case .jetsam(let usedBytes, let budgetBytes): self = .extensionJetsam(usedBytes: usedBytes, budgetBytes: budgetBytes)
         case .terminate: self = .extensionTerminate
         case .fault(let fault, let operation): self = .fault(fault: fault.rawValue, at: operation)
+        case .taskCancelled(let reason, let operation): self = .taskCancelled(at: operation, reason: reason)
         }
     }
 }
