@@ -197,9 +197,16 @@ final class Daemon: Sendable {
         private static let current = Protected<Serving?>(nil)
 
         /// Parks the main thread for the daemon's life; the process ends in ``Shutdown``.
+        ///
+        /// Not `dispatchMain()`: it ends the main thread with `pthread_exit`, and libdispatch's
+        /// cleanup of that thread opens an eventfd for the main queue, which traps (SIGILL) when
+        /// the daemon is out of descriptors at that instant — a flood of clients at start-up
+        /// killed it so, 7 runs in 25 (docs/reliability.md, "Found: out of descriptors at
+        /// start-up"). Nothing here uses the main queue; the thread waits for signals, which
+        /// the daemon takes through Dispatch sources (``TerminationSignals``).
         func park() -> Never {
             Self.current.withLock { $0 = self }
-            dispatchMain()
+            while true { pause() }
         }
     }
 }
