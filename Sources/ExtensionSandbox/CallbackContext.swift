@@ -18,15 +18,20 @@ public final class CallbackContext: @unchecked Sendable {
     /// the extension's timers do (``SandboxAccounting/cutStartedTask(_:at:)``).
     public internal(set) var returned = false
 
-    init(actor: String, sandbox: (any SandboxAccounting)?, generation: Int) {
+    /// The launch of the main app this code runs in (nil for an extension, whose ``sandbox``
+    /// says, and for the system): a task it started dies with it.
+    public let launch: (any ProcessLaunch)?
+
+    init(actor: String, sandbox: (any SandboxAccounting)?, generation: Int, launch: (any ProcessLaunch)? = nil) {
         self.actor = actor
         self.sandbox = sandbox
         self.generation = generation
+        self.launch = launch
     }
 
-    /// A context for code that runs outside any sandbox (the main app, the system).
-    public convenience init(unsandboxedActor actor: String) {
-        self.init(actor: actor, sandbox: nil, generation: 0)
+    /// A context for code that runs outside any sandbox (the main app in `launch`, the system).
+    public convenience init(unsandboxedActor actor: String, launch: (any ProcessLaunch)? = nil) {
+        self.init(actor: actor, sandbox: nil, generation: 0, launch: launch)
     }
 
     /// The context of the running task, if any.
@@ -51,6 +56,7 @@ public final class CallbackContext: @unchecked Sendable {
     /// A task the callback started (`Task {}`, `Task.detached`) that calls after the callback
     /// returned, while its extension is ended or suspended, is cut here: traced
     /// `task.cancelled`, it gets a `CancellationError`, as the process it belonged to is gone.
+    /// So is main-app code whose launch ended (`app.terminate`, a reboot) while it ran.
     public static func platformCall(_ operation: @autoclosure () -> VisibleOperation) throws {
         let scheduler = Scheduler.current
         let context = current ?? scheduler?.startedBy
@@ -58,6 +64,7 @@ public final class CallbackContext: @unchecked Sendable {
         if let context, context.returned, let sandbox = context.sandbox {
             try sandbox.cutStartedTask(context, at: operation())
         }
+        try context?.launch?.cutIfEnded(at: operation())
         try context?.checkpoint()
         guard let scheduler else { return }
         if scheduler.isReclaiming { throw WorldError.reclaimed }
@@ -79,6 +86,14 @@ public final class CallbackContext: @unchecked Sendable {
     public func retain(bytes: Int) throws {
         try sandbox?.retain(self, bytes: bytes)
     }
+}
+
+/// A launch of a process that is no sandboxed extension (the main app): code started in it —
+/// its tasks too — runs only while it does.
+public protocol ProcessLaunch: AnyObject, Sendable {
+    /// Unless the launch still runs, traces `task.cancelled` (reason `terminated`) at
+    /// `operation` and throws `CancellationError`.
+    func cutIfEnded(at operation: @autoclosure () -> VisibleOperation) throws
 }
 
 /// What a ``CallbackContext`` needs of its sandbox.

@@ -29,7 +29,7 @@ import Testing
         .clockAdvance(seconds: 1), .wifi(ssid: nil), .call(nil), .contacts(count: 1), .reboot, .focusMode(on: true),
         .openURL(url: "u"), .storeKit(transaction: "t", product: "p"), .app(event: "e", fields: [:]),
         .appError(callback: "c", message: "m"), .fault(fault: "jetsam", at: "read group.x/k"),
-        .timerLost(label: "l", reason: "ended"),
+        .timerLost(label: "l", reason: "ended"), .taskCancelled(at: "write group.x/k", reason: "ended"),
         .notificationAuthorization(granted: true),
         .notificationSuppressed(title: "t", body: "b", reason: "notDetermined"),
         .healthSample(kind: "steps", value: 1),

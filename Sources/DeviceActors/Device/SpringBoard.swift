@@ -495,7 +495,9 @@ actor SpringBoard: WorldActor {
     /// invocation (an intent, a timer, an observer): a context of its own, so the race detector
     /// pairs a write only with the reads made by the same run.
     func runMainApp<T: Sendable>(of target: InstalledApp? = nil, _ body: @Sendable () async throws -> T) async rethrows -> T {
-        let invocation = CallbackContext(unsandboxedActor: (target ?? primary).mainAppActor)
+        let app = target ?? primary
+        let launch = app.platform.mainApp.inMemory ? MainAppLaunch(of: app.platform, actor: app.mainAppActor, trace: trace) : nil
+        let invocation = CallbackContext(unsandboxedActor: app.mainAppActor, launch: launch)
         let result = try await CallbackContext.$current.withValue(invocation) { try await body() }
         await refreshForeground()
         return result
