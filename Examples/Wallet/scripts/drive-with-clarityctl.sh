@@ -49,6 +49,19 @@ wait "$daemon" || true
 start
 grep -qF "server instances restored:" "$dir/daemon.log" || fail "the wallet's server was not restored"
 expect "$("$ctl" --json server call balance '{"user":"alice"}' --server wallet)" '"balance":20'
+# A finished workout syncs in the background (the main app's Task {}): the intent answers at
+# once with the minutes pending, while the (naive) sync's first request, GET /balance, is out
+# until the clock moves. kill -9 meanwhile: the restored device has the same task waiting; when
+# the clock moves it writes the balance back, and the server counts the 15 minutes once.
+expect "$("$ctl" --json --device alice intent finishWorkout minutes=15)" '"pendingMinutes":15'
+kill -9 "$daemon"
+wait "$daemon" || true
+start
+expect "$("$ctl" --json server call balance '{"user":"alice"}' --server wallet)" '"balance":20'
+expect "$("$ctl" --json --device alice device state)" '"pendingMinutes":15'
+"$ctl" --device alice advance 1
+expect "$("$ctl" --json server call balance '{"user":"alice"}' --server wallet)" '"balance":35'
+expect "$("$ctl" --json --device alice device state)" '"pendingMinutes":0'
 explored="$("$ctl" --json explore scenarios/wallet-spend-during-sync.json --schedules 300)"
 expect "$explored" '"passed":true'
 "$ctl" daemon shutdown

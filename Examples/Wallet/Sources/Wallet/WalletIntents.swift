@@ -7,6 +7,7 @@ extension WalletIntent {
     static let all: [WalletIntent] = [
         .named("lockApps", LockApps.self, "apps=[bundle ids]") { app, input in try await app.lock(input.apps) },
         .named("earn", Earn.self, "minutes=1..1440") { app, input in try await app.earn(input.minutes) },
+        .named("finishWorkout", Earn.self, "minutes=1..1440") { app, input in try await app.finishWorkout(input.minutes) },
         .named("sync", NoArguments.self) { app, _ in try await app.sync() },
         .named("status", NoArguments.self) { app, _ in try await app.status() },
     ]
@@ -24,6 +25,8 @@ extension AppAction where Self == WalletAction {
     public static func lockApps(_ apps: [String]) -> Self { Self(name: "lockApps", input: LockApps(apps: apps)) }
     /// Minutes earned on the phone (1 to 1440), kept until the next sync.
     public static func earn(_ minutes: Int) -> Self { Self(name: "earn", input: Earn(minutes: minutes)) }
+    /// A workout of `minutes` (1 to 1440) finished: earned at once, synced in the background.
+    public static func finishWorkout(_ minutes: Int) -> Self { Self(name: "finishWorkout", input: Earn(minutes: minutes)) }
     /// Sends what was earned to the server and keeps the balance it answers.
     public static var sync: Self { Self(name: "sync", input: NoArguments()) }
     /// The balance last heard, what is pending, and every minute earned and spent.

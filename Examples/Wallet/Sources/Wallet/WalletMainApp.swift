@@ -4,7 +4,12 @@ import SimulatediOS
 /// syncs them with the server.
 actor WalletMainApp: WorldActor {
     nonisolated let executor: WorldActorExecutor
-    private let process: WalletProcess
+    let process: WalletProcess
+    /// A background sync is running (the fixed variant starts one at a time:
+    /// ``finishWorkout(_:)``). The main app's memory: gone with its process.
+    var backgroundSyncRunning = false
+    /// More minutes were earned while the background sync ran: it goes round once more.
+    var backgroundSyncAgain = false
 
     init(executor: WorldActorExecutor, process: WalletProcess) {
         self.executor = executor

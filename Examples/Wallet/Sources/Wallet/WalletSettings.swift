@@ -7,10 +7,11 @@ public struct WalletSettings: AppConfiguration, Equatable {
     public enum Variant: String, Codable, Sendable, CaseIterable {
         /// The first version: reads the balance (`GET /balance`), adds what was earned and writes
         /// the total back (`PUT /balance`). A spend at the shield that lands between the two
-        /// round trips is overwritten: minutes created from nothing.
+        /// round trips is overwritten: minutes created from nothing. Each finished workout starts
+        /// a sync task of its own (``WalletMainApp/finishWorkout(_:)``).
         case naive
         /// Sends only what was earned (`POST /earn`): the server adds it to whatever the
-        /// balance is by then.
+        /// balance is by then. One background sync at a time.
         case fixed
     }
 
