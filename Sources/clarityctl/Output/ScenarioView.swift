@@ -114,7 +114,7 @@ enum ScenarioView {
         return facts
     }
 
-    /// `needs a stall: needs clarity.app to pause ≥ 132.46 ms before read NEHotspotNetwork/ssid
+    /// `needs a stall; needs example.app to pause ≥ 38.44 ms before read NEHotspotNetwork/ssid
     /// (3 less plausible schedules of this failure seen)`: the class, and the stalls longer than a
     /// quantum (those under one are `likely`; `--json` has every preemption's).
     private static func likelihood(_ plausibility: String, _ failure: JSONValue) -> String {
