@@ -226,6 +226,32 @@ import Testing
             ])
     }
 
+    /// Issue 41: each failure says how likely it is — its class, the stalls longer than a
+    /// quantum — and, when the daemon stopped at a failure, which failing schedules it kept.
+    @Test func anExplorationSaysHowLikelyEachFailureIs() {
+        guard case .object(var likely) = failure, case .object(var stalled) = failure else { return }
+        likely["plausibility"] = "likely"
+        likely["stalls"] = []
+        likely["lessPlausibleSeen"] = 3
+        stalled["plausibility"] = "needs a stall"
+        stalled["stalls"] = [
+            ["decision": 0, "process": "clarity.app", "microseconds": 68_280, "likely": false, "meanwhile": 24,
+             "text": "needs clarity.app to pause ≥ 68.28 ms before read NEHotspotNetwork/ssid"],
+            ["decision": 4, "process": "clarity.monitor", "microseconds": 40, "likely": true, "meanwhile": 2,
+             "text": "needs clarity.monitor to pause ≥ 40 µs between two App Group calls"],
+        ]
+        let report: JSONValue = [
+            "schedules": 55, "failed": 4, "failures": [.object(likely), .object(stalled)], "schedulesPerSecond": 45.18,
+            "stepsPerSecond": 31515.1, "seconds": 0.0885, "stoppedBy": "failure", "jobs": 2,
+        ]
+        let lines = ScenarioView.explorationLines(report) { _ in [] }
+        #expect(lines.filter { $0.hasPrefix("  likely:") } == [
+            "  likely:      likely (3 less plausible schedules of this failure seen)",
+            "  likely:      needs a stall; needs clarity.app to pause ≥ 68.28 ms before read NEHotspotNetwork/ssid",
+        ])
+        #expect(lines.last == "(2 more failing schedules: the daemon keeps the most plausible and the first found)")
+    }
+
     @Test func aScheduleShowsItsVerdictAndWithTraceItsTraceFirst() {
         let result: JSONValue = [
             "passed": false, "failures": [["message": "expected frictionLevel 2", "step": "steps[4]"]], "strategy": "fifo",

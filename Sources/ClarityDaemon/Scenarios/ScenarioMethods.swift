@@ -241,6 +241,8 @@ struct ExploreParams: Decodable, Sendable {
     /// `dfs`: run one order of steps that commute (default true); false runs every schedule
     /// within the bound.
     var sleepSets: Bool?
+    /// Count only failing schedules whose preemptions are all `likely` (default false).
+    var plausible: Bool?
     /// Send `scenario.progress` notifications while exploring.
     var progress: Bool?
 
@@ -289,6 +291,7 @@ struct ExploreParams: Decodable, Sendable {
             jobs: jobs ?? .max)
         plan.preemptionBound = preemptionBound ?? 2
         plan.sleepSets = sleepSets ?? true
+        plan.plausibleOnly = plausible ?? false
         return plan
     }
 

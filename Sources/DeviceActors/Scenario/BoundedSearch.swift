@@ -49,6 +49,8 @@ enum BoundedSearch {
         var decisions = 0
         var failing: [(index: Int, outcome: ScenarioOutcome)] = []
         var failedTotal = 0
+        /// Failing schedules not counted because they are not `likely` (the plan's `plausibleOnly`).
+        var implausible = 0
         var exhaustive = false
         var stoppedBy: String?
     }
@@ -95,7 +97,9 @@ enum BoundedSearch {
                 let index = result.schedules
                 result.schedules += 1
                 observe(outcome)
-                if outcome.failure != nil {
+                if outcome.failure != nil, plan.plausibleOnly, SchedulePlausibility(outcome).plausibility != .likely {
+                    result.implausible += 1
+                } else if outcome.failure != nil {
                     result.failedTotal += 1
                     if result.failing.count < 20 { result.failing.append((index, outcome)) }
                     control.progress(ExplorationProgress(done: result.schedules, failed: result.failedTotal, covered: nil))

@@ -31,6 +31,13 @@ public struct ExplorationFailure: Sendable, Encodable {
     public let quirks: [String: Bool]
     /// The faults the shrunk schedule injects (`jetsam@3`), also in ``schedule``; empty when none.
     public let faults: [String]
+    /// How likely the shrunk schedule is on a real iPhone (`likely`, `needs a stall`, `needs a
+    /// fault`), and the stall each of its preemptions needs (``SchedulePlausibility``).
+    public let plausibility: SchedulePlausibility.Class
+    public let stalls: [SchedulePlausibility.Stall]
+    /// Failing schedules of the same failure seen in the exploration that were less plausible
+    /// than this one (the report shows the most plausible first); nil when not counted.
+    public internal(set) var lessPlausibleSeen: Int?
     public let build: BuildInfo
 
     init(
@@ -53,6 +60,9 @@ public struct ExplorationFailure: Sendable, Encodable {
         deviations = shrunk.deviations.count
         originalLength = original.decisions
         story = ScheduleStory.lines(of: shrunk)
+        let plausible = SchedulePlausibility(shrunk)
+        plausibility = plausible.plausibility
+        stalls = plausible.stalls
         quirks = original.quirks.filter(\.value)
         self.build = build
     }
@@ -87,6 +97,9 @@ public struct ExplorationReport: Sendable, Encodable {
     /// Of the schedules asked for (this shard's), how many from the first have all run; nil
     /// for `dfs`, whose schedules have no seeds (``ExplorationProgress/covered``).
     public var covered: Int?
+    /// With ``ExplorationPlan/plausibleOnly``: the failing schedules set aside because they
+    /// need a stall or a fault (not counted in `failed`).
+    public var implausible: Int?
     /// The scenario pins a known race (`expectFailure`): then it passes when a schedule failed.
     public var expectFailure: Bool?
     /// The verdict: a schedule ran, and none failed — or, for a scenario that expects a
@@ -97,7 +110,7 @@ public struct ExplorationReport: Sendable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case schedules, failed, firstFailingSeed, failures, schedulesPerSecond, stepsPerSecond, decisionsPerSecond, steps
         case decisions, seconds
-        case stoppedBy, jobs, expectedDecisions, covered, exhaustive, bound, pruned, expectFailure, passed
+        case stoppedBy, jobs, expectedDecisions, covered, exhaustive, bound, pruned, expectFailure, passed, implausible
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -120,6 +133,7 @@ public struct ExplorationReport: Sendable, Encodable {
         try c.encodeIfPresent(bound, forKey: .bound)
         try c.encodeIfPresent(pruned, forKey: .pruned)
         try c.encodeIfPresent(expectFailure, forKey: .expectFailure)
+        try c.encodeIfPresent(implausible, forKey: .implausible)
         try c.encode(passed, forKey: .passed)
     }
 }
@@ -133,9 +147,18 @@ extension ExplorationFailure: CustomStringConvertible {
         return """
             Failed on \(which), shrunk to \(preemptions) preemption(s)\(where_.isEmpty ? "" : " (\(where_.joined(separator: ", ")))"):
               \(message)
+            How likely: \(likelihood)
             The interleaving:
             \(story.map { "  " + $0 }.joined(separator: "\n"))
             Replay: \(schedule)
             """
+    }
+
+    /// `needs a stall: needs wallet.shieldAction to pause ≥ 80 ms between two App Group calls
+    /// (2 less plausible schedules of this failure seen)`: the class, the stalls past a quantum.
+    public var likelihood: String {
+        let long = stalls.filter { !$0.likely }.map(\.text)
+        let seen = lessPlausibleSeen.flatMap { $0 > 0 ? " (\($0) less plausible schedule(s) of this failure seen)" : nil }
+        return ([plausibility.rawValue] + long).joined(separator: "; ") + (seen ?? "")
     }
 }

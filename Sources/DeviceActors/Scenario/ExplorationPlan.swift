@@ -32,6 +32,15 @@ public struct ExplorationPlan: Sendable {
     /// `dfs` runs one order of steps that commute (sleep sets, ``BoundedSearch``); false runs
     /// every schedule within the bound, to check the reduction or where it may miss one.
     public var sleepSets = true
+    /// Only schedules whose preemptions are all `likely` count (``SchedulePlausibility``): a
+    /// failing schedule that needs a stall or a fault is counted in the report's `implausible`
+    /// and exploring goes on (`explore --plausible`).
+    public var plausibleOnly = false
+    /// With `stopAtFirst`, when the first failing schedule is not `likely`: how many schedules
+    /// after it are still run to find a more plausible one of the same failure (the search stops
+    /// at the first `likely` one). Random and PCT only: `dfs` already runs the schedules with the
+    /// fewest preemptions first.
+    public var plausibilityWindow = 100
 
     public init(
         strategy: StrategyKind, depth: Int = 3, schedules: Int, seedStart: UInt64 = 0, stopAtFirst: Bool = true,

@@ -60,7 +60,14 @@ public enum ScenarioExplorer {
         var exhaustive: Bool?
         var pruned: Int?
         var covered: Int? = plan.strategy == .dfs ? nil : 0
-        if baseline.failure != nil, !baseline.interrupted {
+        var lessPlausibleSeen: Int?
+        var implausible: Int?
+        // Failures shrunk, from the first: each shrink replays the scenario hundreds of times.
+        var shrunkCount = 1
+        // With `plausibleOnly`, the scenario's own schedule failing in an unlikely way is set aside too.
+        let baselineSetAside =
+            plan.plausibleOnly && baseline.failure != nil && SchedulePlausibility(baseline).plausibility != .likely ? 1 : 0
+        if baseline.failure != nil, !baseline.interrupted, baselineSetAside == 0 {
             failing = [(-1, baseline)]
             counts = (1, 1, 1, baseline.steps, baseline.decisions)
             stoppedBy = "failure"
@@ -72,32 +79,46 @@ public enum ScenarioExplorer {
             stoppedBy = found.stoppedBy
             exhaustive = found.exhaustive
             pruned = found.pruned
+            implausible = plan.plausibleOnly ? found.implausible + baselineSetAside : nil
         } else {
             // Counted, not listed: ten million schedules made an array of 80 MB, seconds in the making.
             let step = max(1, plan.shard.count)
             let count = plan.schedules > plan.shard.index ? (plan.schedules - plan.shard.index + step - 1) / step : 0
-            let state = SharedState(first: plan.shard.index, step: step, count: count)
+            let state = ExplorationLedger(
+                first: plan.shard.index, step: step, count: count, stopAtFirst: plan.stopAtFirst,
+                window: plan.plausibilityWindow, plausibleOnly: plan.plausibleOnly)
             jobs = max(1, min(plan.jobs, count))
             if let reason = control.stopReason() { state.stop(reason) }
+            let run = { @Sendable (index: Int) in
+                let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
+                return ScenarioRunner.run(
+                    scenario, seed: seed, quirks: plan.swarm ? seed.swarmQuirks : [:],
+                    faults: plan.swarm ? seed.swarmFaults(scenario.faults) : scenario.faults, interruption: isStopped)
+            }
             control.spread(jobs) {
-                while let index = state.claim(stopAtFirst: plan.stopAtFirst) {
+                while let index = state.claim() {
                     if let reason = control.stopReason() { return state.stop(reason) }
                     if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return state.stop("timeLimit") }
-                    let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
-                    let outcome = ScenarioRunner.run(
-                        scenario, seed: seed, quirks: plan.swarm ? seed.swarmQuirks : [:],
-                        faults: plan.swarm ? seed.swarmFaults(scenario.faults) : scenario.faults, interruption: isStopped)
+                    let outcome = run(index)
                     if outcome.interrupted { return state.stop(control.stopReason() ?? "cancelled") }
-                    let progress = state.record(index: index, outcome: outcome, stopAtFirst: plan.stopAtFirst)
+                    let plausibility = outcome.failure.map { _ in SchedulePlausibility(outcome) }
+                    let progress = state.record(index: index, outcome: outcome, plausibility: plausibility)
                     if progress.done % control.progressEvery == 0 || outcome.failure != nil { control.progress(progress) }
                 }
             }
-            failing = state.failures.map { (index: $0.0, outcome: $0.1) }
+            let kept = state.failures
+            // The most plausible failure near the first may have been let go of: it runs again.
+            failing = kept.failing.map { (index: $0.index, outcome: $0.outcome ?? run($0.index)) }
+            lessPlausibleSeen = kept.lessPlausible
+            // Stopped at a failure: the most plausible and the first found, each told at its smallest.
+            if kept.lessPlausible != nil { shrunkCount = failing.count }
             let (schedules, failed) = state.counts
             counts = (schedules, failed, state.done, state.steps, state.decisions)
             stoppedBy = state.stoppedBy
             covered = state.coveredCount
+            implausible = plan.plausibleOnly ? state.implausible + baselineSetAside : nil
         }
+        if lessPlausibleSeen == nil { (failing, lessPlausibleSeen) = mostPlausibleFirst(failing) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let failures = failing.enumerated().map { position, failing in
             let (index, outcome) = failing
@@ -108,27 +129,32 @@ public enum ScenarioExplorer {
                     ? ScheduleSeed(strategy: .dfs, seed: UInt64(index), depth: nil, expectedDecisions: nil)
                     : scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
             let reason = outcome.failure!
-            // Only the first failure is shrunk: each shrink replays the scenario hundreds of times.
             var shrunk = outcome
-            if position == 0 {
+            if position < shrunkCount {
                 let smallest = ScheduleShrinker(scenario: scenario, quirks: outcome.quirks, interruption: isStopped)
-                    .shrink(outcome.deviations, faults: outcome.faults, failing: reason, preemptions: outcome.preemptions)
+                    .shrink(
+                        outcome.deviations, faults: outcome.faults, failing: reason, preemptions: outcome.preemptions,
+                        plausibility: SchedulePlausibility(outcome))
                 let replayed = ScenarioRunner.run(
                     scenario, replaying: .deviations(smallest.deviations, faults: smallest.faults), quirks: outcome.quirks,
                     interruption: isStopped)
                 if replayed.failure?.isSameFailure(as: reason) == true { shrunk = replayed }
             }
-            return ExplorationFailure(
+            var failure = ExplorationFailure(
                 reason: shrunk.failure ?? reason, index: index, seed: seed, shrunk: shrunk, original: outcome,
                 scenarioHash: plan.scenarioHash, build: build)
+            if position == 0 { failure.lessPlausibleSeen = lessPlausibleSeen }
+            return failure
         }
         var report = ExplorationReport(
-            schedules: counts.schedules, failed: counts.failed, firstFailingSeed: failures.first.map(\.seed),
+            schedules: counts.schedules, failed: counts.failed,
+            firstFailingSeed: failures.min { $0.scheduleIndex < $1.scheduleIndex }.map(\.seed),
             failures: failures, schedulesPerSecond: Double(counts.done) / max(seconds, 1e-9),
             stepsPerSecond: Double(counts.steps) / max(seconds, 1e-9),
             decisionsPerSecond: Double(counts.decisions) / max(seconds, 1e-9), steps: counts.steps, decisions: counts.decisions,
             seconds: seconds, stoppedBy: stoppedBy, jobs: jobs, expectedDecisions: baseline.decisions)
         report.covered = covered
+        report.implausible = implausible
         if plan.strategy == .dfs {
             report.exhaustive = exhaustive ?? false
             report.bound = plan.preemptionBound
@@ -138,95 +164,25 @@ public enum ScenarioExplorer {
         return report
     }
 
+    /// The failures, the most plausible first (``SchedulePlausibility``; in index order among
+    /// equals), and how many of the first's failure were less plausible than it.
+    static func mostPlausibleFirst(
+        _ failing: [(index: Int, outcome: ScenarioOutcome)]
+    ) -> ([(index: Int, outcome: ScenarioOutcome)], Int?) {
+        guard !failing.isEmpty else { return (failing, nil) }
+        let ranked = failing.map { (failing: $0, plausibility: SchedulePlausibility($0.outcome)) }
+            .enumerated().sorted { ($0.element.plausibility, $0.offset) < ($1.element.plausibility, $1.offset) }
+            .map(\.element)
+        let first = ranked[0]
+        let lessPlausible = ranked.dropFirst().filter {
+            $0.failing.outcome.failure!.isSameFailure(as: first.failing.outcome.failure!) && first.plausibility < $0.plausibility
+        }
+        return (ranked.map(\.failing), lessPlausible.count)
+    }
+
     static func scheduleSeed(_ index: Int, plan: ExplorationPlan, expectedDecisions: Int) -> ScheduleSeed {
         ScheduleSeed(
             strategy: plan.strategy, seed: plan.seedStart &+ UInt64(index), depth: plan.depth,
             expectedDecisions: expectedDecisions)
-    }
-
-    /// The workers' shared bookkeeping.
-    // unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
-    private final class SharedState: @unchecked Sendable {
-        private let lock = NSLock()
-        /// The shard's schedule indexes, in order: `indexes[next]` is `first + next × step`.
-        private let first: Int
-        private let step: Int
-        private let count: Int
-        private var next = 0
-        private var lowestFailure: Int?
-        private(set) var done = 0
-        private(set) var steps = 0
-        private(set) var decisions = 0
-        private(set) var stoppedBy: String?
-        /// How many of the shard's schedules, from its first, have all run (``ExplorationProgress/covered``).
-        private(set) var covered = 0
-        /// Positions in the shard's order above ``covered`` that have run while a lower one
-        /// still ran (jobs finish out of order).
-        private var ranAhead: Set<Int> = []
-        /// The failing schedules with the lowest indexes (traces are kept for shrinking).
-        private var failing: [Int: ScenarioOutcome] = [:]
-        private var failedTotal = 0
-        static let keptFailures = 20
-
-        init(first: Int, step: Int, count: Int) {
-            self.first = first
-            self.step = step
-            self.count = count
-        }
-
-        func claim(stopAtFirst: Bool) -> Int? {
-            lock.withLock {
-                guard next < count, stoppedBy == nil || stoppedBy == "failure" else { return nil }
-                let index = first + next * step
-                if stopAtFirst, let lowestFailure, index > lowestFailure { return nil }
-                next += 1
-                return index
-            }
-        }
-
-        func stop(_ reason: String) { lock.withLock { if stoppedBy == nil { stoppedBy = reason } } }
-
-        func record(index: Int, outcome: ScenarioOutcome, stopAtFirst: Bool) -> ExplorationProgress {
-            lock.withLock {
-                done += 1
-                ranAhead.insert((index - first) / step)
-                while ranAhead.remove(covered) != nil { covered += 1 }
-                steps += outcome.steps
-                decisions += outcome.decisions
-                if outcome.failure != nil {
-                    failedTotal += 1
-                    failing[index] = outcome
-                    if failing.count > Self.keptFailures, let highest = failing.keys.max() { failing[highest] = nil }
-                    lowestFailure = min(lowestFailure ?? index, index)
-                    if stopAtFirst, next < count { stoppedBy = stoppedBy ?? "failure" }
-                }
-                return ExplorationProgress(done: done, failed: failedTotal, covered: covered)
-            }
-        }
-
-        /// Schedules run and failed; after a stop at the first failure, those up to it (the
-        /// ones above it that were already running are not counted).
-        var counts: (Int, Int) {
-            lock.withLock {
-                guard stoppedBy == "failure", let lowestFailure else { return (done, failedTotal) }
-                return ((lowestFailure - first) / step + 1, 1)
-            }
-        }
-
-        /// ``covered``, and after a stop at the first failure at most up to it (as ``counts``).
-        var coveredCount: Int {
-            lock.withLock {
-                guard stoppedBy == "failure", let lowestFailure else { return covered }
-                return min(covered, (lowestFailure - first) / step + 1)
-            }
-        }
-
-        /// Failures by index; with stop-at-first only the lowest (others were racing it).
-        var failures: [(Int, ScenarioOutcome)] {
-            lock.withLock {
-                let sorted = failing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-                return stoppedBy == "failure" ? Array(sorted.prefix(1)) : sorted
-            }
-        }
     }
 }

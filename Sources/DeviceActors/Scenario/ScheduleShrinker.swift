@@ -5,7 +5,8 @@ import ExtensionSandbox
 /// non-preemptive schedule, that still fail *the same way*
 /// (``ScenarioFailureReason/isSameFailure(as:)``): a lost update of the app over the monitor
 /// must not shrink to the monitor over the app. A candidate with more preemptions than the best
-/// so far is refused, even with fewer deviations.
+/// so far, or less plausible (``SchedulePlausibility``: it needs a longer stall), is refused,
+/// even with fewer deviations.
 ///
 /// A schedule is the non-preemptive pick everywhere but at its deviations, so removing one
 /// makes that decision keep running the task that could go on (as CHESS counts it, the fewer
@@ -23,10 +24,11 @@ struct ScheduleShrinker {
 
     func shrink(
         _ deviations: [ScheduleDeviation], faults: [FaultSite] = [], failing reason: ScenarioFailureReason,
-        preemptions: Int = .max
+        preemptions: Int = .max, plausibility: SchedulePlausibility? = nil
     ) -> (deviations: [ScheduleDeviation], faults: [FaultSite]) {
         var runs = 0
         var fewest = preemptions
+        var mostPlausible = plausibility
         var keptFaults = faults
         func stillFails(_ candidate: [ScheduleDeviation], faults: [FaultSite]) -> Bool {
             guard runs < budget, interruption?() != true else { return false }
@@ -36,7 +38,10 @@ struct ScheduleShrinker {
             guard outcome.divergence == nil, let failure = outcome.failure, failure.isSameFailure(as: reason),
                 outcome.preemptions <= fewest
             else { return false }
+            let plausible = SchedulePlausibility(outcome)
+            if let mostPlausible, mostPlausible < plausible { return false }
             fewest = outcome.preemptions
+            mostPlausible = plausible
             return true
         }
         var best = deviations

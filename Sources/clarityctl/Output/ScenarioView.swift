@@ -27,6 +27,8 @@ enum ScenarioView {
                 : "no: stopped before every schedule within the bound (\(text(bound))) ran")]
         } ?? []) + (report["pruned"].map { pruned in
             [("pruned", "\(text(pruned)) (orders of commuting steps already run, cut short)")]
+        } ?? []) + (report["implausible"].map { implausible in
+            [("implausible", "\(text(implausible)) failing schedule(s) set aside: they need a stall or a fault (--plausible)")]
         } ?? []))
         let failures = report["failures"]?.arrayValue ?? []
         for (index, failure) in failures.enumerated() {
@@ -38,7 +40,12 @@ enum ScenarioView {
         }
         let unshown = (report["failed"]?.intValue ?? 0) - failures.count
         if unshown > 0 {
-            lines += ["", "(\(PlainText.counted(unshown, "more failing schedule")): the daemon keeps those with the lowest indexes)"]
+            // A daemon that weighs plausibility keeps, when it stops at a failure, the most
+            // plausible of it and the first found; else the failures with the lowest indexes.
+            let kept =
+                report["stoppedBy"] == "failure" && failures.first?["lessPlausibleSeen"] != nil
+                ? "the daemon keeps the most plausible and the first found" : "the daemon keeps those with the lowest indexes"
+            lines += ["", "(\(PlainText.counted(unshown, "more failing schedule")): \(kept))"]
         }
         return lines
     }
@@ -99,9 +106,23 @@ enum ScenarioView {
             ("preemptions", "\(text(failure["preemptions"])) (\(text(failure["originalPreemptions"])) as found)"),
             ("schedule", "\(text(failure["schedule"])) (\(PlainText.counted(failure["deviations"]?.intValue ?? 0, "switch", plural: "switches")) from running each process on; \(text(failure["originalLength"])) decisions as found)"),
             ("quirks", quirksText(failure["quirks"])),
+        ]
+        if let plausibility = failure["plausibility"]?.stringValue { facts.append(("likely", likelihood(plausibility, failure))) }
+        facts += [
             ("build", ["configuration", "compiler", "version", "revision"].compactMap { failure["build"]?[$0].map(text) }.joined(separator: ", ")),
         ]
         return facts
+    }
+
+    /// `needs a stall; needs example.app to pause ≥ 38.44 ms before read NEHotspotNetwork/ssid
+    /// (3 less plausible schedules of this failure seen)`: the class, and the stalls longer than a
+    /// quantum (those under one are `likely`; `--json` has every preemption's).
+    private static func likelihood(_ plausibility: String, _ failure: JSONValue) -> String {
+        let stalls = (failure["stalls"]?.arrayValue ?? []).filter { $0["likely"] == false }
+            .compactMap { $0["text"]?.stringValue }
+        let seen = failure["lessPlausibleSeen"]?.intValue ?? 0
+        return ([plausibility] + stalls).joined(separator: "; ")
+            + (seen > 0 ? " (\(PlainText.counted(seen, "less plausible schedule")) of this failure seen)" : "")
     }
 
     /// `pct, seed 2, depth 3, 151 expected decisions`; `fifo` (it has no seed); `replay` for a

@@ -17,7 +17,7 @@ struct ScenarioExplore: ClarityCommand {
     static let help = CommandHelp(
         words: ["explore"],
         synopsis: "FILE|DIR [--strategy random|pct|dfs] [--depth D] [--bound K] [--no-sleep-sets] [--schedules N] [--seed-start S] [--shard i/n] "
-            + "[--jobs N] [--time-limit SECONDS] [--swarm] [--all] [--junit FILE] [--perfetto FILE] [--standalone]",
+            + "[--jobs N] [--time-limit SECONDS] [--swarm] [--all] [--plausible] [--junit FILE] [--perfetto FILE] [--standalone]",
         abstract: "run many schedules of a scenario to find races (scenario.explore)",
         details: [
             "  --strategy S          pct (default: random priorities, D - 1 change points), random, or dfs:",
@@ -32,6 +32,8 @@ struct ScenarioExplore: ClarityCommand {
             "  --time-limit SECONDS  start no schedule after that long",
             "  --swarm               each schedule switches a seeded random set of platform quirks on",
             "  --all                 run every schedule (default: stop at the first failure)",
+            "  --plausible           count only failing schedules whose every preemption is likely (no stall",
+            "                        longer than a scheduler quantum, no fault); the others are set aside",
             "  --junit FILE          write a JUnit report: a test case per scenario, the story and the",
             "                        replay command in a failure",
             PerfettoFile.helpLine,
@@ -110,6 +112,7 @@ struct ScenarioExplore: ClarityCommand {
         params["timeLimit"] = try arguments.value(of: "--time-limit").map(Self.timeLimit)
         if arguments.flag("--swarm") { params["swarm"] = true }
         if arguments.flag("--all") { params["stopAtFirst"] = false }
+        if arguments.flag("--plausible") { params["plausible"] = true }
         let path = try arguments.positional("FILE|DIR (a scenario, JSON, or a directory of them)")
         var isDirectory: ObjCBool = false
         ofDirectory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
@@ -263,6 +266,7 @@ struct ScenarioExplore: ClarityCommand {
         }
         if params["swarm"] == true { words.append("--swarm") }
         if params["stopAtFirst"] == false { words.append("--all") }
+        if params["plausible"] == true { words.append("--plausible") }
         return words
     }
 
