@@ -64,6 +64,8 @@ expect "$("$ctl" --json server call balance '{"user":"alice"}' --server wallet)"
 expect "$("$ctl" --json --device alice device state)" '"pendingMinutes":0'
 explored="$("$ctl" --json explore scenarios/wallet-spend-during-sync.json --schedules 300)"
 expect "$explored" '"passed":true'
+explored="$("$ctl" --json explore scenarios/wallet-two-workouts.json --schedules 300)"
+expect "$explored" '"passed":true'
 "$ctl" daemon shutdown
 wait "$daemon"
 daemon=""

@@ -40,6 +40,18 @@ import WalletServer
         #expect(replayed?.reason.step == "steps[4]")
     }
 
+    /// The same race as a scenario file (`scenarios/wallet-two-workouts.json`, which
+    /// `clarityctl explore` sends to `wallet-clarityd`): it fails on the pending count.
+    @Test func theScenarioFileFindsTheTwoSyncs() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../scenarios/wallet-two-workouts.json")
+        let scenario = try Scenario(contentsOf: file, apps: [.wallet])
+        #expect(scenario.expectFailure)
+        let failure = try scenario.exploreExpectingFailure(ExplorationPlan(strategy: .pct, schedules: 300))
+        #expect(failure.step == "steps[3]")
+        #expect(failure.message.hasPrefix("expected state app.pendingMinutes equals 0: got -"), "\(failure.message)")
+    }
+
     /// The fixed app runs one background sync at a time: every schedule with up to two
     /// preemptions ends with the server holding 15 and nothing pending.
     @Test func oneBackgroundSyncAtATimePassesEverySchedule() throws {
