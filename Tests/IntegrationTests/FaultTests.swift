@@ -57,6 +57,8 @@ import Testing
         let replay = try daemon.call("scenario.replay", ["scenario": scenario, "schedule": .string(token)])
         #expect(replay["failures"]?.arrayValue?.first?["step"] == "steps[3]")
         #expect(replay["token"] == .string(token), "the replay meets the same faults")
+        #expect(failure["plausibility"] == "needs a fault")
+        #expect(replay["plausibility"] == "needs a fault", "a replay says how likely its schedule is, as the exploration did")
         #expect(replay["divergence"] == nil)
         let beyond = token.replacingOccurrences(of: faults.last!, with: "jetsam@100000")
         let unmet = try daemon.call("scenario.replay", ["scenario": scenario, "schedule": .string(beyond)])

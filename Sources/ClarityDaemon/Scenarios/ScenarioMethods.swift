@@ -64,13 +64,15 @@ struct ScenarioMethods: Sendable {
         }
         if outcome.interrupted { throw RPCError.cancelled(reason: cancellation.reason?.rawValue ?? "cancelled") }
         let trace = outcome.trace
+        let plausibility = outcome.passed ? nil : SchedulePlausibility(outcome)
         return try encode(
             ScheduleResult(
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
                 seed: seed?.seed, depth: seed?.depth, expectedDecisions: seed?.expectedDecisions, schedule: outcome.schedule,
                 token: ScheduleToken(scenarioHash: hash, deviations: outcome.deviations, faults: outcome.faults).description,
                 steps: outcome.steps, decisions: outcome.decisions, preemptions: outcome.preemptions,
-                divergence: outcome.divergence, story: outcome.passed ? nil : ScheduleStory.lines(of: outcome),
+                divergence: outcome.divergence, plausibility: plausibility?.plausibility, stalls: plausibility?.stalls,
+                story: outcome.passed ? nil : ScheduleStory.lines(of: outcome),
                 quirks: outcome.quirks.filter { $0.value }, build: build, trace: trace,
                 perfetto: request.traceFormat == .perfetto
                     ? PerfettoTrace(
@@ -170,6 +172,10 @@ private struct ScheduleResult: Encodable {
     let preemptions: Int
     /// Why a replay stopped at a situation other than the one it recorded.
     let divergence: String?
+    /// For a failed run: how likely its schedule is on a device, and each preemption's stall
+    /// (docs/scenarios.md, "How likely a schedule is"), as `scenario.explore`'s failures say.
+    let plausibility: SchedulePlausibility.Class?
+    let stalls: [SchedulePlausibility.Stall]?
     /// A failed run told as the story of its switches.
     let story: [String]?
     let quirks: [String: Bool]

@@ -114,7 +114,8 @@ public struct SchedulePlausibility: Sendable, Encodable, Comparable {
             : stalls.allSatisfy(\.likely) ? .likely : .needsAStall
     }
 
-    init(_ outcome: ScenarioOutcome) {
+    /// The plausibility of a run's schedule, from the decisions it recorded.
+    public init(_ outcome: ScenarioOutcome) {
         self.init(decisions: outcome.decisionLog, faults: outcome.faults)
     }
 

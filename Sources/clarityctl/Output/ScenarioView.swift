@@ -85,6 +85,7 @@ enum ScenarioView {
         facts.append(
             ("schedule", "\(PlainText.counted(result["decisions"]?.intValue ?? 0, "decision")), \(PlainText.counted(result["preemptions"]?.intValue ?? 0, "preemption"))"))
         facts.append(("token", text(result["token"])))
+        if let plausibility = result["plausibility"]?.stringValue { facts.append(("likely", likelihood(plausibility, result))) }
         if let divergence = result["divergence"]?.stringValue {
             facts.append(("divergence", divergence + " (the scenario or the build is not the one the schedule came from)"))
         }
