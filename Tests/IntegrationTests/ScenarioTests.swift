@@ -107,7 +107,7 @@ import Testing
         #expect(failure["build"]?["compiler"]?.stringValue?.hasPrefix("swift-") == true)
         #expect(failure["build"]?["configuration"] != nil && failure["build"]?["version"] != nil)
         let schedule = try #require(failure["schedule"])
-        #expect(schedule.stringValue?.hasPrefix("v1:") == true, "a token to paste")
+        #expect(schedule.stringValue?.hasPrefix("v2:") == true, "a token to paste")
         #expect((failure["preemptions"]?.intValue ?? .max) <= 3, "the race needs two switches; the shrunk schedule has at most 3")
         #expect(failure["story"]?.arrayValue?.contains { $0.stringValue?.hasPrefix("⇄ decision") == true } == true)
 
