@@ -87,15 +87,28 @@ struct ScrollKittyProcess: Sendable {
     /// (no effect). With `honouringCooldowns` false (the `monitorReapplies` variant) apps in
     /// cooldown are shielded too. `cat` is the App Group as the caller just read it, when nothing
     /// was written since.
+    ///
+    /// Several processes write the stores, each from what it read: one whose read is older than
+    /// another's write would put a stale list back (a Continue on TikTok as Instagram's cooldown
+    /// ends: the monitor re-shielded TikTok right after the user paid). So after writing, the
+    /// sources another process changes before it writes the stores (`selection`, the ledger) are
+    /// read again; while they moved, the stores are written again from them. The last write of
+    /// the stores is then always computed from the sources as they stand.
     func applyShields(honouringCooldowns: Bool = true, cat known: CatHealth? = nil) async throws {
-        let cat: CatHealth
+        var cat: CatHealth
         if let known { cat = known } else { cat = try await self.cat() }
-        let now = platform.now.seconds
-        let inWindow = try await focusWindow().contains(platform.now, calendar: platform.calendar)
-        let shielded = inWindow
-            ? cat.selectedApps.filter { !(honouringCooldowns && cat.isCooling(tokenId(of: $0), at: now)) } : []
-        try await focusStore.setShield(applications: Set(shielded), categories: .none)
-        try await hardLockStore.setShield(applications: cat.isDead ? Set(cat.selectedApps) : [], categories: .none)
+        while true {
+            let now = platform.now.seconds
+            let inWindow = try await focusWindow().contains(platform.now, calendar: platform.calendar)
+            let shielded = inWindow
+                ? cat.selectedApps.filter { !(honouringCooldowns && cat.isCooling(tokenId(of: $0), at: now)) } : []
+            try await focusStore.setShield(applications: Set(shielded), categories: .none)
+            try await hardLockStore.setShield(applications: cat.isDead ? Set(cat.selectedApps) : [], categories: .none)
+            let selectionNow = try await selection()
+            let ledgerNow = try await ledger()
+            guard selectionNow != cat.selection || ledgerNow != cat.ledger else { return }
+            cat = try await self.cat()
+        }
     }
 
     // MARK: - DeviceActivity

@@ -85,8 +85,8 @@ import Testing
             .shieldPress(app: instagram, button: .secondary),
             effects: [
                 .shieldClear(store: "friction"),
-                .shieldAction(app: instagram, button: .secondary, response: .none),
                 .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+                .shieldAction(app: instagram, button: .secondary, response: .none),
             ])
         #expect(try device.shields().effective.applications.isEmpty)
 

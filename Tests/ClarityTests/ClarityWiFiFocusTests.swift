@@ -172,8 +172,8 @@ import Testing
                 : [
                     .storeWrite(suite: group, key: "wifiGateOverride", value: .bool(true)),
                     .shieldClear(store: "wifiGate"),
-                    .shieldAction(app: instagram, button: .secondary, response: .none),
                     .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+                    .shieldAction(app: instagram, button: .secondary, response: .none),
                 ])
         #expect(try device.state().shieldShown == strict)
         #expect(try device.appState()["wifiGate"]?["overridden"] == .bool(!strict))

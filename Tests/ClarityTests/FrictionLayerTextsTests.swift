@@ -41,8 +41,8 @@ import Testing
                 .shieldPress(app: instagram, button: .secondary),
                 effects: [
                     .shieldClear(store: store),
-                    .shieldAction(app: instagram, button: .secondary, response: .none),
                     .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+                    .shieldAction(app: instagram, button: .secondary, response: .none),
                 ])
             #expect(try device.state().shieldShown == false, "layer \(layer)")
         }

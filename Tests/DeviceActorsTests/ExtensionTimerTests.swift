@@ -115,6 +115,7 @@ import Testing
             .shieldPress(app: instagram, button: .secondary),
             effects: [
                 .shieldClear(store: Self.store),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
                 .shieldAction(app: instagram, button: .secondary, response: .close),
                 .appState(locked: false, foregroundApp: nil, shieldShown: false),
             ])

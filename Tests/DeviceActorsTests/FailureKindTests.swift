@@ -21,10 +21,10 @@ import Testing
 
     @Test func aTokenReadsBackAndRefusesWhatIsNotOne() throws {
         let token = ScheduleToken(scenarioHash: "8c016fbf1f22746f", deviations: [.init(decision: 9, task: 29), .init(decision: 12, task: 31)])
-        #expect(token.description == "v1:8c016fbf1f22746f:9@29,12@31")
+        #expect(token.description == "v2:8c016fbf1f22746f:9@29,12@31")
         #expect(try ScheduleToken.parse(token.description).get() == token)
-        #expect(try ScheduleToken.parse("v1:8c016fbf1f22746f:").get().deviations.isEmpty)
-        for bad in ["v2:ab:1@2", "v1:ab", "v1:ab:1@x", "v1:ab:5@1,3@1", "1,2,3"] {
+        #expect(try ScheduleToken.parse("v2:8c016fbf1f22746f:").get().deviations.isEmpty)
+        for bad in ["v1:ab:1@2", "v2:ab", "v2:ab:1@x", "v2:ab:5@1,3@1", "1,2,3"] {
             #expect(throws: ScheduleToken.TokenError.self, "\(bad)") { try ScheduleToken.parse(bad).get() }
         }
     }

@@ -42,11 +42,11 @@ import Testing
         let token = ScheduleToken(
             scenarioHash: "6873a33849b27d80", deviations: [.init(decision: 4, task: 9)],
             faults: [FaultSite(.jetsam, at: 4), FaultSite(.callbackDropped, at: 0)])
-        #expect(token.description == "v1:6873a33849b27d80:4@9:callbackDropped@0,jetsam@4")
+        #expect(token.description == "v2:6873a33849b27d80:4@9:callbackDropped@0,jetsam@4")
         #expect(try ScheduleToken.parse(token.description).get() == token)
-        #expect(try ScheduleToken.parse("v1:6873a33849b27d80::jetsam@3").get().faults == [FaultSite(.jetsam, at: 3)])
-        #expect(try ScheduleToken.parse("v1:6873a33849b27d80:4@9").get().faults.isEmpty)
-        for bad in ["v1:ab::jetsam@x", "v1:ab::meteor@1", "v1:ab::jetsam@1,jetsam@1", "v1:ab::jetsam@-1", "v1:ab::", "v1:ab:1@2:x:y"] {
+        #expect(try ScheduleToken.parse("v2:6873a33849b27d80::jetsam@3").get().faults == [FaultSite(.jetsam, at: 3)])
+        #expect(try ScheduleToken.parse("v2:6873a33849b27d80:4@9").get().faults.isEmpty)
+        for bad in ["v2:ab::jetsam@x", "v2:ab::meteor@1", "v2:ab::jetsam@1,jetsam@1", "v2:ab::jetsam@-1", "v2:ab::", "v2:ab:1@2:x:y"] {
             #expect(throws: ScheduleToken.TokenError.self, "\(bad)") { try ScheduleToken.parse(bad).get() }
         }
     }

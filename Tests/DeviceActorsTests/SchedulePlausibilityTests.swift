@@ -28,22 +28,26 @@ import Testing
     @Test func theDefaultReportShowsTheLikelyCounterexampleFirst() throws {
         let scenario = try Self.staleVerification()
         let report = Self.explore(scenario)
-        #expect(report.failures.map(\.scheduleIndex) == [54, 13])
+        #expect(report.failures.map(\.scheduleIndex) == [78, 7])
         let likely = try #require(report.failures.first)
         let stalled = try #require(report.failures.last)
         #expect(likely.isSameFailure(as: stalled))
         #expect(likely.plausibility == .likely)
-        #expect(likely.preemptions == 0)
-        #expect(likely.lessPlausibleSeen == 3)
+        #expect(likely.preemptions == 1)
+        #expect(likely.stalls.allSatisfy { $0.likely }, "its one preemption fits in a scheduler quantum")
+        #expect(likely.lessPlausibleSeen == 12)
         #expect(stalled.plausibility == .needsAStall)
-        #expect(stalled.preemptions == 1)
-        #expect(stalled.stalls.map(\.text) == ["needs clarity.app to pause ≥ 38.44 ms before read NEHotspotNetwork/ssid"])
-        #expect(likely.description.contains("How likely: likely (3 less plausible schedule(s) of this failure seen)"))
-        #expect(stalled.likelihood == "needs a stall; needs clarity.app to pause ≥ 38.44 ms before read NEHotspotNetwork/ssid")
-        // Run up to the likely one: 55 schedules, of which 4 failed (13, 21, 39, 54).
-        #expect(report.schedules == 55)
-        #expect(report.failed == 4)
-        #expect(report.firstFailingSeed == 13)
+        #expect(stalled.stalls.filter { !$0.likely }.map(\.text) == [
+            "needs clarity.app to pause ≥ 133.48 ms before read NEHotspotNetwork/ssid",
+            "needs clarity.monitor#3 to pause ≥ 100.46 ms before return eventDidReachThreshold",
+            "needs clarity.app to pause ≥ 31 ms between two App Group calls",
+        ])
+        #expect(likely.description.contains("How likely: likely (12 less plausible schedule(s) of this failure seen)"))
+        #expect(stalled.likelihood.hasPrefix("needs a stall; needs clarity.app to pause ≥ 133.48 ms before read NEHotspotNetwork/ssid"))
+        // Run up to the likely one: 108 schedules, of which 14 failed, the first at 7.
+        #expect(report.schedules == 108)
+        #expect(report.failed == 14)
+        #expect(report.firstFailingSeed == 7)
     }
 
     @Test func bothTokensReplayTheirScheduleAndItsPlausibility() throws {
@@ -65,7 +69,7 @@ import Testing
     /// out of order, report what one does.
     @Test func theReportDoesNotDependOnJobs() throws {
         let report = Self.explore(try Self.staleVerification(), jobs: 4)
-        #expect(report.failures.map(\.scheduleIndex) == [54, 13])
+        #expect(report.failures.map(\.scheduleIndex) == [78, 7])
         #expect(report.failures.map(\.plausibility) == [.likely, .needsAStall])
         #expect(report.schedules == 55 && report.failed == 4 && report.covered == 55)
     }

@@ -29,7 +29,7 @@ import Testing
             let own = try #require(daemon.call("scenario.run", ["scenario": scenario])["token"]?.stringValue)
             let hash = own.split(separator: ":")[1]
             // The non-preemptive schedule (no deviation) meeting one fault.
-            let token = "v1:\(hash)::callbackDelayed@2"
+            let token = "v2:\(hash)::callbackDelayed@2"
             let replay = try daemon.call("scenario.replay", ["scenario": scenario, "schedule": .string(token)])
             #expect(replay["passed"] == .bool(passes), "advance \(advance): \(replay["failures"] ?? [])")
             #expect(replay["divergence"] == nil)
@@ -83,7 +83,7 @@ import Testing
         defer { daemon.stop() }
         let scenario = frictionScenario(faults: ["reboot"])
         let own = try #require(daemon.call("scenario.run", ["scenario": scenario])["token"]?.stringValue)
-        let token = "v1:\(own.split(separator: ":")[1])::reboot@0"
+        let token = "v2:\(own.split(separator: ":")[1])::reboot@0"
         let replay = try daemon.call("scenario.replay", ["scenario": scenario, "schedule": .string(token)])
         let failure = try #require(replay["failures"]?.arrayValue?.first, "\(replay)")
         #expect(failure["step"] == "steps[1]", "app.open on a locked device: \(failure)")

@@ -80,10 +80,10 @@ import Testing
         defer { daemon.stop() }
         let run = try daemon.call("scenario.run", ["scenario": Self.race])
         let token = try #require(run["token"]?.stringValue)
-        #expect(token.hasPrefix("v1:"))
+        #expect(token.hasPrefix("v2:"))
         #expect(throws: RPCError.self) { try daemon.call("scenario.replay", ["scenario": Self.fixed, "schedule": .string(token)]) }
         let hash = token.split(separator: ":")[1]
-        let misfit = try daemon.call("scenario.replay", ["scenario": Self.race, "schedule": .string("v1:\(hash):3@999")])
+        let misfit = try daemon.call("scenario.replay", ["scenario": Self.race, "schedule": .string("v2:\(hash):3@999")])
         #expect(misfit["divergence"]?.stringValue?.contains("diverged at decision 3: the schedule runs task 999 there") == true, "\(misfit)")
         #expect(misfit["passed"] == false)
         let fifo = try daemon.call("scenario.replay", ["scenario": Self.race, "schedule": run["schedule"]!])

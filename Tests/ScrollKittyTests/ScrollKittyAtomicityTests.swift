@@ -24,13 +24,13 @@ import Testing
                 ledgerWrite([(App.instagram, 10, 0, 900)]),
                 healthWrite([(App.instagram, 24, 34), (App.tiktok, 33, 33), (App.reddit, 33, 33)]), cooldownActivity,
                 .shieldApply(store: "scrollkitty", applications: [App.reddit, App.tiktok], categories: .none),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
                 .notification(title: "Lost 10 HP", body: "Instagram: 24/34 HP | Total: 90 HP. Unlocked for 15 minutes."),
                 pressed,
                 ledgerWrite([(App.instagram, 10, 0, 900), (App.instagram, 10, 0, 900)]),
                 healthWrite([(App.instagram, 14, 34), (App.tiktok, 33, 33), (App.reddit, 33, 33)]), cooldownActivity,
                 .notification(title: "Lost 10 HP", body: "Instagram: 14/34 HP | Total: 80 HP. Unlocked for 15 minutes."),
                 pressed,
-                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
             ])
         #expect(try device.hps() == [14, 33, 33])
     }

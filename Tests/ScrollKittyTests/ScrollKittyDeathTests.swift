@@ -37,10 +37,10 @@ import Testing
                     healthWrite([(App.instagram, hp, 100)]),
                     .activityStart(activity: "scrollkitty_cooldown_\(token)"),
                     .shieldClear(store: "scrollkitty"),
+                    .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
                     .notification(
                         title: "Lost 10 HP", body: "Instagram: \(hp)/100 HP | Total: \(hp) HP. Unlocked for 10 minutes."),
                     .shieldAction(app: App.instagram, button: .secondary, response: .none),
-                    .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
                 ])
             try device.advance(
                 minutes: 10,
@@ -78,9 +78,9 @@ import Testing
                 healthWrite([(App.instagram, 10, 50), (App.tiktok, 0, 50)]),
                 .activityStart(activity: tiktokCooldown),
                 .shieldApply(store: "scrollkitty", applications: [App.instagram], categories: .none),
+                .appState(locked: false, foregroundApp: App.tiktok, shieldShown: false),
                 .notification(title: "Lost 10 HP", body: "TikTok: 0/50 HP | Total: 10 HP. Unlocked for 15 minutes."),
                 .shieldAction(app: App.tiktok, button: .secondary, response: .none),
-                .appState(locked: false, foregroundApp: App.tiktok, shieldShown: false),
             ])
         try device.send(.appClose(app: App.tiktok), effects: [.appState(locked: false, foregroundApp: nil, shieldShown: false)])
         try device.openShielded(App.instagram, shield: aliveShield("Instagram: 10/50 HP | Total: 10 HP"))

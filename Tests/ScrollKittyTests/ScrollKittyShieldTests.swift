@@ -38,9 +38,9 @@ import Testing
                 healthWrite([(App.instagram, 24, 34), (App.tiktok, 33, 33), (App.reddit, 33, 33)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldApply(store: "scrollkitty", applications: [App.reddit, App.tiktok], categories: .none),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
                 .notification(title: "Lost 10 HP", body: "Instagram: 24/34 HP | Total: 90 HP. Unlocked for 15 minutes."),
                 .shieldAction(app: App.instagram, button: .secondary, response: .none),
-                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
             ])
         var state = try device.appState(as: ScrollKittyState.self)
         #expect(state.apps.map(\.hp) == [24, 33, 33])
@@ -71,9 +71,9 @@ import Testing
                 healthWrite([(App.instagram, 0, 50), (App.tiktok, 50, 50)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldApply(store: "scrollkitty", applications: [App.tiktok], categories: .none),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
                 .notification(title: "Lost 7 HP", body: "Instagram: 0/50 HP | Total: 50 HP. Unlocked for 15 minutes."),
                 .shieldAction(app: App.instagram, button: .secondary, response: .none),
-                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
             ])
         #expect(try device.hps() == [0, 50])
     }
@@ -102,9 +102,9 @@ import Testing
                 healthWrite([(App.instagram, 90, 100)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldClear(store: "scrollkitty"),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
                 .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 60 minutes."),
                 .shieldAction(app: App.instagram, button: .secondary, response: .none),
-                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
             ])
         let cooldown = "scrollkitty_cooldown_\(instagramToken)"
         try device.advance(
@@ -112,9 +112,9 @@ import Testing
             effects: [
                 .monitorIntervalStart(activity: cooldown),
                 .activityStop(activity: cooldown),
+                .monitorIntervalEnd(activity: cooldown),
                 .notification(title: "Shield Returning", body: "Instagram's cooldown is over. Scroll Kitty is watching again."),
                 .monitorIntervalEnd(activity: "scrollkitty_focus_2"),
-                .monitorIntervalEnd(activity: cooldown),
             ])
         let state = try device.appState(as: ScrollKittyState.self)
         #expect(state.inFocusWindow == false)

@@ -78,19 +78,20 @@ func firstSelectionEffects(_ apps: [String], health: [(String, Int, Int)], readM
 }
 
 /// A cooldown ending while `app` is in front: the cooldown's interval starts, the monitor stops
-/// its activity, shields `shielding` again and says `Shield Returning`; the
-/// shield is drawn over `app`, then the activity's stop ends its interval.
+/// its activity (whose interval ends at once, beside the callback: docs/platform.md, "The system
+/// reacts to writes when they land"), shields `shielding` again and says `Shield Returning`; the
+/// shield is drawn over `app`.
 func cooldownEndEffects(_ app: String, shielding: [String], shield: ShieldConfiguration) -> [Effect] {
     let activity = "scrollkitty_cooldown_\(tokenId(of: app))"
     let name = CategoryCatalog.builtIn.displayName(of: app)
     return [
         .monitorIntervalStart(activity: activity),
         .activityStop(activity: activity),
+        .monitorIntervalEnd(activity: activity),
         .shieldApply(store: "scrollkitty", applications: shielding, categories: .none),
         .notification(title: "Shield Returning", body: "\(name)'s cooldown is over. Scroll Kitty is watching again."),
         .shieldShown(app: app, configuration: shield, source: .extension),
         .appState(locked: false, foregroundApp: app, shieldShown: true),
-        .monitorIntervalEnd(activity: activity),
     ]
 }
 

@@ -26,9 +26,9 @@ import Testing
                 ledgerWrite([(App.instagram, 10, 0, 900)]),
                 healthWrite([(App.instagram, 90, 100)]),
                 .shieldClear(store: "scrollkitty"),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
                 .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
                 .shieldAction(app: App.instagram, button: .secondary, response: .none),
-                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
             ])
         try device.advance(minutes: 15, effects: [.timerLost(label: "reshield", reason: "suspended")])
         try device.advance(minutes: 60)
@@ -52,11 +52,11 @@ import Testing
                 healthWrite([(App.instagram, 90, 100)]),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldClear(store: "scrollkitty"),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
                 .notificationSuppressed(
                     title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes.",
                     reason: "notDetermined"),
                 .shieldAction(app: App.instagram, button: .secondary, response: .none),
-                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
             ])
         let cooldown = "scrollkitty_cooldown_\(instagramToken)"
         try device.advance(
@@ -64,13 +64,13 @@ import Testing
             effects: [
                 .monitorIntervalStart(activity: cooldown),
                 .activityStop(activity: cooldown),
+                .monitorIntervalEnd(activity: cooldown),
                 .shieldApply(store: "scrollkitty", applications: [App.instagram], categories: .none),
                 .notificationSuppressed(
                     title: "Shield Returning", body: "Instagram's cooldown is over. Scroll Kitty is watching again.",
                     reason: "notDetermined"),
                 .shieldShown(app: App.instagram, configuration: aliveShield("Instagram: 90/100 HP | Total: 90 HP"), source: .extension),
                 .appState(locked: false, foregroundApp: App.instagram, shieldShown: true),
-                .monitorIntervalEnd(activity: cooldown),
             ])
         #expect(try device.notifications().isEmpty)
     }
@@ -102,11 +102,14 @@ import Testing
                 .activityStart(activity: cooldown),
                 .monitorIntervalStart(activity: cooldown),
                 .shieldClear(store: "scrollkitty"),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
                 .shieldApply(store: "scrollkitty", applications: [App.instagram], categories: .none),
                 .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
                 .shieldAction(app: App.instagram, button: .secondary, response: .none),
+                .shieldShown(app: App.instagram, configuration: aliveShield("Instagram: 90/100 HP | Total: 90 HP"), source: .extension),
+                .appState(locked: false, foregroundApp: App.instagram, shieldShown: true),
             ])
-        #expect(try device.state().shieldShown, "the app never came to the front unshielded")
+        #expect(try device.state().shieldShown, "lifted when ShieldAction cleared it, drawn again when the monitor re-applied it")
         let state = try device.appState(as: ScrollKittyState.self)
         #expect(state.apps[0].shielded, "the shield persists during the cooldown")
         #expect(state.apps[0].cooldownEndsAt == "2026-01-05T09:15:00Z")
@@ -131,11 +134,11 @@ import Testing
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .activityStart(activity: "scrollkitty_cooldown_\(instagramToken)"),
                 .shieldClear(store: "scrollkitty"),
-                .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
-                .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
-                .shieldAction(app: App.instagram, button: .secondary, response: .none),
-                .shieldAction(app: App.instagram, button: .secondary, response: .none),
                 .appState(locked: false, foregroundApp: App.instagram, shieldShown: false),
+                .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
+                .notification(title: "Lost 10 HP", body: "Instagram: 90/100 HP | Total: 90 HP. Unlocked for 15 minutes."),
+                .shieldAction(app: App.instagram, button: .secondary, response: .none),
+                .shieldAction(app: App.instagram, button: .secondary, response: .none),
             ])
         #expect(try device.hps() == [90], "two bypasses, 10 HP paid")
     }

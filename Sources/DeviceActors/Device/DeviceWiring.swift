@@ -34,7 +34,8 @@ struct DeviceWiring {
             catalog: catalog, trace: trace, apps: installation.names)
         let appGroups = AppGroupContainer(
             executor: world.makeExecutor(label: "appGroups", notesAccesses: true), trace: trace, clock: world.clock)
-        let managedSettings = ManagedSettingsAgent(executor: world.makeExecutor(label: "managedSettings"), trace: trace, catalog: catalog)
+        let managedSettings = ManagedSettingsAgent(
+            executor: world.makeExecutor(label: "managedSettings"), tasks: world.tasks, trace: trace, catalog: catalog)
         let notifications = NotificationAgent(executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace)
         let system = SystemAgent(executor: world.makeExecutor(label: "system"), trace: trace)
         let storeKit = StoreKitAgent(executor: world.makeExecutor(label: "storeKit"), trace: trace, clock: world.clock)

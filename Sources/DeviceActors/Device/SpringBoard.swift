@@ -29,6 +29,8 @@ actor SpringBoard: WorldActor {
     /// Why the shield last drawn covers its app: which ShieldAction form a press calls (the
     /// app's token, or its category's), without asking ManagedSettings again.
     private var drawnReason: ShieldReason?
+    /// The newest ManagedSettings ``ManagedSettingsAgent/version`` a shield re-check acted on.
+    private var storesSeen = 0
     /// The phone's call.
     private var phone = PhoneCall()
     /// When the system relaunches the main app to deliver HealthKit samples, if one is due.
@@ -73,9 +75,11 @@ actor SpringBoard: WorldActor {
         return nil
     }
 
-    /// Connects the platform's URL opening and main-app timers to this SpringBoard. The
+    /// Connects the platform's URL opening and main-app timers, and ManagedSettings' writes (each
+    /// re-checks the shield when it lands: ``refreshForeground()``), to this SpringBoard. The
     /// platform holds SpringBoard weakly: a device let go of is freed (no cycle through it).
     func install() async {
+        await platform.managedSettings.setObserver { [weak self] in await self?.refreshForeground() }
         await platform.system.setURLOpener { [weak self] url in await self?.open(url: url) ?? false }
         await platform.system.setMainAppRunner { [weak self] action in await self?.runMainApp { await action() } }
         let primary = primary
@@ -359,13 +363,21 @@ actor SpringBoard: WorldActor {
     /// ``perform(_:)`` calls this for ``ShieldFlow/Action/refresh`` rather than recursing into
     /// itself: the recursive form added scheduling points, which would change every explored
     /// schedule (docs/performance.md, "SpringBoard: no new scheduling points").
+    ///
+    /// Every ManagedSettings write that changes a store starts one in a task of its own, so
+    /// several may run at once: one whose read of the stores is older than what an earlier one
+    /// already acted on reads again, so that no shield is drawn or lifted from stale stores.
     func refreshForeground() async {
         guard let bundle = flow.appToCheck else {
             await platform.deviceActivity.setForegroundUsage(app: nil)
             return
         }
-        let reason = await platform.managedSettings.shieldReason(for: bundle)
-        await perform(flow.refresh(bundle, shieldedBy: reason))
+        var read = await platform.managedSettings.versionedShieldReason(for: bundle)
+        while read.version < storesSeen {
+            read = await platform.managedSettings.versionedShieldReason(for: bundle)
+        }
+        storesSeen = read.version
+        await perform(flow.refresh(bundle, shieldedBy: read.reason))
     }
 
     /// Performs what the shield flow asked for, in order.
@@ -448,8 +460,7 @@ actor SpringBoard: WorldActor {
 
     // MARK: - Extensions and main app
 
-    /// Delivers a DeviceActivity callback to the monitor extension of `appName`, then re-checks
-    /// shields. A fault site: an exploration may drop the delivery (``Fault/callbackDropped``)
+    /// Delivers a DeviceActivity callback to the monitor extension of `appName`. A fault site: an exploration may drop the delivery (``Fault/callbackDropped``)
     /// or make it late (``Fault/callbackDelayed``), traced.
     func deliverToMonitor(_ callback: MonitorCallback, of appName: String) async {
         guard let monitor = apps.first(where: { $0.name == appName })?.monitor else { return }
@@ -480,27 +491,25 @@ actor SpringBoard: WorldActor {
         await run(callback, in: monitor)
     }
 
-    /// Runs `callback` in a monitor extension, then re-checks shields.
+    /// Runs `callback` in a monitor extension. Its shield writes were acted on as they landed,
+    /// while it ran (``refreshForeground()``): nothing is left to do after it returns.
     private func run(_ callback: MonitorCallback, in monitor: Sandbox<any DeviceActivityMonitor>) async {
         do {
             try await monitor.run(callback: callback.name) { try await $0.receive(callback) }
         } catch {
             trace.recordError(error, in: callback.name, actor: monitor.actorName, sandbox: monitor.name)
         }
-        await refreshForeground()
     }
 
-    /// Runs main-app code under the identity of `target`'s main app (the primary's by default),
-    /// then re-checks shields. Errors the app throws are returned to the caller. Each run is one
-    /// invocation (an intent, a timer, an observer): a context of its own, so the race detector
-    /// pairs a write only with the reads made by the same run.
+    /// Runs main-app code under the identity of `target`'s main app (the primary's by default).
+    /// Errors the app throws are returned to the caller. Each run is one invocation (an intent, a
+    /// timer, an observer): a context of its own, so the race detector pairs a write only with
+    /// the reads made by the same run. Its shield writes were acted on as they landed.
     func runMainApp<T: Sendable>(of target: InstalledApp? = nil, _ body: @Sendable () async throws -> T) async rethrows -> T {
         let app = target ?? primary
         let launch = app.platform.mainApp.inMemory ? MainAppLaunch(of: app.platform, actor: app.mainAppActor, trace: trace) : nil
         let invocation = CallbackContext(unsandboxedActor: app.mainAppActor, launch: launch)
-        let result = try await CallbackContext.$current.withValue(invocation) { try await body() }
-        await refreshForeground()
-        return result
+        return try await CallbackContext.$current.withValue(invocation) { try await body() }
     }
 
     /// Runs main-app code that nobody waits on (an observer, becoming active): what it throws

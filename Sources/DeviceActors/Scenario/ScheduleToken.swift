@@ -8,7 +8,7 @@ import ExtensionSandbox
 /// Replaying it on another scenario is refused; on another build it replays, or stops at the
 /// first decision it no longer fits (a divergence, never a silent other run).
 public struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
-    public static let version = "v1"
+    public static let version = "v2"
 
     /// The scenario's hash (``Scenario/hash``); empty when not known.
     public let scenarioHash: String

@@ -111,11 +111,11 @@ import ExtensionSandbox
         let actions = try withDelivery(of: app) { delivery throws(MonitoringError) in
             try delivery.startMonitoring(name, schedule: schedule, events: events, at: now)
         }
-        perform(actions, of: app)
+        perform(actions, of: app, delivery: .ownTask)
     }
 
     @_spi(Host) public func stopMonitoring(_ names: [String], of app: String) async {
-        perform(withDelivery(of: app) { $0.stopMonitoring(names, at: clock.now) }, of: app)
+        perform(withDelivery(of: app) { $0.stopMonitoring(names, at: clock.now) }, of: app, delivery: .ownTask)
     }
 
     // MARK: - Device use
@@ -201,11 +201,26 @@ import ExtensionSandbox
         deliveries[app]!.thresholdBatchInterval = settings.thresholdBatchInterval
     }
 
-    private func perform(_ actions: [DeviceActivityDelivery.Action], of app: String) {
+    /// How released callbacks reach the monitor process.
+    private enum Delivery {
+        /// Behind those already released, one at a time (the device's clock and use).
+        case outbox
+        /// In a task of their own, at once, beside the caller's next lines and any callback
+        /// running: `startMonitoring` / `stopMonitoring` called from inside a monitor callback do
+        /// not wait for it to return (docs/platform.md, "The system reacts to writes when they land").
+        case ownTask
+    }
+
+    private func perform(_ actions: [DeviceActivityDelivery.Action], of app: String, delivery: Delivery = .outbox) {
         for action in actions {
             switch action {
             case .trace(let effect):
                 trace.record(effect)
+            case .deliver(let callbacks) where delivery == .ownTask:
+                guard let deliver else { continue }
+                tasks.spawn {
+                    for callback in callbacks { await deliver(app, callback) }
+                }
             case .deliver(let callbacks):
                 outbox.append(contentsOf: callbacks.map { (app, $0) })
                 guard !delivering else { continue }

@@ -58,6 +58,12 @@ public enum ShieldReason: Sendable, Equatable {
 /// shield). An actor: each store access is a scheduling point. A write that changes nothing is
 /// not traced.
 ///
+/// The system reacts to a write when it lands (docs/platform.md, "The system reacts to writes
+/// when they land"): each write that changes a store starts the observer (SpringBoard's
+/// re-check of the frontmost app) in a world task of its own, beside the writer, which goes on
+/// with its callback. Every change bumps ``version``, so that a re-check that read the stores
+/// before another did can tell it is stale.
+///
 /// Store names are per app, as on iOS: a store is ``StoreID`` (the owning app, the name), so two
 /// apps on one device that both name a store `friction` have two stores, each app its own limit
 /// of ``maxStores``; the effective shield is the union over every app's stores.
@@ -78,11 +84,29 @@ public enum ShieldReason: Sendable, Equatable {
     }
 
     private var stores: [StoreID: ShieldSettings] = [:]
+    private let tasks: WorldTasks
+    /// Started in a world task of its own after every write that changes a store.
+    private var onChange: (@Sendable () async -> Void)?
+    /// How many writes changed a store (a restore counts too): orders what readers saw.
+    @_spi(Host) public private(set) var version = 0
 
-    @_spi(Host) public init(executor: WorldActorExecutor, trace: DeviceTrace, catalog: CategoryCatalog) {
+    @_spi(Host) public init(executor: WorldActorExecutor, tasks: WorldTasks, trace: DeviceTrace, catalog: CategoryCatalog) {
         self.executor = executor
+        self.tasks = tasks
         self.trace = trace
         self.catalog = catalog
+    }
+
+    /// The system's reaction to a write (SpringBoard re-checking the frontmost app's shield).
+    @_spi(Host) public func setObserver(_ onChange: @escaping @Sendable () async -> Void) {
+        self.onChange = onChange
+    }
+
+    /// A store changed: count it and let the system react, in a task of its own.
+    private func changed() {
+        version += 1
+        guard let onChange else { return }
+        tasks.spawn { await onChange() }
     }
 
     /// `app`'s stores by name (`shields.get`, snapshots).
@@ -117,6 +141,7 @@ public enum ShieldReason: Sendable, Equatable {
         }
         guard settings != (stores[store] ?? ShieldSettings()) else { return }
         stores[store] = settings.isEmpty ? nil : settings
+        defer { changed() }
         trace.record(
             settings.isEmpty
                 ? .shieldClear(store: store.name)
@@ -129,11 +154,19 @@ public enum ShieldReason: Sendable, Equatable {
         guard stores[store] != nil else { return }
         stores[store] = nil
         trace.record(.shieldClear(store: store.name))
+        changed()
     }
 
     /// Puts back `app`'s stores as a snapshot has them.
     @_spi(Host) public func restore(stores named: [String: ShieldSettings], of app: String) {
         for (name, settings) in named { stores[StoreID(app: app, name: name)] = settings }
+        version += 1
+    }
+
+    /// Whether any store shields `app`, and how, with the ``version`` of the stores it was read
+    /// from.
+    @_spi(Host) public func versionedShieldReason(for app: String) -> (reason: ShieldReason?, version: Int) {
+        (shieldReason(for: app), version)
     }
 
     /// Whether any store shields `app`, and how (token before category, stores by name).
