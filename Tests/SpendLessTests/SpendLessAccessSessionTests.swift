@@ -16,6 +16,18 @@ import Testing
         .activityStop(activity: "spendless_access"),
         .shieldApply(store: "shopping", applications: [Shop.amazon, Shop.shein], categories: .none),
     ]
+    /// The session's end as the clock wakes the monitor: its own `stopMonitoring` delivers
+    /// `intervalDidEnd` at once, beside the callback's next lines (docs/platform.md, "The system
+    /// reacts to writes when they land"), before the shield it writes next.
+    private var accessEndOnTime: [Effect] {
+        [
+            .monitorIntervalStart(activity: "spendless_access"),
+            .storeRemove(suite: group, key: "accessSession"),
+            .activityStop(activity: "spendless_access"),
+            .monitorIntervalEnd(activity: "spendless_access"),
+            .shieldApply(store: "shopping", applications: [Shop.amazon, Shop.shein], categories: .none),
+        ]
+    }
 
     /// `intervention.finish access` for `app` (Amazon, leaving SHEIN shielded, by default): the
     /// session written, its end monitored, `shopping` rewritten to `applications` and `categories`.
@@ -47,10 +59,9 @@ import Testing
         try device.advance(seconds: 600)
         try device.advance(
             seconds: 0.5,
-            effects: accessEnd + [
+            effects: accessEndOnTime + [
                 .shieldShown(app: Shop.amazon, configuration: pauseShield("Amazon"), source: .extension),
                 .appState(locked: false, foregroundApp: Shop.amazon, shieldShown: true),
-                .monitorIntervalEnd(activity: "spendless_access"),
             ])
         state = try device.spendLessState()
         #expect(state.accessSession == nil)
@@ -84,7 +95,7 @@ import Testing
         try finishWithAccess(device, app: Shop.shein, endsAt: 720, applications: [Shop.amazon])
         try device.advance(minutes: 9)
         #expect(try device.spendLessState().accessSession == .init(app: Shop.shein, endsAt: "2026-01-05T09:12:00Z"))
-        try device.advance(minutes: 1, effects: accessEnd + [.monitorIntervalEnd(activity: "spendless_access")])
+        try device.advance(minutes: 1, effects: accessEndOnTime)
     }
 
     /// Shopping apps shielded through their category: the session's app is excepted from it.
@@ -109,10 +120,10 @@ import Testing
                 .monitorIntervalStart(activity: "spendless_access"),
                 .storeRemove(suite: group, key: "accessSession"),
                 .activityStop(activity: "spendless_access"),
+                .monitorIntervalEnd(activity: "spendless_access"),
                 .shieldApply(store: "shopping", applications: [Shop.amazon], categories: shopping),
                 .shieldShown(app: Shop.shein, configuration: pauseShield("SHEIN"), source: .extension),
                 .appState(locked: false, foregroundApp: Shop.shein, shieldShown: true),
-                .monitorIntervalEnd(activity: "spendless_access"),
             ])
     }
 }
