@@ -77,7 +77,7 @@ import Testing
         #expect(scenario.expectFailure && scenario.failOnRace)
         let failure = try scenario.exploreExpectingFailure(ExplorationPlan(strategy: .pct, schedules: 300))
         #expect(failure.kind == "requestsToday: dailylimit.shieldAction over dailylimit.monitor")
-        #expect(failure.schedule.hasPrefix("v1:\(scenario.hash):"))
+        #expect(failure.schedule.hasPrefix("v2:\(scenario.hash):"))
         let again = #expect(throws: ExplorationFailed.self) { try scenario.replay(schedule: failure.schedule) }
         #expect(again?.reason.kind == failure.kind)
         let other = try lastPressOfTheDay(countRequestsPerDay: false)

@@ -178,8 +178,9 @@ import Testing
                 .activityStop(activity: "daily_limit"),
                 .monitorIntervalEnd(activity: "daily_limit"),
                 .shieldClear(store: "dailyLimit"),
-                .storeRemove(suite: group, key: "limitedApps"),
+                // The shield lifts when the clear lands, before the app's next line.
                 .appState(locked: false, foregroundApp: instagram, shieldShown: false),
+                .storeRemove(suite: group, key: "limitedApps"),
             ])
         #expect(try device.activities().isEmpty)
     }

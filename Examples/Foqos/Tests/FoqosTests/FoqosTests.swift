@@ -157,9 +157,9 @@ import SimulatediOS
                     suite: group, key: "activeScheduleSession",
                     value: try stored(session(breakStart: "2026-01-05T09:00:00Z"))),
                 .shieldClear(store: store),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
                 .activityStart(activity: breakActivity),
                 .monitorIntervalStart(activity: breakActivity),
-                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
             ])
         #expect(onBreak["breakActive"] == true)
         try device.advance(minutes: 14, effects: [])
@@ -169,11 +169,12 @@ import SimulatediOS
             effects: [
                 .monitorIntervalEnd(activity: breakActivity),
                 .shieldApply(store: store, applications: [instagram], categories: .none),
+                // Drawn as the shield write lands, before the monitor's next line.
+                .shieldShown(app: instagram, configuration: lockedIn, source: .extension),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: true),
                 .storeWrite(
                     suite: group, key: "activeScheduleSession",
                     value: try stored(session(breakStart: "2026-01-05T09:00:00Z", breakEnd: "2026-01-05T09:15:00Z"))),
-                .shieldShown(app: instagram, configuration: lockedIn, source: .extension),
-                .appState(locked: false, foregroundApp: instagram, shieldShown: true),
             ])
         // One break per session (allowMultipleBreaks off): a second one is not available.
         try device.intent("toggleBreak", effects: [])
@@ -190,11 +191,11 @@ import SimulatediOS
                     suite: group, key: "activeScheduleSession", value: try stored(session(end: "2026-01-05T09:10:00Z"))),
                 .storeWrite(suite: group, key: "activeScheduleSession", value: noSession),
                 .shieldClear(store: store),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
                 // handleSessionEnded → removeAllStrategyTimerActivities; the monitor's
                 // StrategyTimerActivity.stop finds no session and does nothing
                 .activityStop(activity: strategyActivity),
                 .monitorIntervalEnd(activity: strategyActivity),
-                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
             ])
         #expect(stopped["activeProfileId"] == nil && stopped["shielded"] == false && stopped["activities"] == [])
     }
@@ -238,11 +239,11 @@ import SimulatediOS
             effects: [
                 .monitorIntervalEnd(activity: profileId),
                 .shieldClear(store: store),
+                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
                 .storeWrite(
                     suite: group, key: "completedScheduleSessions",
                     value: try stored([session(tag: profileId, start: "2026-01-05T10:00:00Z", end: "2026-01-05T11:00:00Z", forceStarted: true)])),
                 .storeWrite(suite: group, key: "activeScheduleSession", value: noSession),
-                .appState(locked: false, foregroundApp: instagram, shieldShown: false),
             ])
         // Tuesday 10:00: the interval starts again, but the schedule is for Mondays only.
         try device.advance(
