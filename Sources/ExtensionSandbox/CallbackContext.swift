@@ -59,8 +59,9 @@ public final class CallbackContext: @unchecked Sendable {
     /// So is main-app code whose launch ended (`app.terminate`, a reboot) while it ran.
     public static func platformCall(_ operation: @autoclosure () -> VisibleOperation) throws {
         let scheduler = Scheduler.current
-        let context = current ?? scheduler?.startedBy
-        if let scheduler, current != nil { scheduler.forgetRunningTaskStarter() }
+        let own = current
+        let context = own ?? scheduler?.startedBy
+        if own != nil { scheduler?.forgetRunningTaskStarter() }
         if let context, context.returned, let sandbox = context.sandbox {
             try sandbox.cutStartedTask(context, at: operation())
         }
@@ -94,6 +95,16 @@ public protocol ProcessLaunch: AnyObject, Sendable {
     /// Unless the launch still runs, traces `task.cancelled` (reason `terminated`) at
     /// `operation` and throws `CancellationError`.
     func cutIfEnded(at operation: @autoclosure () -> VisibleOperation) throws
+}
+
+extension SandboxAccounting {
+    /// Why code of launch `generation` cannot run now — `ended` (the launch is gone) or
+    /// `suspended` (it is idle between callbacks) — or nil while it is inside a callback. A timer
+    /// or a task the extension started runs only then, as on iOS.
+    public func whyNotInCallback(generation: Int) -> String? {
+        guard !isInCallback(generation: generation) else { return nil }
+        return isRunning(generation: generation) ? "suspended" : "ended"
+    }
 }
 
 /// What a ``CallbackContext`` needs of its sandbox.

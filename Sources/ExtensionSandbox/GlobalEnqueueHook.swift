@@ -52,7 +52,6 @@ enum GlobalEnqueueHook {
             }
             scheduler.enqueueStarted(unsafeBitCast(job, to: UnownedJob.self))
         } as Hook)
-
         install("swift_task_enqueueGlobalWithDelay_hook", { delay, job, original in
             guard let scheduler = GlobalEnqueueHook.currentScheduler else {
                 return unsafeBitCast(original, to: DelayOriginal.self)(delay, job)

@@ -169,8 +169,7 @@ public final class Sandbox<Extension: Sendable>: SandboxAccounting, @unchecked S
     }
 
     public func cutStartedTask(_ context: CallbackContext, at operation: VisibleOperation) throws {
-        guard !isInCallback(generation: context.generation) else { return }
-        let reason = isRunning(generation: context.generation) ? "suspended" : "ended"
+        guard let reason = whyNotInCallback(generation: context.generation) else { return }
         onEvent(.taskCancelled(reason: reason, at: operation.description))
         throw CancellationError()
     }

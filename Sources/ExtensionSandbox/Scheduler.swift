@@ -90,12 +90,13 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     private var escapedCount = 0
     /// The Swift id of the task whose job runs now.
     private var runningTaskId: UInt64 = 0
-    /// Who started each task that simulated code started itself (`Task {}`, `Task.detached`,
-    /// `async let`, a task group's child): the callback it was started in. A task that inherits
-    /// task-locals finds its context itself; a detached one does not, and is looked up here
-    /// (``startedBy``), so that it too dies with its process. An entry goes once the task shows it
-    /// inherited its context, or is cut (``forgetRunningTaskStarter()``).
-    /// Run-loop-confined: the hooks that fill it run on the run loop's thread only.
+    /// The extension callback that started each task simulated code started itself (`Task {}`,
+    /// `Task.detached`; `async let` and task groups never reach the global executor). A task
+    /// that inherits task-locals finds its context itself, and its entry goes at its first
+    /// platform call (``forgetRunningTaskStarter()``); a detached one does not, and is looked up
+    /// here (``startedBy``) for the world's life, so that it too is cut with its process at every
+    /// platform call after its callback returned. Run-loop-confined: the hooks that fill it run
+    /// on the run loop's thread only.
     private var starters: [UInt64: CallbackContext] = [:]
 
     public init(strategy: any SchedulingStrategy = FIFOStrategy()) {
@@ -157,18 +158,19 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     }
 
     /// A job simulated code sent to Swift's global executor from the world's thread
-    /// (``GlobalEnqueueHook``): a task it started (`Task {}`, `Task.detached`), or one going on. It runs here, as a task of the world that the
-    /// strategy interleaves like any other; a task met for the first time remembers the callback
-    /// that started it (the running task's context, read on this thread inside its job).
+    /// (``GlobalEnqueueHook``): a task it started (`Task {}`, `Task.detached`), or one going on.
+    /// It runs here, as a task of the world that the strategy interleaves like any other; a task
+    /// met for the first time remembers the extension callback that started it (the running
+    /// task's context, read on this thread inside its job).
     func enqueueStarted(_ job: UnownedJob) {
         let id = _getJobTaskId(job)
-        if id != runningTaskId, let starter = CallbackContext.current, starter.sandbox != nil,
-            lock.withLock({ taskNumbers[id] == nil }), starters[id] == nil
-        {
-            starters[id] = starter
-        }
-        lock.withLock {
+        let isNew = lock.withLock { () -> Bool in
+            let isNew = taskNumbers[id] == nil
             ready.append(ReadyJob(job: job, actorExecutor: nil, task: taskNumber(id), taskId: id))
+            return isNew
+        }
+        if isNew, id != runningTaskId, starters[id] == nil, let starter = CallbackContext.current, starter.sandbox != nil {
+            starters[id] = starter
         }
     }
 

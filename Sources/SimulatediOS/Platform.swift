@@ -183,8 +183,7 @@ public struct Platform: Sendable {
         }
         return world.clock.schedule(at: due, label: label) {
             await CallbackContext.$current.withValue(context) {
-                guard sandbox.isInCallback(generation: context.generation) else {
-                    let reason = sandbox.isRunning(generation: context.generation) ? "suspended" : "ended"
+                if let reason = sandbox.whyNotInCallback(generation: context.generation) {
                     trace.record(.timerLost(label: label, reason: reason))
                     return
                 }

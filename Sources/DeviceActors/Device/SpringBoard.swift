@@ -460,7 +460,8 @@ actor SpringBoard: WorldActor {
 
     // MARK: - Extensions and main app
 
-    /// Delivers a DeviceActivity callback to the monitor extension of `appName`. A fault site: an exploration may drop the delivery (``Fault/callbackDropped``)
+    /// Delivers a DeviceActivity callback to the monitor extension of `appName`. A fault site: an
+    /// exploration may drop the delivery (``Fault/callbackDropped``)
     /// or make it late (``Fault/callbackDelayed``), traced.
     func deliverToMonitor(_ callback: MonitorCallback, of appName: String) async {
         guard let monitor = apps.first(where: { $0.name == appName })?.monitor else { return }

@@ -57,9 +57,10 @@ public enum Effect: Sendable, Equatable {
     /// (`reason`: `ended` or `suspended`): it never runs, as on iOS, where a timer lives in its
     /// process (``Platform/scheduleAppTimer(after:label:action:)``).
     case timerLost(label: String, reason: String)
-    /// A task an extension's callback started (`Task {}`) went on after the callback returned,
-    /// while its process had ended or was suspended (`reason`), and was cut at `at`, its next
-    /// platform call (it gets a `CancellationError`), as on iOS, where a task lives in its process.
+    /// A task went on after its process could run it, and was cut at `at`, its next platform
+    /// call (it gets a `CancellationError`), as on iOS, where a task lives in its process:
+    /// `reason` `ended` or `suspended` for one an extension's callback started, after the callback
+    /// returned; `terminated` for main-app code whose launch ended (`app.terminate`, a reboot).
     case taskCancelled(at: String, reason: String)
     /// The user's answer the first time the app asked to post notifications
     /// (`UNUserNotificationCenter.requestAuthorization`; config `notificationPermission`).
