@@ -65,6 +65,7 @@ struct ScenarioMethods: Sendable {
         if outcome.interrupted { throw RPCError.cancelled(reason: cancellation.reason?.rawValue ?? "cancelled") }
         let trace = outcome.trace
         let plausibility = outcome.passed ? nil : SchedulePlausibility(outcome)
+        let explanation = FailureExplanation(outcome, of: scenario, interruption: interruption)
         return try encode(
             ScheduleResult(
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
@@ -72,7 +73,8 @@ struct ScenarioMethods: Sendable {
                 token: ScheduleToken(scenarioHash: hash, deviations: outcome.deviations, faults: outcome.faults).description,
                 steps: outcome.steps, decisions: outcome.decisions, preemptions: outcome.preemptions,
                 divergence: outcome.divergence, plausibility: plausibility?.plausibility, stalls: plausibility?.stalls,
-                story: outcome.passed ? nil : ScheduleStory.lines(of: outcome),
+                story: outcome.passed ? nil : ScheduleStory.lines(of: outcome, explanation: explanation),
+                causalChain: explanation?.chain.links, readsFromDiff: explanation?.readsFromDiff,
                 quirks: outcome.quirks.filter { $0.value }, build: build, trace: trace,
                 perfetto: request.traceFormat == .perfetto
                     ? PerfettoTrace(
@@ -176,8 +178,11 @@ private struct ScheduleResult: Encodable {
     /// (docs/scenarios.md, "How likely a schedule is"), as `scenario.explore`'s failures say.
     let plausibility: SchedulePlausibility.Class?
     let stalls: [SchedulePlausibility.Stall]?
-    /// A failed run told as the story of its switches.
+    /// A failed run told as the story of its switches, then its causal chain.
     let story: [String]?
+    /// A failed run's ``CausalChain`` and reads-from diff against the sequential run.
+    let causalChain: [CausalLink]?
+    let readsFromDiff: [ReadsFromChange]?
     let quirks: [String: Bool]
     let build: BuildInfo
     let trace: [TracedEffect]
