@@ -98,8 +98,12 @@ public struct ReadsFrom: Sendable {
         self.init(outcome.device?.trace.recorder.entries(after: 0) ?? [])
     }
 
-    /// The relation as one number (FNV-1a over every read's name and writer, in a fixed order):
-    /// equal for two runs whose every read saw the same write. What coverage counts.
+    /// The relation as one number (FNV-1a over every read's name and writer, in a fixed order,
+    /// then each key's writes in the order they were traced — its coherence order): equal for
+    /// two runs whose every read saw the same write and whose writes of each key came in the
+    /// same order. What coverage counts. (The order of writes counts too because reads are
+    /// traced only in extensions, and in the main app with the race detector on: without them,
+    /// two processes' writes of one key in either order are two interleavings all the same.)
     public var classHash: UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ text: String) {
@@ -116,6 +120,13 @@ public struct ReadsFrom: Sendable {
             mix(String(read.name.nth))
             mix(read.writer.actor)
             mix(String(read.writer.nth))
+        }
+        for (item, writes) in Dictionary(grouping: writes, by: \.item).sorted(by: { $0.key < $1.key }) {
+            mix(item)
+            for write in writes {
+                mix(write.name.actor)
+                mix(String(write.name.nth))
+            }
         }
         return hash
     }

@@ -18,8 +18,9 @@ enum ScenarioView {
             ("steps/s", decimal(report["stepsPerSecond"], digits: 0)),
         ] + (report["decisionsPerSecond"].map { [("decisions/s", decimal($0, digits: 0))] } ?? []) + [
             ("seconds", decimal(report["seconds"], digits: 2)),
+        ] + interleavings(report) + [
             ("stoppedBy", text(report["stoppedBy"])),
-        ] + verdictLine(report) + coverage(report, seeds: seeds, resume: resume) + interleavings(report) + (report["expectFailure"] == true
+        ] + verdictLine(report) + coverage(report, seeds: seeds, resume: resume) + (report["expectFailure"] == true
             ? [("expected", "a failure (expectFailure: a known race, pinned): " + ((report["failed"]?.intValue ?? 0) > 0 ? "found, so it passes" : "not found, so it fails"))]
             : []) + (report["bound"].map { bound in
             [("exhaustive", report["exhaustive"] == true
@@ -66,14 +67,14 @@ enum ScenarioView {
         return [("seeds", seeds.text(covered: covered) ?? "(none)")] + (resume.map { [("resume", $0)] } ?? [])
     }
 
-    /// `interleavings: 37 (12 seen once; 2 new in the last 100 schedules); chance the next is new ≈ 1.2%`:
-    /// the report's `coverage` (random and PCT), what a CI budget is chosen on.
+    /// `coverage: 37 interleavings (12 seen once; 2 new in the last 100 schedules); chance the next is
+    /// new ≈ 1.2%`: the report's `coverage` (random and PCT), what a CI budget is chosen on.
     private static func interleavings(_ report: JSONValue) -> [(String, String)] {
         guard let coverage = report["coverage"], let count = coverage["interleavings"]?.intValue else { return [] }
         let chance = (coverage["newInterleavingChance"]?.doubleValue ?? 0) * 100
         return [(
-            "interleavings",
-            "\(count) (\(text(coverage["seenOnce"])) seen once; \(text(coverage["newInRecent"])) new in the last "
+            "coverage",
+            "\(PlainText.counted(count, "interleaving")) (\(text(coverage["seenOnce"])) seen once; \(text(coverage["newInRecent"])) new in the last "
                 + "\(PlainText.counted(coverage["recentSchedules"]?.intValue ?? 0, "schedule"))); "
                 + "chance the next is new ≈ \(String(format: "%.1f", chance))%"
         )]
