@@ -47,6 +47,18 @@ import Testing
         #expect(failure.story.contains { $0.hasPrefix("because: from: ") }, "\(failure.story)")
     }
 
+    /// A jetsam at the monitor's write of the next friction layer: the story ends with the
+    /// fault that cut the write, after the last write of the key the `expect` checked.
+    @Test func aFailureAFaultCausedEndsWithTheFault() throws {
+        let scenario = try shippedScenario("clarity-friction-under-faults")
+        let outcome = ScenarioRunner.run(scenario, replaying: .deviations([], faults: [FaultSite(.jetsam, at: 7)]))
+        let explanation = try #require(FailureExplanation(outcome, of: scenario))
+        let links = explanation.chain.links
+        #expect(links.last?.role == .fault && links.last?.key == "write group.com.clarity.focus/frictionLevel", "\(links)")
+        #expect(links.dropLast().last?.key == "group.com.clarity.focus/frictionLevel" && links.dropLast().last?.value == "1")
+        #expect(explanation.lines.first?.hasSuffix("→ clarity.monitor FAULT jetsam at write group.com.clarity.focus/frictionLevel (seq 26)") == true)
+    }
+
     /// Against the sequential run, some read saw another write: the diff names it by actor, key
     /// and which of the actor's reads of the key it is, with both writers. (Reads are traced in
     /// extensions, and in the main app with the race detector on: ScrollKitty's race has both.)

@@ -11,7 +11,8 @@ import ExtensionSandbox
 ///   unseen.
 /// - Any other failure: the last writes (App Group keys, shields) to what it checked — the key
 ///   an `expect` on the store names, the shields for a shield condition, else every key and
-///   shield — with the reads their process made in the same callback or intent before each.
+///   shield — with the reads their process made in the same callback or intent before each,
+///   then the faults injected after them.
 public struct CausalChain: Sendable {
     public let links: [CausalLink]
     /// One line: `lost update: A read k = 3 (seq 40); B wrote 4 (seq 44); A wrote 5 over it (seq 47)`.
@@ -163,6 +164,12 @@ public struct CausalChain: Sendable {
             }
             links.append(write)
         }
+        // A fault after the last of them: what cut the write that would have come.
+        let faults = entries.filter { $0.sequence > (writes.last?.link.seq ?? 0) }.compactMap { entry -> CausalLink? in
+            guard case .fault(let fault, let at) = entry.payload else { return nil }
+            return CausalLink(seq: entry.sequence, actor: entry.actor, op: "fault", key: at, value: fault, role: .fault)
+        }
+        links += faults
         self.links = links
         summary =
             links.isEmpty
