@@ -127,7 +127,10 @@ struct ScenarioMethods: Sendable {
         case .shutdown?: log.info("the daemon is stopping: exploration stopped after \(report.schedules) schedules")
         case nil: break
         }
-        return try encode(report)
+        guard request.shrinkScenario == true else { return try encode(report) }
+        return ScenarioShrinker.attach(
+            to: try encode(report), report: report, document: request.scenario, catalog: catalog,
+            interruption: { cancellation.isCancelled })
     }
 
     /// `scenario.cancel`: `id`, the request id of a `scenario.explore` that runs or waits, and
@@ -238,6 +241,9 @@ struct ScheduleParams: Decodable, Sendable {
 /// Params of `scenario.explore`.
 struct ExploreParams: Decodable, Sendable {
     var scenario: JSONValue?
+    /// The first failure also gets `shrunkScenario`: the scenario without the steps and
+    /// branches it does not need (``ScenarioShrinker``).
+    var shrinkScenario: Bool?
     var schedules: Int?
     var strategy: ExplorationPlan.StrategyKind?
     var depth: Int?

@@ -48,23 +48,8 @@ struct ScheduleShrinker {
         var best = deviations
         func dropDeviations() {
             if !best.isEmpty, stillFails([], faults: keptFaults) { best = [] }
-            var chunk = max(1, best.count / 2)
-            while !best.isEmpty, runs < budget, interruption?() != true {
-                var changed = false
-                var start = 0
-                while start < best.count, runs < budget {
-                    var candidate = best
-                    candidate.removeSubrange(start..<min(start + chunk, best.count))
-                    if stillFails(candidate, faults: keptFaults) {
-                        best = candidate
-                        changed = true
-                    } else {
-                        start += chunk
-                    }
-                }
-                if chunk == 1 && !changed { break }
-                if !changed { chunk = max(1, chunk / 2) }
-            }
+            best = DeltaDebugging.minimize(
+                best, keeps: { stillFails($0, faults: keptFaults) }, shouldStop: { runs >= budget || interruption?() == true })
         }
         dropDeviations()
         // Latest first. A site is numbered among the sites of its kind met before it, so
