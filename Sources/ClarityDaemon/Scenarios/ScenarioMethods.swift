@@ -65,6 +65,7 @@ struct ScenarioMethods: Sendable {
         if outcome.interrupted { throw RPCError.cancelled(reason: cancellation.reason?.rawValue ?? "cancelled") }
         let trace = outcome.trace
         let plausibility = outcome.passed ? nil : SchedulePlausibility(outcome)
+        let explanation = FailureExplanation(outcome, of: scenario, interruption: interruption)
         return try encode(
             ScheduleResult(
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
@@ -72,7 +73,8 @@ struct ScenarioMethods: Sendable {
                 token: ScheduleToken(scenarioHash: hash, deviations: outcome.deviations, faults: outcome.faults).description,
                 steps: outcome.steps, decisions: outcome.decisions, preemptions: outcome.preemptions,
                 divergence: outcome.divergence, plausibility: plausibility?.plausibility, stalls: plausibility?.stalls,
-                story: outcome.passed ? nil : ScheduleStory.lines(of: outcome),
+                story: outcome.passed ? nil : ScheduleStory.lines(of: outcome, explanation: explanation),
+                causalChain: explanation?.chain.links, readsFromDiff: explanation?.readsFromDiff,
                 quirks: outcome.quirks.filter { $0.value }, build: build, trace: trace,
                 perfetto: request.traceFormat == .perfetto
                     ? PerfettoTrace(
@@ -125,7 +127,10 @@ struct ScenarioMethods: Sendable {
         case .shutdown?: log.info("the daemon is stopping: exploration stopped after \(report.schedules) schedules")
         case nil: break
         }
-        return try encode(report)
+        guard request.shrinkScenario == true else { return try encode(report) }
+        return ScenarioShrinker.attach(
+            to: try encode(report), report: report, document: request.scenario, catalog: catalog,
+            interruption: { cancellation.isCancelled })
     }
 
     /// `scenario.cancel`: `id`, the request id of a `scenario.explore` that runs or waits, and
@@ -176,8 +181,11 @@ private struct ScheduleResult: Encodable {
     /// (docs/scenarios.md, "How likely a schedule is"), as `scenario.explore`'s failures say.
     let plausibility: SchedulePlausibility.Class?
     let stalls: [SchedulePlausibility.Stall]?
-    /// A failed run told as the story of its switches.
+    /// A failed run told as the story of its switches, then its causal chain.
     let story: [String]?
+    /// A failed run's ``CausalChain`` and reads-from diff against the sequential run.
+    let causalChain: [CausalLink]?
+    let readsFromDiff: [ReadsFromChange]?
     let quirks: [String: Bool]
     let build: BuildInfo
     let trace: [TracedEffect]
@@ -233,6 +241,9 @@ struct ScheduleParams: Decodable, Sendable {
 /// Params of `scenario.explore`.
 struct ExploreParams: Decodable, Sendable {
     var scenario: JSONValue?
+    /// The first failure also gets `shrunkScenario`: the scenario without the steps and
+    /// branches it does not need (``ScenarioShrinker``).
+    var shrinkScenario: Bool?
     var schedules: Int?
     var strategy: ExplorationPlan.StrategyKind?
     var depth: Int?

@@ -26,8 +26,13 @@ public struct ExplorationFailure: Sendable, Encodable {
     public let originalPreemptions: Int
     public let deviations: Int
     public let originalLength: Int
-    /// The shrunk schedule told as a story: the operations around each switch.
+    /// The shrunk schedule told as a story: the operations around each switch, then the
+    /// failure, its causal chain and the reads that differ from the sequential run.
     public let story: [String]
+    /// The operations that led to the failure (``CausalChain``), and every read whose writer
+    /// differs from the sequential run's (``ReadsFrom``).
+    public let causalChain: [CausalLink]
+    public let readsFromDiff: [ReadsFromChange]
     public let quirks: [String: Bool]
     /// The faults the shrunk schedule injects (`jetsam@3`), also in ``schedule``; empty when none.
     public let faults: [String]
@@ -42,7 +47,7 @@ public struct ExplorationFailure: Sendable, Encodable {
 
     init(
         reason: ScenarioFailureReason, index: Int, seed: ScheduleSeed, shrunk: ScenarioOutcome, original: ScenarioOutcome,
-        scenarioHash: String, build: BuildInfo
+        explanation: FailureExplanation?, scenarioHash: String, build: BuildInfo
     ) {
         message = reason.message
         step = reason.step
@@ -59,7 +64,9 @@ public struct ExplorationFailure: Sendable, Encodable {
         originalPreemptions = original.preemptions
         deviations = shrunk.deviations.count
         originalLength = original.decisions
-        story = ScheduleStory.lines(of: shrunk)
+        story = ScheduleStory.lines(of: shrunk, explanation: explanation)
+        causalChain = explanation?.chain.links ?? []
+        readsFromDiff = explanation?.readsFromDiff ?? []
         let plausible = SchedulePlausibility(shrunk)
         plausibility = plausible.plausibility
         stalls = plausible.stalls
@@ -97,6 +104,9 @@ public struct ExplorationReport: Sendable, Encodable {
     /// Of the schedules asked for (this shard's), how many from the first have all run; nil
     /// for `dfs`, whose schedules have no seeds (``ExplorationProgress/covered``).
     public var covered: Int?
+    /// Random and PCT: the interleavings (reads-from classes) the counted schedules covered,
+    /// how many are new lately, and the chance the next schedule finds a new one.
+    public var coverage: ExplorationCoverage?
     /// With ``ExplorationPlan/plausibleOnly``: the failing schedules set aside because they
     /// need a stall or a fault (not counted in `failed`).
     public var implausible: Int?
@@ -110,7 +120,7 @@ public struct ExplorationReport: Sendable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case schedules, failed, firstFailingSeed, failures, schedulesPerSecond, stepsPerSecond, decisionsPerSecond, steps
         case decisions, seconds
-        case stoppedBy, jobs, expectedDecisions, covered, exhaustive, bound, pruned, expectFailure, passed, implausible
+        case stoppedBy, jobs, expectedDecisions, covered, coverage, exhaustive, bound, pruned, expectFailure, passed, implausible
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -129,6 +139,7 @@ public struct ExplorationReport: Sendable, Encodable {
         try c.encode(jobs, forKey: .jobs)
         try c.encode(expectedDecisions, forKey: .expectedDecisions)
         try c.encodeIfPresent(covered, forKey: .covered)
+        try c.encodeIfPresent(coverage, forKey: .coverage)
         try c.encodeIfPresent(exhaustive, forKey: .exhaustive)
         try c.encodeIfPresent(bound, forKey: .bound)
         try c.encodeIfPresent(pruned, forKey: .pruned)

@@ -62,6 +62,7 @@ public enum ScenarioExplorer {
         var covered: Int? = plan.strategy == .dfs ? nil : 0
         var lessPlausibleSeen: Int?
         var implausible: Int?
+        var coverage: ExplorationCoverage?
         // Failures shrunk, from the first: each shrink replays the scenario hundreds of times.
         var shrunkCount = 1
         // With `plausibleOnly`, the scenario's own schedule failing in an unlikely way is set aside too.
@@ -88,6 +89,7 @@ public enum ScenarioExplorer {
                 first: plan.shard.index, step: step, count: count, stopAtFirst: plan.stopAtFirst,
                 window: plan.plausibilityWindow, plausibleOnly: plan.plausibleOnly)
             jobs = max(1, min(plan.jobs, count))
+            let interleavings = InterleavingCoverage(first: plan.shard.index, step: step)
             if let reason = control.stopReason() { state.stop(reason) }
             let run = { @Sendable (index: Int) in
                 let seed = scheduleSeed(index, plan: plan, expectedDecisions: baseline.decisions)
@@ -101,6 +103,7 @@ public enum ScenarioExplorer {
                     if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline { return state.stop("timeLimit") }
                     let outcome = run(index)
                     if outcome.interrupted { return state.stop(control.stopReason() ?? "cancelled") }
+                    interleavings.record(index: index, hash: ReadsFrom(outcome).classHash)
                     let plausibility = outcome.failure.map { _ in SchedulePlausibility(outcome) }
                     let progress = state.record(index: index, outcome: outcome, plausibility: plausibility)
                     if progress.done % control.progressEvery == 0 || outcome.failure != nil { control.progress(progress) }
@@ -116,6 +119,8 @@ public enum ScenarioExplorer {
             counts = (schedules, failed, state.done, state.steps, state.decisions)
             stoppedBy = state.stoppedBy
             covered = state.coveredCount
+            // After a stop at a failure, the schedules counted; else those that all ran from the first.
+            coverage = interleavings.report(schedules: stoppedBy == "failure" ? schedules : state.coveredCount)
             implausible = plan.plausibleOnly ? state.implausible + baselineSetAside : nil
         }
         if lessPlausibleSeen == nil { (failing, lessPlausibleSeen) = mostPlausibleFirst(failing) }
@@ -142,7 +147,8 @@ public enum ScenarioExplorer {
             }
             var failure = ExplorationFailure(
                 reason: shrunk.failure ?? reason, index: index, seed: seed, shrunk: shrunk, original: outcome,
-                scenarioHash: plan.scenarioHash, build: build)
+                explanation: FailureExplanation(shrunk, of: scenario, interruption: isStopped), scenarioHash: plan.scenarioHash,
+                build: build)
             if position == 0 { failure.lessPlausibleSeen = lessPlausibleSeen }
             return failure
         }
@@ -154,6 +160,7 @@ public enum ScenarioExplorer {
             decisionsPerSecond: Double(counts.decisions) / max(seconds, 1e-9), steps: counts.steps, decisions: counts.decisions,
             seconds: seconds, stoppedBy: stoppedBy, jobs: jobs, expectedDecisions: baseline.decisions)
         report.covered = covered
+        report.coverage = coverage
         report.implausible = implausible
         if plan.strategy == .dfs {
             report.exhaustive = exhaustive ?? false

@@ -14,7 +14,8 @@ import ExtensionSandbox
 /// removes runs of deviations, halving their length down to single ones (delta debugging). A
 /// candidate whose replay diverges (a later deviation's task is not ready where it picks it) is
 /// one that does not fail the same way. The faults that fired are kept while deviations go; then
-/// each fault is tried without, latest first (a failure that needs none is told without one). At most
+/// each fault is tried without, latest first, the later sites of its kind renumbered as dropping it
+/// may shift them (``renumbered(_:dropping:)``; a failure that needs none is told without one). At most
 /// `budget` replays; stops early, with the best found so far, once `interruption` says so.
 struct ScheduleShrinker {
     let scenario: Scenario
@@ -45,30 +46,47 @@ struct ScheduleShrinker {
             return true
         }
         var best = deviations
-        if !deviations.isEmpty, stillFails([], faults: keptFaults) { best = [] }
-        var chunk = max(1, best.count / 2)
-        while !best.isEmpty, runs < budget, interruption?() != true {
-            var changed = false
-            var start = 0
-            while start < best.count, runs < budget {
-                var candidate = best
-                candidate.removeSubrange(start..<min(start + chunk, best.count))
-                if stillFails(candidate, faults: keptFaults) {
-                    best = candidate
-                    changed = true
-                } else {
-                    start += chunk
-                }
-            }
-            if chunk == 1 && !changed { break }
-            if !changed { chunk = max(1, chunk / 2) }
+        func dropDeviations() {
+            if !best.isEmpty, stillFails([], faults: keptFaults) { best = [] }
+            best = DeltaDebugging.minimize(
+                best, keeps: { stillFails($0, faults: keptFaults) }, shouldStop: { runs >= budget || interruption?() == true })
         }
-        // Latest first: a site is numbered among the sites met before it, so dropping an
-        // earlier fault renumbers every later one (its callback goes on and meets more sites).
+        dropDeviations()
+        // Latest first. A site is numbered among the sites of its kind met before it, so
+        // dropping an earlier fault renumbers the later ones of its kind (a process not killed
+        // goes on and meets more sites): each candidate is tried with those shifted too, with
+        // the deviations kept and, as they may have served the dropped fault only, without.
+        var droppedAFault = false
         for fault in faults.reversed() where runs < budget {
-            let without = keptFaults.filter { $0 != fault }
-            if stillFails(best, faults: without) { keptFaults = without }
+            for candidate in Self.renumbered(keptFaults, dropping: fault) where runs < budget {
+                let kept: [ScheduleDeviation]? =
+                    stillFails(best, faults: candidate) ? best : !best.isEmpty && stillFails([], faults: candidate) ? [] : nil
+                guard let kept else { continue }
+                (best, keptFaults, droppedAFault) = (kept, candidate, true)
+                break
+            }
         }
+        // Without a fault, deviations it needed may go.
+        if droppedAFault { dropDeviations() }
         return (best, keptFaults)
+    }
+
+    /// The farthest a later site is shifted when an earlier fault of its kind is dropped.
+    static let siteShift = 12
+
+    /// `faults` without `dropped`: as they are, then with the later sites of its kind shifted
+    /// by 1, −1, 2, −2 … up to ``siteShift`` (a shift that would move one to or before the
+    /// dropped site is left out). Nothing when `dropped` is not among them.
+    static func renumbered(_ faults: [FaultSite], dropping dropped: FaultSite) -> [[FaultSite]] {
+        guard faults.contains(dropped) else { return [] }
+        let without = faults.filter { $0 != dropped }
+        let later = without.filter { $0.fault == dropped.fault && $0.index > dropped.index }
+        guard !later.isEmpty else { return [without] }
+        let shifts = (1...siteShift).flatMap { [$0, -$0] }
+        return [without]
+            + shifts.compactMap { shift in
+                guard later.allSatisfy({ $0.index + shift > dropped.index }) else { return nil }
+                return without.map { $0.fault == dropped.fault && $0.index > dropped.index ? FaultSite($0.fault, at: $0.index + shift) : $0 }
+            }
     }
 }

@@ -17,15 +17,16 @@ public enum ScheduleStory {
         "task.cancelled", "notification.suppressed",
     ]
 
-    public static func lines(of outcome: ScenarioOutcome) -> [String] {
+    /// The story of `outcome`; a failed one ends with the failure and, when given, its
+    /// explanation: the causal chain and the reads that differ from the sequential run.
+    public static func lines(of outcome: ScenarioOutcome, explanation: FailureExplanation? = nil) -> [String] {
         let events = outcome.trace.filter { told.contains($0.entry.payload.kind) }
         let switches = switches(of: outcome)
-        guard !switches.isEmpty else {
-            return ["no switch: the schedule runs each process until it waits or ends"]
-                + events.suffix(before + after).map(line)
+        var lines: [String] = []
+        if switches.isEmpty {
+            lines = ["no switch: the schedule runs each process until it waits or ends"] + events.suffix(before + after).map(line)
         }
         var shown = Set<Int>()
-        var lines: [String] = []
         for mark in switches {
             let at = events.firstIndex { $0.entry.sequence > mark.afterSequence } ?? events.count
             let window = max(0, at - before)..<min(events.count, at + after)
@@ -36,7 +37,7 @@ public enum ScheduleStory {
         if let failure = outcome.failure {
             lines.append("✗ \(failure.invariant.map { "\($0): " } ?? "")\(failure.message)")
         }
-        return lines
+        return lines + (explanation?.lines ?? [])
     }
 
     /// The schedule's switches (preemptions, and picks off the non-preemptive schedule), each

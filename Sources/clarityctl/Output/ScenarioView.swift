@@ -18,6 +18,7 @@ enum ScenarioView {
             ("steps/s", decimal(report["stepsPerSecond"], digits: 0)),
         ] + (report["decisionsPerSecond"].map { [("decisions/s", decimal($0, digits: 0))] } ?? []) + [
             ("seconds", decimal(report["seconds"], digits: 2)),
+        ] + interleavings(report) + [
             ("stoppedBy", text(report["stoppedBy"])),
         ] + verdictLine(report) + coverage(report, seeds: seeds, resume: resume) + (report["expectFailure"] == true
             ? [("expected", "a failure (expectFailure: a known race, pinned): " + ((report["failed"]?.intValue ?? 0) > 0 ? "found, so it passes" : "not found, so it fails"))]
@@ -64,6 +65,19 @@ enum ScenarioView {
     private static func coverage(_ report: JSONValue, seeds: SeedRange?, resume: String?) -> [(String, String)] {
         guard let seeds, let covered = report["covered"]?.intValue else { return [] }
         return [("seeds", seeds.text(covered: covered) ?? "(none)")] + (resume.map { [("resume", $0)] } ?? [])
+    }
+
+    /// `coverage: 37 interleavings (12 seen once; 2 new in the last 100 schedules); chance the next is
+    /// new ≈ 1.2%`: the report's `coverage` (random and PCT), what a CI budget is chosen on.
+    private static func interleavings(_ report: JSONValue) -> [(String, String)] {
+        guard let coverage = report["coverage"], let count = coverage["interleavings"]?.intValue else { return [] }
+        let chance = (coverage["newInterleavingChance"]?.doubleValue ?? 0) * 100
+        return [(
+            "coverage",
+            "\(PlainText.counted(count, "interleaving")) (\(text(coverage["seenOnce"])) seen once; \(text(coverage["newInRecent"])) new in the last "
+                + "\(PlainText.counted(coverage["recentSchedules"]?.intValue ?? 0, "schedule"))); "
+                + "chance the next is new ≈ \(String(format: "%.1f", chance))%"
+        )]
     }
 
     /// `scenario.run` / `scenario.replay`'s result: the trace lines first when `trace` (as

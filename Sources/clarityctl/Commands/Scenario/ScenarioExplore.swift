@@ -17,7 +17,7 @@ struct ScenarioExplore: ClarityCommand {
     static let help = CommandHelp(
         words: ["explore"],
         synopsis: "FILE|DIR [--strategy random|pct|dfs] [--depth D] [--bound K] [--no-sleep-sets] [--schedules N] [--seed-start S] [--shard i/n] "
-            + "[--jobs N] [--time-limit SECONDS] [--swarm] [--all] [--plausible] [--junit FILE] [--perfetto FILE] [--standalone]",
+            + "[--jobs N] [--time-limit SECONDS] [--swarm] [--all] [--plausible] [--junit FILE] [--perfetto FILE] [--shrunk-scenario FILE] [--standalone]",
         abstract: "run many schedules of a scenario to find races (scenario.explore)",
         details: [
             "  --strategy S          pct (default: random priorities, D - 1 change points), random, or dfs:",
@@ -37,6 +37,7 @@ struct ScenarioExplore: ClarityCommand {
             "  --junit FILE          write a JUnit report: a test case per scenario, the story and the",
             "                        replay command in a failure",
             PerfettoFile.helpLine,
+            ShrunkScenarioFile.helpLine,
             ScenarioDaemon.helpLine,
             "Prints the summary, then each failure with the clarityctl replay commands that reproduce it.",
             "With a directory, explores every *.json scenario in it, in name order; one that cannot be explored",
@@ -64,6 +65,7 @@ struct ScenarioExplore: ClarityCommand {
     let schedules: Int
     let params: [String: JSONValue]
     let perfetto: PerfettoFile?
+    let shrunkScenario: ShrunkScenarioFile?
     let junit: String?
     /// The seeds the schedules run with, to say which ran and where to go on.
     let seeds: SeedRange
@@ -71,6 +73,7 @@ struct ScenarioExplore: ClarityCommand {
     init(arguments: inout Arguments, options: GlobalOptions) throws {
         daemon = ScenarioDaemon(arguments: &arguments)
         perfetto = try PerfettoFile.take(from: &arguments)
+        shrunkScenario = try ShrunkScenarioFile.take(from: &arguments)
         junit = try arguments.value(of: "--junit")
         if junit?.isEmpty == true { throw UsageError("option --junit needs a file name") }
         var params: [String: JSONValue] = [:]
@@ -113,9 +116,11 @@ struct ScenarioExplore: ClarityCommand {
         if arguments.flag("--swarm") { params["swarm"] = true }
         if arguments.flag("--all") { params["stopAtFirst"] = false }
         if arguments.flag("--plausible") { params["plausible"] = true }
+        if shrunkScenario != nil { params["shrinkScenario"] = true }
         let path = try arguments.positional("FILE|DIR (a scenario, JSON, or a directory of them)")
         var isDirectory: ObjCBool = false
         ofDirectory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        if ofDirectory, shrunkScenario != nil { throw UsageError("--shrunk-scenario goes with one scenario FILE, not a directory") }
         files = try Self.scenarios(at: path)
         self.params = params
     }
@@ -176,6 +181,7 @@ struct ScenarioExplore: ClarityCommand {
                 continue
             }
             let report = exploration.report
+            try shrunkScenario?.write(from: report)
             let replayLines = report["failures"]?.arrayValue?.first.map {
                 ScenarioReplay.commandLines(for: $0, file: file, daemon: daemon)
             } ?? []
