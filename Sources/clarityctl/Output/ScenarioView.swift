@@ -89,9 +89,18 @@ enum ScenarioView {
         if let divergence = result["divergence"]?.stringValue {
             facts.append(("divergence", divergence + " (the scenario or the build is not the one the schedule came from)"))
         }
+        if let device = result["device"]?.stringValue, let stop = result["stoppedAt"] {
+            let place = stop["decision"]?.intValue.map { "before decision \($0)" } ?? "at the run's end"
+            facts.append(("device", "\(device), standing \(place) (seq \(text(stop["seq"])), t=\(text(stop["t"])))"))
+            let held = stop["ready"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if !held.isEmpty { facts.append(("held", held.joined(separator: "; "))) }
+        }
         var summary = labelled(facts)
         let story = result["story"]?.arrayValue?.compactMap(\.stringValue) ?? []
         if !story.isEmpty { summary += ["story:"] + story.map { "  " + $0 } }
+        if let device = result["device"]?.stringValue {
+            summary.append("inspect and drive it: clarityctl --device \(device) device state | store get KEY | event TYPE | advance 10m")
+        }
         return trace ? EffectLines.lines(forTrace: .array(events)) + [""] + summary : summary
     }
 
