@@ -127,7 +127,8 @@ struct ScenarioMethods: Sendable {
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
                 seed: seed?.seed, depth: seed?.depth, expectedDecisions: seed?.expectedDecisions, schedule: outcome.schedule,
                 token: ScheduleToken(scenarioHash: hash, deviations: outcome.deviations, faults: outcome.faults).description,
-                steps: outcome.steps, decisions: outcome.decisions, preemptions: outcome.preemptions,
+                steps: outcome.steps, decisions: outcome.decisions,
+                preemptions: seed?.strategy == .fifo ? 0 : outcome.preemptions, switches: outcome.preemptions,
                 divergence: outcome.divergence, plausibility: plausibility?.plausibility, stalls: plausibility?.stalls,
                 story: outcome.passed ? nil : ScheduleStory.lines(of: outcome),
                 quirks: outcome.quirks.filter { $0.value }, build: build, trace: trace,
@@ -226,7 +227,11 @@ private struct ScheduleResult: Encodable {
     let token: String
     let steps: Int
     let decisions: Int
+    /// The switches the strategy chose away from a task that could have gone on: none for FIFO,
+    /// whose turns are the device's ordinary schedule, not a perturbation of it (docs/decisions.md).
     let preemptions: Int
+    /// Every switch away from a task that could have gone on, FIFO's turns included.
+    let switches: Int
     /// Why a replay stopped at a situation other than the one it recorded.
     let divergence: String?
     /// For a failed run: how likely its schedule is on a device, and each preemption's stall
