@@ -63,6 +63,49 @@ import Testing
         #expect(try daemon.call("trace.get", ["device": .string(name)]) == before, "rebuilt from its replay and journal")
     }
 
+    /// A `replayed` header that is valid JSON but wrong — a decision the replay never reaches, a
+    /// scenario its token was not found for — cannot be replayed: the device's files are moved
+    /// aside, saying why, and the daemon serves on.
+    @Test func aDamagedReplayedHeaderIsMovedAside() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.stop() }
+        let scenario = try Self.scenario()
+        let damages: [(String, (inout [String: JSONValue]) -> Void, String)] = [
+            ("far", { $0["decision"] = 999 }, "before decision 999"),
+            ("other", { origin in
+                guard case .object(var scenario)? = origin["scenario"] else { return }
+                scenario["name"] = "renamed"
+                origin["scenario"] = .object(scenario)
+            }, "its token was found for another scenario"),
+        ]
+        for (name, _, _) in damages {
+            _ = try daemon.call(
+                "scenario.replay",
+                ["scenario": scenario, "schedule": .string(Self.token), "until": ["decision": 10], "device": .string(name)])
+        }
+        daemon.kill(SIGKILL)
+        daemon.waitForExit()
+        let devices = URL(fileURLWithPath: daemon.stateDirectory).appendingPathComponent("devices")
+        for (name, damage, _) in damages {
+            let file = devices.appendingPathComponent("\(name).journal")
+            var lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+            var header = try #require(try JSONWire.decode(JSONValue.self, from: Data(lines[0].utf8)).objectValue)
+            var origin = try #require(header["replayed"]?.objectValue)
+            damage(&origin)
+            header["replayed"] = .object(origin)
+            lines[0] = String(decoding: try JSONWire.encode(JSONValue.object(header)), as: UTF8.self)
+            try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        }
+        try daemon.start()
+        for (name, _, why) in damages {
+            #expect(daemon.waitForLog("device \(name) could not be restored"), "\(name)")
+            #expect(daemon.waitForLog(why), "\(why)")
+        }
+        #expect(try daemon.call("device.list").arrayValue?.compactMap { $0["name"]?.stringValue } == ["default"])
+        let aside = try FileManager.default.contentsOfDirectory(atPath: devices.path).filter { $0.contains(".corrupt-") }
+        #expect(aside.count == 2, "\(aside)")
+    }
+
     /// Every bad `until` or `device` is -32602 naming the field (a name taken: -32001), nothing is
     /// left behind, and the daemon serves on.
     @Test func aBadUntilIsRefusedByName() throws {

@@ -48,6 +48,10 @@ struct ReplayOrigin: Codable, Sendable, Equatable {
         case .failure(let error): throw Unreplayable(description: "its schedule token does not read: \(error.reason)")
         case .success(let parsed): token = parsed
         }
+        let hash = ScenarioFile.hash(of: self.scenario)
+        guard token.scenarioHash.isEmpty || token.scenarioHash == hash else {
+            throw Unreplayable(description: "its token was found for another scenario (hash \(token.scenarioHash); its scenario's is \(hash))")
+        }
         return try ScenarioBreakpoint.stand(
             scenario, named: name, replaying: .deviations(token.deviations, faults: token.faults), quirks: quirks ?? [:],
             atDecision: decision)
