@@ -61,9 +61,18 @@ struct ReplayStepper {
                 default: session.output.note("commands: Enter or n (next decision), c (continue to the end), q (quit)")
                 }
             }
-            _ = try session.call(Method.deviceRemove.rawValue, params: ["device": .string(device)])
             request["until"] = ["decision": .int(next!)]
-            result = try options.daemon.call(.scenarioReplay, .object(request), in: session)
+            let remove: JSONValue = ["device": .string(device)]
+            // A name of the user's own is the same at every step: it is freed first. Named by
+            // the daemon, the next device is made first, so that a name already taken (a device
+            // of an earlier walk) stops the walk with the current device still standing.
+            if request["device"] != nil {
+                _ = try session.call(Method.deviceRemove.rawValue, params: remove)
+                result = try options.daemon.call(.scenarioReplay, .object(request), in: session)
+            } else {
+                result = try options.daemon.call(.scenarioReplay, .object(request), in: session)
+                _ = try session.call(Method.deviceRemove.rawValue, params: remove)
+            }
         }
     }
 
