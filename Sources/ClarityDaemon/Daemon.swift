@@ -145,7 +145,7 @@ final class Daemon: Sendable {
             scenarios: workers, journals: store.descriptors, descriptorLimit: descriptorLimit, shutdown: shutdown)
 
         let router = Router(
-            daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log, workers: workers, catalog: catalog),
+            daemon: methods, subscriptions: SubscriptionMethods(devices: devices), scenarios: ScenarioMethods(log: log, workers: workers, catalog: catalog, devices: devices),
             devices: devices, servers: ServerMethods(store: store.servers, devices: devices, registrations: catalog.servers))
         let dispatcher = RequestDispatcher(router: router, log: log, unsentAnswers: connections.outputBudget)
         listener = Listener(descriptor: try claim.bindAndListen(), wakeup: acceptWakeup, log: log) { descriptor, peer in

@@ -42,6 +42,10 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
     /// `dfs`'s pruned schedules leaked a whole device so: issue 38). They wait here, apart from
     /// the world's later work, until ``reclaimStranded(budget:)`` runs them to their end.
     private var stranded: [ReadyJob] = []
+    /// The jobs a breakpoint stopped (``holdStranded(goingOnUnder:)``): kept apart from the
+    /// world's later work, and from reclaiming, until the world is told to go on
+    /// (``resumeHeld()``) or is let go of (``releaseHeld()``).
+    private var held: [ReadyJob] = []
     /// Set while ``reclaimStranded(budget:)`` runs a stopped world's tasks to their end: every
     /// platform call throws (``WorldReclaimed``), so that they end at once and do nothing.
     public private(set) var isReclaiming = false
@@ -310,6 +314,46 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
         faults = .none
         rebootForFault = nil
         return runUntilIdle(budget: budget) == .idle
+    }
+
+    /// The world stopped at a breakpoint (a replay's `until`): the jobs its stop cut are held
+    /// for later, and from now on it runs as a device's world does — under `strategy`, no
+    /// decision recorded, no fault. Until ``resumeHeld()`` the world serves other work (a look
+    /// at its state) with the held tasks standing where they stopped.
+    func holdStranded(goingOnUnder strategy: any SchedulingStrategy) {
+        lock.withLock {
+            held += stranded
+            stranded.removeAll()
+        }
+        stopped = nil
+        self.strategy = strategy
+        recordsChoices = false
+        recordsFootprints = false
+        faults = .none
+    }
+
+    /// Whether tasks stopped at a breakpoint wait for ``resumeHeld()``.
+    public var hasHeldTasks: Bool { lock.withLock { !held.isEmpty } }
+
+    /// The held tasks go on: their jobs are ready again, ahead of any new one, each still
+    /// counted as the task it was (so that a task that goes on is not taken for a new one).
+    func resumeHeld() {
+        lock.withLock {
+            for job in held where job.taskId != 0 { taskNumbers[job.taskId] = job.task }
+            ready = held + ready
+            held.removeAll()
+        }
+    }
+
+    /// The held tasks become stranded ones, for ``reclaimStranded(budget:)`` (a world let go of);
+    /// returns whether there were any.
+    func releaseHeld() -> Bool {
+        lock.withLock {
+            guard !held.isEmpty else { return false }
+            stranded = held + stranded
+            held.removeAll()
+            return true
+        }
     }
 
     /// The next job: the running task's, while it has one ready and announced nothing; else, at

@@ -128,6 +128,27 @@ public final class World: @unchecked Sendable {
         }
     }
 
+    /// The world stopped at a breakpoint (a replay's `until`, docs/scenarios.md): the tasks its
+    /// stop cut are held where they stood, and it goes on as a device's world, FIFO. Looks at its
+    /// state run beside them; ``resumeHeldTasks()`` lets them go on.
+    public func holdStoppedTasks() {
+        scheduler.holdStranded(goingOnUnder: FIFOStrategy())
+        interruption = nil
+        // Held, they are not left behind: a reclaim now would end them.
+        leftTasksBehind = false
+    }
+
+    /// The tasks a breakpoint held go on, first in line, at the world's next drive; nothing
+    /// when none is held.
+    public func resumeHeldTasks() {
+        scheduler.resumeHeld()
+    }
+
+    /// The tasks a breakpoint still holds are left behind, for ``reclaim()``: the world is let go of.
+    public func releaseHeldTasks() {
+        if scheduler.releaseHeld() { leftTasksBehind = true }
+    }
+
     private func fireTimers(dueAt deadline: VirtualInstant) throws {
         if let interruption, interruption() {
             leftTasksBehind = true

@@ -151,7 +151,7 @@ import Testing
         #expect(
             lines.suffix(6).prefix(4) == [
                 "result:   passed", "strategy: fifo", "trace:    81 events",
-                "schedule: \(declared.decisions) decisions, \(declared.preemptions) preemptions",
+                "schedule: \(declared.decisions) decisions, no preemption (\(declared.preemptions) switches: FIFO's turns)",
             ])
         #expect(lines.suffix(2).first?.hasPrefix("token:    v2:") == true)
 

@@ -34,6 +34,7 @@ struct DeviceReplay: Sendable {
         switch stored.base {
         case .created(let creation): device = try make(creation, replaying: true)
         case .snapshot(let snapshot): device = try SimulatedDevice(restoring: snapshot, catalog: catalog, servers: servers)
+        case .replayed(let origin): device = try origin.stand(catalog: catalog)
         }
         let divergence = run(stored.entries, of: stored.name, on: device) { _ in }
         if let (index, method) = divergence {

@@ -230,7 +230,7 @@ final class DeviceService: Sendable {
         }
         let slot = DeviceSlot(device: device, lanes: lanes, store: store, policy: policy, replay: replay, recordings: recordings, log: log)
         do {
-            try attach(slot, creating: creation)
+            try attach(slot, named: creation.name) { try store.create(creation) }
         } catch {
             slot.close()
             throw error
@@ -240,30 +240,45 @@ final class DeviceService: Sendable {
         return device.summary
     }
 
-    /// Registers `slot` under its name and starts its journal with `creation`; when the name is
+    /// `scenario.replay … until`: registers the device a replay left standing, its journal
+    /// starting with how it was made (``ReplayOrigin``), so that a restart makes it again.
+    /// -32001 when the name is taken.
+    func register(replayed device: SimulatedDevice, origin: ReplayOrigin) throws -> DeviceSummary {
+        let slot = DeviceSlot(device: device, lanes: lanes, store: store, policy: policy, replay: replay, recordings: recordings, log: log)
+        do {
+            try attach(slot, named: origin.name) { try store.create(replayed: origin) }
+        } catch {
+            slot.close()
+            throw error
+        }
+        log.info("device \(origin.name) created where a replay stopped (\(origin.app), \(origin.decision.map { "decision \($0)" } ?? "its end"))")
+        return device.summary
+    }
+
+    /// Registers `slot` under `name` and starts its journal with `start`; when the name is
     /// taken, or the journal cannot be written, `slot` is not registered. Both happen on the
     /// device's lane, so that a request that finds the new device waits until it has a journal.
     /// A device of the name still being removed (by a request that is not on the lane: a batch
     /// member) is removed here, on its behalf, files and all; its own `close` then finds that done.
-    private func attach(_ slot: DeviceSlot, creating creation: DeviceCreation) throws {
+    private func attach(_ slot: DeviceSlot, named name: String, journal start: () throws -> DeviceJournal) throws {
         try slot.attach {
             while true {
                 let waitFor: DeviceSlot? = try registry.withLock { registry throws(RPCError) in
-                    if registry.slots[creation.name] != nil { throw RPCError.deviceExists(creation.name) }
-                    if let closing = registry.closing[creation.name] { return closing }
-                    registry.slots[creation.name] = slot
+                    if registry.slots[name] != nil { throw RPCError.deviceExists(name) }
+                    if let closing = registry.closing[name] { return closing }
+                    registry.slots[name] = slot
                     return nil
                 }
                 guard let waitFor else { break }
                 waitFor.close(deletingFiles: true)
-                registry.withLock { if $0.closing[creation.name] === waitFor { $0.closing[creation.name] = nil } }
+                registry.withLock { if $0.closing[name] === waitFor { $0.closing[name] = nil } }
             }
             do {
-                return try store.create(creation)
+                return try start()
             } catch {
-                registry.withLock { $0.slots[creation.name] = nil }
-                log.error("device \(creation.name) could not be saved: \(error)")
-                throw RPCError.storageFailed("device \(creation.name) could not be saved, so it was not created", reason: "\(error)")
+                registry.withLock { $0.slots[name] = nil }
+                log.error("device \(name) could not be saved: \(error)")
+                throw RPCError.storageFailed("device \(name) could not be saved, so it was not created", reason: "\(error)")
             }
         }
     }

@@ -340,7 +340,9 @@ final class DeviceSlot: @unchecked Sendable {
     /// On failure the old journal and device stay in use (the journal is still whole) and
     /// compaction is tried again later.
     private func compact(_ old: DeviceJournal) {
-        guard let device else { return }
+        // A snapshot keeps no task: one held at a breakpoint would be lost. Until they go on,
+        // the journal waits.
+        guard let device, !device.standsAtBreakpoint else { return }
         do {
             let snapshot = try device.snapshot()
             let bytes = try JSONWire.bytes(snapshot)

@@ -46,6 +46,7 @@ struct DeviceStateStore: Sendable {
         enum Base {
             case created(DeviceCreation)
             case snapshot(DeviceSnapshot)
+            case replayed(ReplayOrigin)
         }
 
         let name: String
@@ -61,6 +62,7 @@ struct DeviceStateStore: Sendable {
             switch base {
             case .created(let creation): creation.app
             case .snapshot(let snapshot): snapshot.app
+            case .replayed(let origin): origin.app
             }
         }
     }
@@ -187,14 +189,15 @@ struct DeviceStateStore: Sendable {
                 name: name, base: .snapshot(snapshot), generation: 0, entries: .none, writtenBy: JournalBuild.current)
         }
         let (header, entries) = try readJournal(name)
-        switch header.base {
-        case .created(let creation):
-            guard creation.name == name else {
-                throw moveAside(journalPath(name), "it names device \"\(creation.name)\"")
-            }
+        // A journal that starts at the device's making (a creation, a replay's stop) names it.
+        func made(as given: String, _ base: StoredDevice.Base) throws -> StoredDevice {
+            guard given == name else { throw moveAside(journalPath(name), "it names device \"\(given)\"") }
             deleteSnapshots(name, of: snapshots)
-            return StoredDevice(
-                name: name, base: .created(creation), generation: 0, entries: entries, writtenBy: header.build)
+            return StoredDevice(name: name, base: base, generation: 0, entries: entries, writtenBy: header.build)
+        }
+        switch header.base {
+        case .created(let creation): return try made(as: creation.name, .created(creation))
+        case .replayed(let origin): return try made(as: origin.name, .replayed(origin))
         case .snapshot(let generation, let sequence):
             let snapshot = try readSnapshot(name, generation: generation)
             guard (snapshot.traceSequence ?? 0) == sequence else {
@@ -304,6 +307,13 @@ struct DeviceStateStore: Sendable {
     func create(_ creation: DeviceCreation) throws -> DeviceJournal {
         deleteSnapshots(creation.name)
         return try startJournal(creation.name, header: JournalHeader(base: .created(creation)))
+    }
+
+    /// Starts the journal of a device a replay left standing (``ReplayOrigin``); any old files
+    /// of that name are replaced.
+    func create(replayed origin: ReplayOrigin) throws -> DeviceJournal {
+        deleteSnapshots(origin.name)
+        return try startJournal(origin.name, header: JournalHeader(base: .replayed(origin)))
     }
 
     /// Opens the journal of a device loaded by ``loadAll()`` for appending.

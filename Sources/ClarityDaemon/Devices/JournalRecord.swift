@@ -31,6 +31,9 @@ enum JournalBase: Sendable, Equatable {
     /// whose trace ended at `sequence`. Generation 0 is `<name>.json`: a state file of format 1,
     /// or a snapshot written before snapshots had generations.
     case snapshot(generation: Int, sequence: Int)
+    /// At a scenario's replay stopped at a decision (``ReplayOrigin``): the journal holds the
+    /// device's life since.
+    case replayed(ReplayOrigin)
 }
 
 /// One request that changed a device, as its journal keeps it: when it ran, what it was, and
@@ -73,9 +76,9 @@ struct JournalEntry: Codable, Sendable {
     }
 }
 
-/// The header line, `{"build":…,"journal":2,"created":{…}}` or
+/// The header line, `{"build":…,"journal":2,"created":{…}}`,
 /// `{"build":…,"journal":2,"snapshot":{"generation":G,"seq":N}}` (`generation` is absent for
-/// generation 0).
+/// generation 0) or `{"build":…,"journal":2,"replayed":{…}}`.
 struct JournalHeader: Codable, Sendable {
     static let format = 2
 
@@ -85,7 +88,7 @@ struct JournalHeader: Codable, Sendable {
     var build: String?
 
     private enum Key: String, CodingKey {
-        case journal, created, snapshot, build
+        case journal, created, snapshot, replayed, build
     }
 
     private struct SnapshotBase: Codable {
@@ -109,6 +112,8 @@ struct JournalHeader: Codable, Sendable {
         }
         if let created = try fields.decodeIfPresent(DeviceCreation.self, forKey: .created) {
             base = .created(created)
+        } else if let replayed = try fields.decodeIfPresent(ReplayOrigin.self, forKey: .replayed) {
+            base = .replayed(replayed)
         } else {
             let snapshot = try fields.decode(SnapshotBase.self, forKey: .snapshot)
             guard (snapshot.generation ?? 0) >= 0 else {
@@ -127,6 +132,7 @@ struct JournalHeader: Codable, Sendable {
         case .created(let creation): try fields.encode(creation, forKey: .created)
         case .snapshot(let generation, let sequence):
             try fields.encode(SnapshotBase(generation: generation == 0 ? nil : generation, seq: sequence), forKey: .snapshot)
+        case .replayed(let origin): try fields.encode(origin, forKey: .replayed)
         }
     }
 }

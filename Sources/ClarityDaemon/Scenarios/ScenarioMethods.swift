@@ -15,15 +15,21 @@ struct ScenarioMethods: Sendable {
     let workers: ScenarioWorkers
     /// The apps a scenario may run: the daemon's.
     let catalog: AppCatalog
+    /// Where a replay's `until` leaves its device.
+    let devices: DeviceService
 
     /// `scenario.run`: one schedule, FIFO unless a strategy is given.
     func run(_ params: JSONValue?, _ caller: Caller) throws -> JSONValue {
         try workers.perform(.scenarioRun, for: caller) { () throws(RPCError) -> JSONValue in
             let request = try decodeParams(ScheduleParams.self, params)
+            if request.until != nil || request.device != nil || request.walk != nil {
+                let field = request.until != nil ? "until" : request.device != nil ? "device" : "walk"
+                throw RPCError.invalidParams(field: field, reason: "goes with scenario.replay (a run has no device to leave)")
+            }
             let scenario = try ScenarioFile.requested(request.scenario, catalog: catalog)
-            return try answer(
-                scenario, hash: ScenarioFile.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
-                caller.cancellation)
+            let hash = ScenarioFile.hash(of: request.scenario)
+            let (outcome, seed) = try run(scenario, request, strategy: request.strategy ?? .fifo, caller.cancellation)
+            return try encode(result(of: outcome, seed: seed, scenario: scenario, hash: hash, request, caller.cancellation))
         }
     }
 
@@ -35,21 +41,66 @@ struct ScenarioMethods: Sendable {
                 throw RPCError.invalidParams(field: "schedule", reason: "give a failure's schedule, or its seed and strategy")
             }
             let scenario = try ScenarioFile.requested(request.scenario, catalog: catalog)
-            return try answer(
-                scenario, hash: ScenarioFile.hash(of: request.scenario), request, strategy: request.strategy ?? .fifo,
-                caller.cancellation)
+            let hash = ScenarioFile.hash(of: request.scenario)
+            let (outcome, seed) = try run(scenario, request, strategy: request.strategy ?? .fifo, caller.cancellation)
+            var result = result(of: outcome, seed: seed, scenario: scenario, hash: hash, request, caller.cancellation)
+            if request.walk == true { result.walk = ReplayWalkStep.walk(outcome) }
+            if request.until != nil || request.device != nil {
+                (result.device, result.stoppedAt) = try leaveStanding(outcome, of: scenario, token: result.token, request)
+            }
+            return try encode(result)
         }
     }
 
-    private func answer(
-        _ scenario: Scenario, hash: String, _ request: ScheduleParams, strategy kind: ExplorationPlan.StrategyKind,
+    /// The replay's device, made again and stopped where `until` says (at the run's end without
+    /// it), registered as a live device named `device` (``ScenarioBreakpoint``, ``ReplayOrigin``).
+    /// Its name is checked before the replay runs again: -32602 `device` for one that is not a
+    /// device name, -32001 for one taken.
+    private func leaveStanding(
+        _ outcome: ScenarioOutcome, of scenario: Scenario, token: String, _ request: ScheduleParams
+    ) throws(RPCError) -> (String, ReplayStop) {
+        let decision = try request.until?.decision(in: outcome) ?? nil
+        let name = request.device ?? ReplayOrigin.defaultName(of: scenario.name, at: decision)
+        guard DeviceService.isDeviceName(name) else {
+            throw RPCError.invalidParams(field: "device", reason: "1–64 letters, digits, '.', '_' or '-', not starting with '.'")
+        }
+        if devices.deviceNames.contains(name) { throw RPCError.deviceExists(name) }
+        let origin = ReplayOrigin(
+            name: name, app: scenario.app.name, scenario: request.scenario ?? .null, token: token, quirks: request.quirks,
+            decision: decision)
+        let device: SimulatedDevice
+        do {
+            device = try origin.stand(catalog: catalog)
+        } catch {
+            throw RPCError.internalError("the replay could not be stopped there: \(error)")
+        }
+        let ready = decision.map { outcome.decisionLog[$0].candidates.map(ReplayWalkStep.describe) } ?? []
+        let stop = ReplayStop(
+            decision: decision, end: decision == nil, seq: device.mark.sequence, t: device.now.t, time: device.now.time,
+            ready: ready)
+        do {
+            _ = try devices.register(replayed: device, origin: origin)
+        } catch let error as RPCError {
+            throw error
+        } catch {
+            throw RPCError.internalError("\(error)")
+        }
+        log.info("replay left device \(name) at \(decision.map { "decision \($0)" } ?? "the run's end") (seq \(stop.seq))")
+        return (name, stop)
+    }
+
+    /// One schedule of `scenario` as `request` gives it: its recorded schedule, or its seed and
+    /// strategy (`kind`); the seed it ran, if it was one.
+    private func run(
+        _ scenario: Scenario, _ request: ScheduleParams, strategy kind: ExplorationPlan.StrategyKind,
         _ cancellation: RequestCancellation
-    ) throws(RPCError) -> JSONValue {
+    ) throws(RPCError) -> (ScenarioOutcome, ScheduleSeed?) {
         try request.check()
         let quirks = request.quirks ?? [:]
         let interruption: @Sendable () -> Bool = { cancellation.isCancelled }
         var seed: ScheduleSeed?
         let outcome: ScenarioOutcome
+        let hash = ScenarioFile.hash(of: request.scenario)
         if let schedule = request.schedule {
             outcome = ScenarioRunner.run(
                 scenario, replaying: try schedule.recorded(for: hash), quirks: quirks, interruption: interruption)
@@ -63,15 +114,23 @@ struct ScenarioMethods: Sendable {
                 scenario, seed: made, quirks: quirks, faults: scenario.faults, interruption: interruption)
         }
         if outcome.interrupted { throw RPCError.cancelled(reason: cancellation.reason?.rawValue ?? "cancelled") }
+        return (outcome, seed)
+    }
+
+    /// `scenario.run`'s and `scenario.replay`'s answer for `outcome`.
+    private func result(
+        of outcome: ScenarioOutcome, seed: ScheduleSeed?, scenario: Scenario, hash: String, _ request: ScheduleParams,
+        _ cancellation: RequestCancellation
+    ) -> ScheduleResult {
         let trace = outcome.trace
         let plausibility = outcome.passed ? nil : SchedulePlausibility(outcome)
-        let explanation = FailureExplanation(outcome, of: scenario, interruption: interruption)
-        return try encode(
-            ScheduleResult(
+        let explanation = FailureExplanation(outcome, of: scenario, interruption: { cancellation.isCancelled })
+        return ScheduleResult(
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
                 seed: seed?.seed, depth: seed?.depth, expectedDecisions: seed?.expectedDecisions, schedule: outcome.schedule,
                 token: ScheduleToken(scenarioHash: hash, deviations: outcome.deviations, faults: outcome.faults).description,
-                steps: outcome.steps, decisions: outcome.decisions, preemptions: outcome.preemptions,
+                steps: outcome.steps, decisions: outcome.decisions,
+                preemptions: seed?.strategy == .fifo ? 0 : outcome.preemptions, switches: outcome.preemptions,
                 divergence: outcome.divergence, plausibility: plausibility?.plausibility, stalls: plausibility?.stalls,
                 story: outcome.passed ? nil : ScheduleStory.lines(of: outcome, explanation: explanation),
                 causalChain: explanation?.chain.links, readsFromDiff: explanation?.readsFromDiff,
@@ -79,7 +138,7 @@ struct ScenarioMethods: Sendable {
                 perfetto: request.traceFormat == .perfetto
                     ? PerfettoTrace(
                         effects: trace, app: scenario.app.name, device: scenario.name, switches: ScheduleStory.switches(of: outcome))
-                    : nil))
+                    : nil)
     }
 
     /// `scenario.explore`. With `progress: true`, while it runs the caller gets
@@ -174,7 +233,11 @@ private struct ScheduleResult: Encodable {
     let token: String
     let steps: Int
     let decisions: Int
+    /// The switches the strategy chose away from a task that could have gone on: none for FIFO,
+    /// whose turns are the device's ordinary schedule, not a perturbation of it (docs/decisions.md).
     let preemptions: Int
+    /// Every switch away from a task that could have gone on, FIFO's turns included.
+    let switches: Int
     /// Why a replay stopped at a situation other than the one it recorded.
     let divergence: String?
     /// For a failed run: how likely its schedule is on a device, and each preemption's stall
@@ -191,6 +254,11 @@ private struct ScheduleResult: Encodable {
     let trace: [TracedEffect]
     /// With `traceFormat: "perfetto"`: the trace as `trace.export` gives it, to open in Perfetto.
     let perfetto: PerfettoTrace?
+    /// A replay's `until` or `device`: the live device it left standing, and where.
+    var device: String?
+    var stoppedAt: ReplayStop?
+    /// A replay's `walk: true`: every decision, told (`clarityctl replay --step`).
+    var walk: [ReplayWalkStep]?
 }
 
 /// Params of `scenario.run` and `scenario.replay`.
@@ -205,6 +273,12 @@ struct ScheduleParams: Decodable, Sendable {
     var quirks: [String: Bool]?
     /// `perfetto` adds the run's trace in Chrome trace-event JSON (`perfetto` in the answer).
     var traceFormat: TraceFormat?
+    /// `scenario.replay`: leave the replay's device standing at this point, as a live device
+    /// (``ReplayUntil``); `device` names it (default `<scenario>-at-d<N>`, `<scenario>-at-end`).
+    var until: ReplayUntil?
+    var device: String?
+    /// `scenario.replay`: tell every decision in the answer (`walk`).
+    var walk: Bool?
 
     enum TraceFormat: String, Decodable, Sendable, CaseIterable { case perfetto }
 

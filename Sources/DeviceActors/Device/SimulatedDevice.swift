@@ -17,7 +17,9 @@ import Foundation
 /// request changed; `SimulatedDevice+Queries` answers the reads.
 // unchecked: lane-confined: driven by one thread at a time (a device's lane), its world checks entry
 public final class SimulatedDevice: @unchecked Sendable {
-    public let name: String
+    /// The name the host knows it by; its apps see the one it was made with
+    /// (`UIDevice.current.name`), which a device left by a replay keeps (``ScenarioBreakpoint``).
+    public internal(set) var name: String
     /// The primary app's name (the first installed).
     public let appName: String
     public let seed: UInt64
@@ -93,6 +95,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// (``World/reclaim()``), and its timers, its apps' manifest receivers and the works
     /// WorkManager keeps (which hold the actors and apps that hold the world) are dropped.
     deinit {
+        world.releaseHeldTasks()
         world.reclaim()
         world.clock.cancelAll()
         for installed in apps { installed.platform.receivers.removeAll() }
@@ -113,6 +116,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     public func apply(_ event: DeviceEvent) throws(DeviceError) -> DeviceOutcome {
         let springBoard = springBoard
         let from = trace.recorder.lastSequence
+        try goOnFromBreakpoint()
         try run(lettingTimePass: true, upTo: Self.longestWaitOnTime) { try await springBoard.handle(event) }
         return finish(from: from)
     }
@@ -134,6 +138,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             throw .invalidArgument(field: "seconds", reason: "must be a number > 0")
         }
         let from = trace.recorder.lastSequence
+        try goOnFromBreakpoint()
         let target = world.clock.now + .seconds(seconds)
         trace.record(.clockAdvance(seconds: seconds), by: "clock")
         try moveClock(to: target)
@@ -181,6 +186,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         let target = try installedApp(named: name)
         let work = try target.app.prepare(intent: intent, arguments: arguments)
         let from = trace.recorder.lastSequence
+        try goOnFromBreakpoint()
         let springBoard = springBoard
         let trace = trace
         let actor = target.mainAppActor

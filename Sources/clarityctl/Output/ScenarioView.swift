@@ -96,17 +96,37 @@ enum ScenarioView {
         let quirks = (result["quirks"]?.objectValue ?? [:]).filter { $0.value == true }.keys.sorted()
         if !quirks.isEmpty { facts.append(("quirks", quirks.joined(separator: ", "))) }
         facts.append(("trace", PlainText.counted(events.count, "event")))
-        facts.append(
-            ("schedule", "\(PlainText.counted(result["decisions"]?.intValue ?? 0, "decision")), \(PlainText.counted(result["preemptions"]?.intValue ?? 0, "preemption"))"))
+        facts.append(("schedule", scheduleText(result)))
         facts.append(("token", text(result["token"])))
         if let plausibility = result["plausibility"]?.stringValue { facts.append(("likely", likelihood(plausibility, result))) }
         if let divergence = result["divergence"]?.stringValue {
             facts.append(("divergence", divergence + " (the scenario or the build is not the one the schedule came from)"))
         }
+        if let device = result["device"]?.stringValue, let stop = result["stoppedAt"] {
+            let place = stop["decision"]?.intValue.map { "before decision \($0)" } ?? "at the run's end"
+            facts.append(("device", "\(device), standing \(place) (seq \(text(stop["seq"])), t=\(text(stop["t"])))"))
+            let held = stop["ready"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if !held.isEmpty { facts.append(("held", held.joined(separator: "; "))) }
+        }
         var summary = labelled(facts)
         let story = result["story"]?.arrayValue?.compactMap(\.stringValue) ?? []
         if !story.isEmpty { summary += ["story:"] + story.map { "  " + $0 } }
+        if let device = result["device"]?.stringValue {
+            summary.append("inspect and drive it: clarityctl --device \(device) device state | store get KEY | event TYPE | advance 10m")
+        }
         return trace ? EffectLines.lines(forTrace: .array(events)) + [""] + summary : summary
+    }
+
+    /// `31 decisions, 3 preemptions`; a FIFO run's switches are its turns, not preemptions:
+    /// `31 decisions, no preemption (21 switches: FIFO's turns)`.
+    private static func scheduleText(_ result: JSONValue) -> String {
+        let decisions = PlainText.counted(result["decisions"]?.intValue ?? 0, "decision")
+        let preemptions = result["preemptions"]?.intValue ?? 0
+        // A daemon from before `switches` counted FIFO's turns as preemptions: shown as it said.
+        guard result["strategy"] == "fifo", let switches = result["switches"]?.intValue, switches > 0 else {
+            return "\(decisions), \(PlainText.counted(preemptions, "preemption"))"
+        }
+        return "\(decisions), no preemption (\(PlainText.counted(switches, "switch", plural: "switches")): FIFO's turns)"
     }
 
     /// What a failure says about itself, after its message.

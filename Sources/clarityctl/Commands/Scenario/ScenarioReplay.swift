@@ -7,7 +7,7 @@ struct ScenarioReplay: ClarityCommand {
     static let help = CommandHelp(
         words: ["replay"],
         synopsis: "FILE (--schedule TOKEN|LIST | --seed S --strategy S [--depth D] [--expected-decisions K]) "
-            + "[--quirk NAME]... [--trace] [--perfetto FILE] [--standalone]",
+            + "[--until decision:N|seq:N] [--step] [--device NAME] [--quirk NAME]... [--trace] [--perfetto FILE] [--standalone]",
         abstract: "replay a schedule of a scenario, e.g. a failure explore found (scenario.replay)",
         details: [
             "  --schedule TOKEN      a failure's schedule as explore prints it (v1:<scenario hash>:12@3,40@1):",
@@ -18,16 +18,26 @@ struct ScenarioReplay: ClarityCommand {
             "  --depth D             PCT's depth, 1 to 10 (default 3)",
             "  --expected-decisions K",
             "                        PCT's estimate of a schedule's decisions (default: the FIFO run's)",
+            "  --until decision:N    leave the replay's device standing before decision N (N = its decision",
+            "                        count: at its end), a live device every command then inspects and drives;",
+            "  --until seq:N         or at the first decision after trace event N",
+            "  --device NAME         the device's name (default <scenario>-at-d<N>, or -at-end)",
+            "  --step                walk the replay a decision at a time from decision 0 (or --until's), the",
+            "                        device standing at each: Enter or n the next, c to the end, q quits",
+            "                        (the device stays). Not a terminal: one command a line",
         ] + ScheduleOptions.helpLines + [
             "explore prints both replay commands of each failure, ready to paste.",
             "Exit status 1 when the schedule failed (the failure reproduced), 0 when it passed.",
             "Example:",
             "  clarityctl replay my-scenario.json --seed 2 --strategy pct",
+            "  clarityctl replay my-scenario.json --schedule v2:… --until decision:7 && clarityctl --device my-scenario-at-d7 device state",
         ], aliases: [["scenario", "replay"]])
 
     let options: ScheduleOptions
     /// `scenario.replay`'s params.
     let params: [String: JSONValue]
+    /// `--step`: walk the replay a decision at a time.
+    let steps: Bool
 
     init(arguments: inout Arguments, options: GlobalOptions) throws {
         let choices = try arguments.value(of: "--schedule").map(Self.schedule)
@@ -52,10 +62,26 @@ struct ScenarioReplay: ClarityCommand {
                 throw UsageError("--expected-decisions is PCT's: it goes with --strategy pct")
             }
         }
+        let until = try arguments.value(of: "--until").map(Self.until)
+        steps = arguments.flag("--step")
+        if until != nil || steps || options.deviceWasGiven, schedule.daemon.standalone {
+            throw UsageError("--until, --step and --device leave a device on the daemon: a --standalone one goes with the call")
+        }
         var params = schedule.members
         params["schedule"] = choices
         params["expectedDecisions"] = expectedDecisions.map(JSONValue.int)
+        params["until"] = until ?? (steps ? ["decision": 0] : nil)
+        if options.deviceWasGiven { params["device"] = .string(options.device) }
         self.params = params
+    }
+
+    /// `--until decision:N` or `--until seq:N` (N ≥ 0), as `scenario.replay`'s `until`.
+    static func until(_ text: String) throws -> JSONValue {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, ["decision", "seq"].contains(parts[0]), let number = Int(parts[1]), number >= 0 else {
+            throw UsageError("--until must be decision:N or seq:N with N ≥ 0, e.g. decision:7; got '\(text)'")
+        }
+        return [parts[0]: .int(number)]
     }
 
     /// `--schedule`: a token (`v1:…`, checked by the daemon), or task numbers (integers ≥ 0)
@@ -74,7 +100,10 @@ struct ScenarioReplay: ClarityCommand {
     }
 
     func run(in session: Session) throws {
-        try options.run(.scenarioReplay, params: params, command: Self.help.name, in: session)
+        guard steps else {
+            return try options.run(.scenarioReplay, params: params, command: Self.help.name, in: session)
+        }
+        try ReplayStepper(options: options, params: params).walk(in: session)
     }
 
     /// The commands that replay `failure` (one of `scenario.explore`'s) of `file` on `daemon`:

@@ -68,6 +68,11 @@ struct ScheduleOptions {
             result = .object(members)
         }
         session.output.show(result, lines: ScenarioView.scheduleLines(result, trace: showsTrace))
+        try Self.check(result, command: command)
+    }
+
+    /// Throws ``ScenarioFailed`` when the schedule of `result` failed; `command` names it.
+    static func check(_ result: JSONValue, command: String) throws {
         if result["passed"]?.boolValue != true {
             let failure = result["failures"]?.arrayValue?.first
             let place = [failure?["step"]?.stringValue, failure?["invariant"]?.stringValue].compactMap { $0 }
