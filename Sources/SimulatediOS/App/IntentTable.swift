@@ -33,7 +33,7 @@ public struct AppIntent<Target: Sendable>: Sendable {
 ///
 /// An app makes its table at every intent (`SimulatedApp.intents`), so the table binds nothing
 /// ahead: it keeps the list and the target, and looks the one intent up when asked (binding each
-/// of Clarity's intents to its main app, every intent, was 1 % of an exploration).
+/// of an app's intents to its main app, every intent, was 1 % of an exploration).
 public struct IntentTable: Sendable {
     /// Every intent's name, in order.
     public var names: [String] { listNames() }
