@@ -369,6 +369,14 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
             if let runningTask, !yielded, let index = ready.firstIndex(where: { $0.task == runningTask }) {
                 return ready.remove(at: index)
             }
+            // One task ready (the rule between decisions): no decision, nothing to list.
+            let only = ready[0].task
+            if !ready.contains(where: { $0.task != only }) {
+                runningTask = only
+                yielded = false
+                announced[only] = nil
+                return ready.removeFirst()
+            }
             var tasks: [Int] = []
             var actors: [String?] = []
             // A handful of ready jobs is the rule, and scanning them is cheapest; a crowd (a
@@ -379,7 +387,7 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
             for job in ready {
                 guard crowded ? seen.insert(job.task).inserted : !tasks.contains(job.task) else { continue }
                 tasks.append(job.task)
-                actors.append(job.actorExecutor?.label)
+                if recordsChoices { actors.append(job.actorExecutor?.label) }
             }
             let canGoOn = yielded ? runningTask.flatMap { tasks.firstIndex(of: $0) } : nil
             var picked = 0
@@ -387,7 +395,7 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
                 decisions += 1
                 let view = ReadyTasks(
                     tasks: tasks, current: canGoOn, decision: decisions - 1, announced: announced,
-                    actors: recordsChoices ? actors : [], previousStep: stepFootprints.last ?? Footprint())
+                    actors: actors, previousStep: stepFootprints.last ?? Footprint())
                 let choice = strategy.pickNext(view)
                 if choice < 0 || choice >= tasks.count {
                     stopped = strategy.stopReason ?? "the strategy picked no ready task at decision \(decisions - 1)"

@@ -178,17 +178,22 @@ public struct DeviceCalendar: Sendable {
         self.instant(localDay(of: date(instant)).startPlusOneDay)
     }
 
-    /// The local day holding `date`, from the last one asked for when it still holds it: the
-    /// platform asks for today's day many times a step, and `Calendar` takes microseconds each.
+    /// The local day holding `date`, from the last one asked for when it still holds it, else
+    /// from the days any device of the process computed in this zone: the platform asks for
+    /// today's day many times a step, every schedule of an exploration builds a fresh device on
+    /// the same days, and `Calendar` takes microseconds each. A day depends on the zone alone
+    /// (the calendar is always Gregorian), so sharing it changes no trace.
     private func localDay(of date: Date) -> LocalDay {
         if let known = lastDay.value, known.contains(date) { return known }
-        let interval = calendar.dateInterval(of: .day, for: date)
-            ?? DateInterval(start: calendar.startOfDay(for: date), duration: 86_400)
-        let parts = calendar.dateComponents([.year, .month, .day], from: interval.start)
-        let day = LocalDay(
-            start: interval.start, end: interval.end,
-            key: String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0),
-            startPlusOneDay: calendar.date(byAdding: .day, value: 1, to: interval.start) ?? interval.end)
+        let day = KnownDays.shared.day(in: timeZone, holding: date) {
+            let interval = calendar.dateInterval(of: .day, for: date)
+                ?? DateInterval(start: calendar.startOfDay(for: date), duration: 86_400)
+            let parts = calendar.dateComponents([.year, .month, .day], from: interval.start)
+            return LocalDay(
+                start: interval.start, end: interval.end,
+                key: String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0),
+                startPlusOneDay: calendar.date(byAdding: .day, value: 1, to: interval.start) ?? interval.end)
+        }
         lastDay.value = day
         return day
     }
@@ -215,6 +220,29 @@ private final class LastDay: @unchecked Sendable {
     var value: LocalDay? {
         get { lock.withLock { day } }
         set { lock.withLock { day = newValue } }
+    }
+}
+
+/// The local days computed in each time zone, shared by every device of the process. Bounded:
+/// a zone keeps its last `capacityPerZone` days, and past `capacityOfZones` zones all are forgotten.
+// unchecked: lock-protected: every var is touched only under `lock` (NSLock, which TSan follows; Mutex it cannot see)
+private final class KnownDays: @unchecked Sendable {
+    static let shared = KnownDays()
+    private let capacityPerZone = 64
+    private let capacityOfZones = 256
+    private let lock = NSLock()
+    private var days: [TimeZone: [LocalDay]] = [:]
+
+    /// The known day of `zone` holding `date`, or the one `compute` makes (then remembered).
+    func day(in zone: TimeZone, holding date: Date, compute: () -> LocalDay) -> LocalDay {
+        if let known = lock.withLock({ days[zone]?.last { $0.contains(date) } }) { return known }
+        let day = compute()
+        lock.withLock {
+            if days[zone] == nil, days.count >= capacityOfZones { days.removeAll(keepingCapacity: true) }
+            days[zone, default: []].append(day)
+            if days[zone]!.count > capacityPerZone { days[zone]!.removeFirst() }
+        }
+        return day
     }
 }
 

@@ -50,6 +50,24 @@ import Testing
 }
 
 extension ScheduleLifetimeTests {
+    /// What every schedule of an exploration shares — the app's settings decoded once, the
+    /// local days computed once per zone (docs/performance.md, issue 42) — holds no device: a
+    /// PCT schedule run after another, which finds them remembered, lets go of its device too.
+    @Test func aScheduleFindingTheSharedAnswersLetsGoOfItsDevice() throws {
+        let scenario = try shippedScenario("clarity-stale-verification-fixed")
+        weak var world: World?
+        do {
+            let first = ScenarioRunner.run(scenario, seed: ScheduleSeed(strategy: .pct, seed: 1, depth: 3, expectedDecisions: 33))
+            let second = ScenarioRunner.run(scenario, seed: ScheduleSeed(strategy: .pct, seed: 2, depth: 3, expectedDecisions: 33))
+            #expect(first.passed && second.passed)
+            world = second.device?.world
+            #expect(world != nil)
+        }
+        #expect(world == nil, "the schedule's device is still alive")
+    }
+}
+
+extension ScheduleLifetimeTests {
     /// A caller who goes away stops a run even in the middle of one long step: the interruption
     /// was asked only between steps and before each instant timers fire, so a `parallel` step
     /// whose branches all wake at one instant ran to its end with nobody waiting (issue 38).

@@ -23,41 +23,38 @@ public struct AppIntent<Target: Sendable>: Sendable {
     /// How help and `daemon.catalog` describe it.
     public var description: IntentDescription { IntentDescription(name: name, arguments: arguments) }
 
-    fileprivate func bound(to target: Target) -> IntentTable.Entry {
-        let prepare = prepare
-        return IntentTable.Entry(name: name) { arguments throws(DeviceError) in try prepare(arguments, target) }
+    fileprivate func prepared(_ arguments: any IntentArguments, on target: Target) throws(DeviceError) -> PreparedIntent {
+        try prepare(arguments, target)
     }
 }
 
 /// The intents of an app, bound to its main app: the one way user actions come in. Gives the
 /// CLI, the catalog and the unknown-intent error their lists.
+///
+/// An app makes its table at every intent (`SimulatedApp.intents`), so the table binds nothing
+/// ahead: it keeps the list and the target, and looks the one intent up when asked (binding each
+/// of an app's intents to its main app, every intent, was 1 % of an exploration).
 public struct IntentTable: Sendable {
-    fileprivate struct Entry: Sendable {
-        let name: String
-        let prepare: @Sendable (any IntentArguments) throws(DeviceError) -> PreparedIntent
-    }
-
-    private let entries: [Entry]
+    /// Every intent's name, in order.
+    public var names: [String] { listNames() }
+    private let listNames: @Sendable () -> [String]
+    private let prepareNamed: @Sendable (String, any IntentArguments) throws(DeviceError) -> PreparedIntent?
 
     /// `intents`, in order, run on `target`. A name listed twice answers with the first.
     public init<Target>(_ intents: [AppIntent<Target>], on target: Target) {
-        entries = intents.map { $0.bound(to: target) }
+        listNames = { intents.map(\.name) }
+        prepareNamed = { name, arguments throws(DeviceError) in
+            try intents.first { $0.name == name }?.prepared(arguments, on: target)
+        }
     }
 
     /// No intents.
-    public static let none = IntentTable(entries: [])
-
-    private init(entries: [Entry]) {
-        self.entries = entries
-    }
-
-    /// Every intent's name, in order.
-    public var names: [String] { entries.map(\.name) }
+    public static let none = IntentTable([AppIntent<Never?>](), on: nil)
 
     /// Decodes `arguments` for `intent` and returns the work to run in the main app; throws
     /// ``DeviceError/unknownIntent(_:known:)`` or the arguments' own error before anything runs.
     public func prepare(_ intent: String, _ arguments: any IntentArguments) throws(DeviceError) -> PreparedIntent {
-        guard let entry = entries.first(where: { $0.name == intent }) else { throw .unknownIntent(intent, known: names) }
-        return try entry.prepare(arguments)
+        guard let prepared = try prepareNamed(intent, arguments) else { throw .unknownIntent(intent, known: names) }
+        return prepared
     }
 }

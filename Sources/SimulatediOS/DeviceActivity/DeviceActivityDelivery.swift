@@ -275,9 +275,13 @@ struct DeviceActivityDelivery {
     }
 
     /// When something is next due: an interval's start or end, a warning, a threshold at the
-    /// frontmost app's pace, a batch, midnight (usage is kept per day).
+    /// frontmost app's pace, a batch, midnight (usage is kept per day). The earliest after `now`
+    /// is kept as the candidates come (asked after every usage change: no list, no sorting).
     private func nextDeadline(after now: VirtualInstant) -> VirtualInstant? {
-        var deadlines: [VirtualInstant] = []
+        var earliest: VirtualInstant?
+        func consider(_ deadline: VirtualInstant) {
+            if deadline > now, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
         let category = state.foregroundApp.flatMap(catalog.category(of:))
         for activity in state.activities.values {
             guard let interval = activity.interval else { continue }
@@ -285,27 +289,27 @@ struct DeviceActivityDelivery {
             switch activity.phase {
             case .finished: continue
             case .waiting:
-                if warning > .zero, !activity.warned.contains("start") { deadlines.append(interval.start - warning) }
-                deadlines.append(interval.start)
+                if warning > .zero, !activity.warned.contains("start") { consider(interval.start - warning) }
+                consider(interval.start)
             case .active:
-                if warning > .zero, !activity.warned.contains("end") { deadlines.append(interval.end - warning) }
-                deadlines.append(interval.end)
+                if warning > .zero, !activity.warned.contains("end") { consider(interval.end - warning) }
+                consider(interval.end)
                 guard let app = state.foregroundApp else { continue }
-                for event in activity.events(counting: app, category: category) {
+                for (event, counted) in activity.events where counted.counts(app, category: category) {
                     let left = activity.thresholdMilliseconds(event) - (activity.progress[event] ?? 0)
                     if !activity.reached.contains(event) {
-                        deadlines.append(now + VirtualDuration(milliseconds: max(0, left)))
+                        consider(now + VirtualDuration(milliseconds: max(0, left)))
                     }
                     if warning > .zero, !activity.warned.contains(event) {
-                        deadlines.append(now + VirtualDuration(milliseconds: max(0, left - warning.milliseconds)))
+                        consider(now + VirtualDuration(milliseconds: max(0, left - warning.milliseconds)))
                     }
                 }
             }
         }
-        if let batchFlushAt = state.batchFlushAt { deadlines.append(batchFlushAt) }
+        if let batchFlushAt = state.batchFlushAt { consider(batchFlushAt) }
         if state.foregroundApp != nil {
-            deadlines.append(calendar.nextMidnight(after: now))
+            consider(calendar.nextMidnight(after: now))
         }
-        return deadlines.filter { $0 > now }.min()
+        return earliest
     }
 }
