@@ -9,10 +9,12 @@
 #
 #   scripts/drive-with-clarityctl.sh     (from Examples/DailyLimit, after `swift build`; builds clarityctl)
 set -euo pipefail
+# SWIFT_SCRATCH_PATH: build there instead of .build (as .ci/run does, one directory for every example).
+build() { swift build ${SWIFT_SCRATCH_PATH:+--scratch-path "$SWIFT_SCRATCH_PATH"} "$@"; }
 cd "$(dirname "$0")/.."
-swift build --product clarityctl >/dev/null
-swift build --product clarityd >/dev/null
-bin="$(swift build --show-bin-path)"
+build --product clarityctl >/dev/null
+build --product clarityd >/dev/null
+bin="$(build --show-bin-path)"
 ctl="$bin/clarityctl"
 dir="$(mktemp -d /tmp/dailylimit-XXXXXX)"
 export CLARITYD_SOCKET="$dir/clarityd.sock"
