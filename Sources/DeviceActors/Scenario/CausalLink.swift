@@ -26,7 +26,7 @@ public struct CausalLink: Sendable, Encodable, Equatable {
     public let value: String?
     public let role: Role
 
-    /// `clarity.monitor read group.x/spent = 3 (seq 40)`.
+    /// `wallet.monitor read group.x/spent = 3 (seq 40)`.
     var text: String {
         if role == .fault { return "\(actor) FAULT \(value ?? "?") at \(key) (seq \(seq))" }
         let shown = value.map { " = \($0)" } ?? (op == "read" ? " (absent)" : "")

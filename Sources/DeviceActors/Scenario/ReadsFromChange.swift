@@ -44,8 +44,8 @@ public struct ReadsFromChange: Sendable, Encodable, Equatable {
 
     private static func name(_ write: ReadsFrom.Write) -> String { write == .initial ? "initial" : write.actor }
 
-    /// `clarity.monitor's 2nd read of group.x/spent read seq 44 (clarity.shieldAction) where the
-    /// sequential run read seq 31 (clarity)`.
+    /// `wallet.monitor's 2nd read of group.x/spent read seq 44 (wallet.shieldAction) where the
+    /// sequential run read seq 31 (wallet)`.
     public var line: String {
         let read = "\(actor)'s \(Self.ordinal(nth)) read of \(key)"
         func source(_ seq: Int?, _ writer: String?) -> String {
