@@ -125,6 +125,16 @@ public enum ScenarioExplorer {
         }
         if lessPlausibleSeen == nil { (failing, lessPlausibleSeen) = mostPlausibleFirst(failing) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        // The sequential schedule each explanation compares with depends only on the quirks: run once per quirk set.
+        var sequentialRuns: [[String: Bool]: ScenarioOutcome] = [:]
+        func explanation(of shrunk: ScenarioOutcome) -> FailureExplanation? {
+            guard shrunk.failure != nil else { return nil }
+            let sequential =
+                sequentialRuns[shrunk.quirks]
+                ?? ScenarioRunner.run(scenario, replaying: .deviations([]), quirks: shrunk.quirks, interruption: isStopped)
+            sequentialRuns[shrunk.quirks] = sequential
+            return FailureExplanation(shrunk, sequential: sequential)
+        }
         let failures = failing.enumerated().map { position, failing in
             let (index, outcome) = failing
             let seed =
@@ -147,8 +157,7 @@ public enum ScenarioExplorer {
             }
             var failure = ExplorationFailure(
                 reason: shrunk.failure ?? reason, index: index, seed: seed, shrunk: shrunk, original: outcome,
-                explanation: FailureExplanation(shrunk, of: scenario, interruption: isStopped), scenarioHash: plan.scenarioHash,
-                build: build)
+                explanation: explanation(of: shrunk), scenarioHash: plan.scenarioHash, build: build)
             if position == 0 { failure.lessPlausibleSeen = lessPlausibleSeen }
             return failure
         }

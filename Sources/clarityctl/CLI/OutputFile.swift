@@ -14,6 +14,13 @@ struct OutputFile {
         return OutputFile(path: path)
     }
 
+    /// Takes `option FILE` (`--perfetto FILE`, `--shrunk-scenario FILE`) if given.
+    static func take(_ option: String, from arguments: inout Arguments) throws -> OutputFile? {
+        guard let path = try arguments.value(of: option) else { return nil }
+        guard !path.isEmpty else { throw UsageError("option \(option) needs a file name") }
+        return OutputFile(path: path)
+    }
+
     /// A usage error when the file's directory is not there, for a command that must not ask
     /// the daemon for something it cannot keep.
     func checkDirectory() throws {

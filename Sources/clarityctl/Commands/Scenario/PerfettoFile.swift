@@ -11,21 +11,13 @@ struct PerfettoFile {
 
     /// Takes `--perfetto FILE` if given.
     static func take(from arguments: inout Arguments) throws -> PerfettoFile? {
-        guard let path = try arguments.value(of: "--perfetto") else { return nil }
-        guard !path.isEmpty else { throw UsageError("option --perfetto needs a file name") }
-        return PerfettoFile(path: path)
+        try OutputFile.take("--perfetto", from: &arguments).map { PerfettoFile(path: $0.path) }
     }
 
     /// Writes `result["perfetto"]` and says so on stderr (stdout keeps the result).
     func write(from result: JSONValue) throws {
         guard let trace = result["perfetto"] else { return }
-        var bytes = try JSONWire.bytes(trace)
-        bytes.append(UInt8(ascii: "\n"))
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw OutputFileError(path: path, reason: error.localizedDescription)
-        }
+        try OutputFile(path: path).write(try JSONWire.bytes(trace) + [UInt8(ascii: "\n")])
         let events = trace["otherData"]?["events"]?.intValue ?? 0
         FileHandle.standardError.write(Data("wrote \(events) trace events to \(path); open it at ui.perfetto.dev\n".utf8))
     }

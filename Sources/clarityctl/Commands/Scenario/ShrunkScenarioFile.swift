@@ -12,9 +12,7 @@ struct ShrunkScenarioFile {
 
     /// Takes `--shrunk-scenario FILE` if given.
     static func take(from arguments: inout Arguments) throws -> ShrunkScenarioFile? {
-        guard let path = try arguments.value(of: "--shrunk-scenario") else { return nil }
-        guard !path.isEmpty else { throw UsageError("option --shrunk-scenario needs a file name") }
-        return ShrunkScenarioFile(path: path)
+        try OutputFile.take("--shrunk-scenario", from: &arguments).map { ShrunkScenarioFile(path: $0.path) }
     }
 
     /// Writes the report's first failure's `shrunkScenario` and says so on stderr (stdout keeps
