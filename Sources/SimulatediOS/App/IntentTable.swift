@@ -14,7 +14,7 @@ public struct AppIntent<Target: Sendable>: Sendable {
         _ run: @escaping @Sendable (Target, Input) async throws -> any Encodable & Sendable
     ) -> AppIntent {
         AppIntent(name: name, arguments: arguments) { arguments, target throws(DeviceError) in
-            let input = try arguments.decode(Input.self)
+            let input = try arguments.decodeInput(Input.self)
             try input.validate()
             return { try await run(target, input) }
         }

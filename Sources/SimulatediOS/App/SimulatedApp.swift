@@ -126,6 +126,17 @@ public protocol IntentArguments: Sendable {
     /// Decodes the arguments as `type`, strictly: an unknown, missing or ill-typed member is
     /// refused as ``DeviceError/invalidArgument(field:reason:)`` naming it (`args.enabled`).
     func decode<T: Decodable>(_ type: T.Type) throws(DeviceError) -> T
+    /// Decodes the arguments as an intent's `Input`, as ``decode(_:)`` does. An input is a value
+    /// decoded from the arguments alone, so an implementation may hand back the one it decoded
+    /// before for the same arguments and type (an exploration sends the same intents thousands
+    /// of times); by default, it decodes.
+    func decodeInput<Input: IntentInput>(_ type: Input.Type) throws(DeviceError) -> Input
+}
+
+extension IntentArguments {
+    public func decodeInput<Input: IntentInput>(_ type: Input.Type) throws(DeviceError) -> Input {
+        try decode(type)
+    }
 }
 
 /// An intent's arguments as a type: decoded strictly, then ``validate()``d, before the intent runs.
