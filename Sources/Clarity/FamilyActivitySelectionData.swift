@@ -4,14 +4,19 @@ import SimulatediOS
 /// The Codable wrapper seed 000 stores under `shieldedAppsSelection` (task 2d note:
 /// "FamilyActivitySelectionData is a Codable wrapper for FamilyActivitySelection tokens"):
 /// application and category tokens, JSON-encoded as `Data` in the App Group.
-struct FamilyActivitySelectionData: Codable, Sendable, Equatable {
+struct FamilyActivitySelectionData: Codable, Sendable, Hashable {
     var applicationTokens: [String]
     var categoryTokens: [String]
 
+    /// The JSON, encoded once per process for the same selection: every schedule of an
+    /// exploration stores the scenario's selection again, and `JSONEncoder` was 3 % of it.
     var encoded: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(self)) ?? Data()
+        Data(
+            Self.encodings.value(for: self) { selection in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                return [UInt8]((try? encoder.encode(selection)) ?? Data())
+            })
     }
 
     static func decode(_ data: Data?) -> FamilyActivitySelectionData? {
@@ -25,4 +30,6 @@ struct FamilyActivitySelectionData: Codable, Sendable, Equatable {
     /// address with an enum tag in the pointer's spare bits, which LeakSanitizer does not read as
     /// a pointer, so every selection remembered here was reported as leaked (fuzz-snapshot).
     private static let decoded = SharedMemo<[UInt8], FamilyActivitySelectionData?>(capacity: 256)
+    /// Selections already encoded, as bytes (for the reason above).
+    private static let encodings = SharedMemo<FamilyActivitySelectionData, [UInt8]>(capacity: 256)
 }
