@@ -7,8 +7,8 @@ import Testing
 
 /// An intent's JSON arguments are decoded once per process for the same input type and JSON
 /// (every schedule of an exploration sends the scenario's intents again); a refused argument
-/// is refused every time, naming its field.
-@Suite struct IntentInputMemoTests {
+/// is refused every time, naming its field. Serialized: the tests count decodes of one type.
+@Suite(.serialized) struct IntentInputMemoTests {
     private static let decodes = DecodeCount()
 
     /// An input that counts how often it is decoded.
@@ -37,6 +37,16 @@ import Testing
             #expect(refusedField(["apps": "com.burbn.instagram"]) == "args.apps")
         }
         #expect(Self.decodes.value - before == 4)
+    }
+
+    /// A client may send arguments of up to a request's size: large ones are decoded every time,
+    /// never kept (256 remembered megabyte lists would hold a quarter of a gigabyte).
+    @Test func largeArgumentsAreNotRemembered() throws {
+        let apps = JSONValue.array((0..<2_000).map { .string("com.example.app\($0)") })
+        let large = JSONIntentArguments(value: ["apps": apps])
+        let before = Self.decodes.value
+        for _ in 0..<2 { _ = try table.prepare("select", large) }
+        #expect(Self.decodes.value - before == 2)
     }
 
     private func refusedField(_ arguments: JSONValue) -> String? {
