@@ -23,11 +23,15 @@ public struct FailureExplanation: Sendable {
     }
 
     /// Explains `outcome`, a failed schedule of `scenario`, replaying the sequential schedule
-    /// with the same quirks.
-    public init?(_ outcome: ScenarioOutcome, of scenario: Scenario, interruption: (@Sendable () -> Bool)? = nil) {
+    /// with the same quirks and the same tracing (`tracesEveryRead`: as `outcome` ran).
+    public init?(
+        _ outcome: ScenarioOutcome, of scenario: Scenario, interruption: (@Sendable () -> Bool)? = nil,
+        tracesEveryRead: Bool = true
+    ) {
         guard outcome.failure != nil else { return nil }
         let sequential = ScenarioRunner.run(
-            scenario, replaying: .deviations([]), quirks: outcome.quirks, interruption: interruption)
+            scenario, replaying: .deviations([]), quirks: outcome.quirks, interruption: interruption,
+            tracesEveryRead: tracesEveryRead)
         self.init(outcome, sequential: sequential)
     }
 

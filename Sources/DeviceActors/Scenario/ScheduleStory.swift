@@ -60,12 +60,6 @@ public enum ScheduleStory {
         }
     }
 
-    /// A value as compact JSON, cut to `limit` characters.
-    private static func shortJSON(_ value: some Encodable, limit: Int = 60) -> String {
-        let text = ScenarioOutcome.json(value)
-        return text.count <= limit ? text : String(text.prefix(limit)) + "…"
-    }
-
     private static func switchLine(_ decision: Decision, names: [Int: String]) -> String {
         func name(_ task: Int) -> String {
             let here = decision.candidates.first { $0.task == task }?.process
@@ -90,8 +84,9 @@ public enum ScheduleStory {
         let entry = effect.entry
         let what: String
         switch entry.payload {
-        case .storeRead(let suite, let key, _): what = "read \(suite)/\(key)"
-        case .storeWrite(let suite, let key, let value): what = "write \(suite)/\(key) = \(shortJSON(value))"
+        case .storeRead(let suite, let key, _, let seen):
+            what = "read \(suite)/\(key)" + (seen.map { $0.storedValue.map { " = \(ValueText.short($0))" } ?? " (absent)" } ?? "")
+        case .storeWrite(let suite, let key, let value): what = "write \(suite)/\(key) = \(ValueText.short(value))"
         case .storeRemove(let suite, let key): what = "remove \(suite)/\(key)"
         case .storeWriteLost(let suite, let key): what = "write lost \(suite)/\(key)"
         case .shieldApply(let store, let applications, _, let webDomains):
@@ -107,7 +102,7 @@ public enum ScheduleStory {
         case .notificationSuppressed(let title, _, let reason): what = "notification \"\(title)\" not shown: \(reason)"
         case .race(let lost): what = "lost update of \(lost.key): overwrote \(lost.otherActor)'s write (seq \(lost.otherWriteSeq)) unseen"
         case .app(let event, let fields):
-            what = ([event] + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(shortJSON($0.value))" })
+            what = ([event] + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(ValueText.short($0.value))" })
                 .joined(separator: " ")
         default: what = entry.payload.kind
         }
