@@ -9,8 +9,20 @@ import Testing
 /// and the write that lost it, with values — and the reads whose writer differs from the
 /// sequential run's; and every preemption the shrunk schedule keeps is one the failure needs.
 @Suite struct FailureStoryTests {
-    /// The shipped scenarios that pin a race (`expectFailure`) found by PCT within 300 schedules.
-    static let races = ["clarity-stale-verification", "scrollkitty-concurrent-bypass"]
+    /// Every shipped scenario that pins a race (`expectFailure`), read off config/scenarios:
+    /// one added there is checked here too.
+    static let races: [String] = {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../config/scenarios").standardizedFileURL
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".json") }.sorted().compactMap { file in
+            guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                object["expectFailure"] as? Bool == true
+            else { return nil }
+            return String(file.dropLast(".json".count))
+        }
+    }()
 
     private static func failure(_ name: String, schedules: Int = 300) throws -> (Scenario, ExplorationFailure) {
         let scenario = try shippedScenario(name)
@@ -127,22 +139,46 @@ import Testing
     /// After shrinking, no deviation can go under the shrinker's rules: the schedule without any
     /// one of them passes, diverges, fails another way, or needs more preemptions or a longer
     /// stall (then the deviation is a free pick that keeps a later one from being a preemption).
+    /// Every shipped race, its faults too; a race found in the scenario's own (FIFO) schedule
+    /// keeps FIFO's turns, which the same rule checks.
     @Test(arguments: races) func everyDeviationTheShrunkScheduleKeepsIsNeeded(_ name: String) throws {
         let (scenario, failure) = try Self.failure(name)
         let token = try ScheduleToken.parse(failure.schedule).get()
         let reason = ScenarioFailureReason(
             message: failure.message, step: failure.step, invariant: failure.invariant, kind: failure.kind)
-        #expect(!token.deviations.isEmpty, "a race needs a deviation")
-        let shrunk = SchedulePlausibility(
-            ScenarioRunner.run(scenario, replaying: .deviations(token.deviations, faults: token.faults), quirks: failure.quirks))
-        for dropped in token.deviations.indices {
-            var fewer = token.deviations
-            fewer.remove(at: dropped)
-            let outcome = ScenarioRunner.run(
-                scenario, replaying: .deviations(fewer, faults: token.faults), quirks: failure.quirks)
+        #expect(!token.deviations.isEmpty || !token.faults.isEmpty || failure.scheduleIndex == -1, "a race needs a deviation")
+        let shrunk = ScenarioRunner.run(scenario, replaying: .deviations(token.deviations, faults: token.faults), quirks: failure.quirks)
+        let removals =
+            token.deviations.indices.map { index in
+                var fewer = token.deviations
+                fewer.remove(at: index)
+                return ("deviation \(token.deviations[index])", fewer, token.faults)
+            }
+            + token.faults.indices.map { index in
+                var fewer = token.faults
+                fewer.remove(at: index)
+                return ("fault \(token.faults[index])", token.deviations, fewer)
+            }
+        for (removed, deviations, faults) in removals {
+            let outcome = ScenarioRunner.run(scenario, replaying: .deviations(deviations, faults: faults), quirks: failure.quirks)
             let same = outcome.divergence == nil && outcome.failure?.isSameFailure(as: reason) == true
-            let asGood = outcome.preemptions <= failure.preemptions && !(shrunk < SchedulePlausibility(outcome))
-            #expect(!(same && asGood), "\(name): deviation \(token.deviations[dropped]) is not needed")
+            let asGood =
+                outcome.preemptions <= shrunk.preemptions && !(SchedulePlausibility(shrunk) < SchedulePlausibility(outcome))
+            #expect(!(same && asGood), "\(name): \(removed) is not needed")
         }
+    }
+
+    /// The story says why each deviation stays (gap 4): Clarity's shrunk schedule keeps free
+    /// picks — switches that set no process aside — and each switch line says what the schedule
+    /// does without it (diverges, needs more preemptions, a less plausible stall).
+    @Test func everyKeptDeviationSaysWhyItStays() throws {
+        let (_, failure) = try Self.failure("clarity-stale-verification")
+        let token = try ScheduleToken.parse(failure.schedule).get()
+        for deviation in token.deviations {
+            let line = try #require(
+                failure.story.first { $0.hasPrefix("⇄ decision \(deviation.decision):") }, "\(deviation) \(failure.story)")
+            #expect(line.contains(" — kept: without it "), "\(line)")
+        }
+        #expect(!failure.story.contains { $0.contains("not needed") }, "\(failure.story)")
     }
 }

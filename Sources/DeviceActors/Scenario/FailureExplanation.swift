@@ -8,6 +8,9 @@ import ExtensionSandbox
 public struct FailureExplanation: Sendable {
     public let chain: CausalChain
     public let readsFromDiff: [ReadsFromChange]
+    /// Why the schedule keeps each deviation and fault, when asked (a shrunk failure of
+    /// `explore`): the story says it on each switch.
+    public internal(set) var needs: [DeviationNeed] = []
 
     /// Reads-from changes a story shows; the failure's `readsFromDiff` holds them all.
     static let shownChanges = 5
