@@ -201,7 +201,7 @@ public struct CausalChain: Sendable {
             value: read.value.map { ValueText.short($0) }, role: .read)
     }
 
-    /// `clarity.app read group.x/verified = true (seq 115), which clarity.monitor wrote (seq 103)`:
+    /// `wallet read group.x/verified = true (seq 115), which wallet.monitor wrote (seq 103)`:
     /// who wrote what the read saw, when another process did.
     private static func readText(_ read: ReadsFrom.Read) -> String {
         let text = link(read).text
