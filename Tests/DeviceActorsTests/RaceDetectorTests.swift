@@ -304,7 +304,7 @@ extension [TracedEffect] {
 
 extension TracedEffect {
     fileprivate func isRead(of key: String, by actor: String) -> Bool {
-        guard case .storeRead(_, key, _) = entry.payload else { return false }
+        guard case .storeRead(_, key, _, _) = entry.payload else { return false }
         return entry.actor == actor
     }
 

@@ -152,7 +152,10 @@ import Testing
         try child.run()
         #expect(child.wait(timeout: 120 * TestTimeouts.scale) == 1, "the schedule fails, as replay says")
         let text = try String(contentsOf: output, encoding: .utf8)
-        for decision in 0...2 { #expect(text.contains("decision \(decision) of 46, after seq 12; next: clarity.app (task "), "\(text)") }
+        // A replay traces the main app's reads: one comes between decisions 1 and 2.
+        for (decision, seq) in [(0, 24), (1, 24), (2, 25)] {
+            #expect(text.contains("decision \(decision) of 46, after seq \(seq); next: clarity.app (task "), "\(text)")
+        }
         #expect(!text.contains("decision 3 of 46"))
         #expect(text.contains("device clarity-stale-verification-at-d2 stands here"))
         let names = try daemon.call("device.list").arrayValue?.compactMap { $0["name"]?.stringValue } ?? []

@@ -28,8 +28,12 @@ struct ScenarioMethods: Sendable {
             }
             let scenario = try ScenarioFile.requested(request.scenario, catalog: catalog)
             let hash = ScenarioFile.hash(of: request.scenario)
-            let (outcome, seed) = try run(scenario, request, strategy: request.strategy ?? .fifo, caller.cancellation)
-            return try encode(result(of: outcome, seed: seed, scenario: scenario, hash: hash, request, caller.cancellation))
+            // A run traces as a live device does (a recorded session replays to its trace); a
+            // replay as the exploration that found it, every read with its value.
+            let (outcome, seed) = try run(
+                scenario, request, strategy: request.strategy ?? .fifo, caller.cancellation, tracesEveryRead: false)
+            return try encode(
+                result(of: outcome, seed: seed, scenario: scenario, hash: hash, request, caller.cancellation, tracesEveryRead: false))
         }
     }
 
@@ -93,7 +97,7 @@ struct ScenarioMethods: Sendable {
     /// strategy (`kind`); the seed it ran, if it was one.
     private func run(
         _ scenario: Scenario, _ request: ScheduleParams, strategy kind: ExplorationPlan.StrategyKind,
-        _ cancellation: RequestCancellation
+        _ cancellation: RequestCancellation, tracesEveryRead: Bool = true
     ) throws(RPCError) -> (ScenarioOutcome, ScheduleSeed?) {
         try request.check()
         let quirks = request.quirks ?? [:]
@@ -103,7 +107,8 @@ struct ScenarioMethods: Sendable {
         let hash = ScenarioFile.hash(of: request.scenario)
         if let schedule = request.schedule {
             outcome = ScenarioRunner.run(
-                scenario, replaying: try schedule.recorded(for: hash), quirks: quirks, interruption: interruption)
+                scenario, replaying: try schedule.recorded(for: hash), quirks: quirks, interruption: interruption,
+                tracesEveryRead: tracesEveryRead)
         } else {
             let expected =
                 kind == .pct
@@ -111,7 +116,8 @@ struct ScenarioMethods: Sendable {
             let made = ScheduleSeed(strategy: kind, seed: request.seed ?? 0, depth: request.depth, expectedDecisions: expected)
             seed = made
             outcome = ScenarioRunner.run(
-                scenario, seed: made, quirks: quirks, faults: scenario.faults, interruption: interruption)
+                scenario, seed: made, quirks: quirks, faults: scenario.faults, interruption: interruption,
+                tracesEveryRead: tracesEveryRead)
         }
         if outcome.interrupted { throw RPCError.cancelled(reason: cancellation.reason?.rawValue ?? "cancelled") }
         return (outcome, seed)
@@ -120,11 +126,12 @@ struct ScenarioMethods: Sendable {
     /// `scenario.run`'s and `scenario.replay`'s answer for `outcome`.
     private func result(
         of outcome: ScenarioOutcome, seed: ScheduleSeed?, scenario: Scenario, hash: String, _ request: ScheduleParams,
-        _ cancellation: RequestCancellation
+        _ cancellation: RequestCancellation, tracesEveryRead: Bool = true
     ) -> ScheduleResult {
         let trace = outcome.trace
         let plausibility = outcome.passed ? nil : SchedulePlausibility(outcome)
-        let explanation = FailureExplanation(outcome, of: scenario, interruption: { cancellation.isCancelled })
+        let explanation = FailureExplanation(
+            outcome, of: scenario, interruption: { cancellation.isCancelled }, tracesEveryRead: tracesEveryRead)
         return ScheduleResult(
                 passed: outcome.passed, failures: outcome.failure.map { [$0] } ?? [], strategy: seed?.strategy.rawValue ?? "replay",
                 seed: seed?.seed, depth: seed?.depth, expectedDecisions: seed?.expectedDecisions, schedule: outcome.schedule,

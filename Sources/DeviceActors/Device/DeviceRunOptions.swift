@@ -25,14 +25,20 @@ public struct DeviceRunOptions: Sendable {
     public var strategy: any SchedulingStrategy
     /// Whether the world keeps every pick (a scenario's schedule, to replay it).
     public var recordsSchedule: Bool
+    /// Whether every App Group read is traced with the value it returned, the main app's too (a
+    /// scenario's schedule, whose story and reads-from relation need them); otherwise extension
+    /// reads only, without their value (``AppGroupContainer``). Tracing is no scheduling point:
+    /// the decisions are the same either way.
+    public var tracesEveryRead: Bool
 
     public init(
         launch: Launch = .run, traceSequence: Int = 0, strategy: any SchedulingStrategy = FIFOStrategy(),
-        recordsSchedule: Bool = false
+        recordsSchedule: Bool = false, tracesEveryRead: Bool = false
     ) {
         self.launch = launch
         self.traceSequence = traceSequence
         self.strategy = strategy
         self.recordsSchedule = recordsSchedule
+        self.tracesEveryRead = tracesEveryRead
     }
 }

@@ -33,7 +33,8 @@ struct DeviceWiring {
             executor: world.makeExecutor(label: "deviceActivity"), clock: world.clock, tasks: world.tasks, calendar: calendar,
             catalog: catalog, trace: trace, apps: installation.names)
         let appGroups = AppGroupContainer(
-            executor: world.makeExecutor(label: "appGroups", notesAccesses: true), trace: trace, clock: world.clock)
+            executor: world.makeExecutor(label: "appGroups", notesAccesses: true), trace: trace, clock: world.clock,
+            tracesEveryRead: options.tracesEveryRead)
         let managedSettings = ManagedSettingsAgent(
             executor: world.makeExecutor(label: "managedSettings"), tasks: world.tasks, trace: trace, catalog: catalog)
         let notifications = NotificationAgent(executor: world.makeExecutor(label: "notifications"), clock: world.clock, trace: trace)

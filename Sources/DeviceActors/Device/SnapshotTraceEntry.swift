@@ -51,7 +51,10 @@ public struct SnapshotTraceEntry: Sendable, Codable {
         case "extension.terminate": payload = .extensionTerminate
         case "device.reboot": payload = .reboot
         case "clock.advance": payload = .clockAdvance(seconds: try c.decode(Double.self, forKey: Key("seconds")))
-        case "store.read": payload = .storeRead(suite: try string("suite"), key: try string("key"), bytes: try int("bytes"))
+        case "store.read":
+            let seen: ReadValue? =
+                c.contains(Key("value")) ? ReadValue(try c.decodeIfPresent(StoredValue.self, forKey: Key("value"))) : nil
+            payload = .storeRead(suite: try string("suite"), key: try string("key"), bytes: try int("bytes"), seen: seen)
         case "store.write":
             payload = .storeWrite(
                 suite: try string("suite"), key: try string("key"), value: try c.decode(StoredValue.self, forKey: Key("value")))

@@ -36,10 +36,15 @@ public struct TracedEffect: Sendable, Encodable {
             break
         case .clockAdvance(let seconds):
             try c.encode(seconds, forKey: Key("seconds"))
-        case .storeRead(let suite, let key, let bytes):
+        case .storeRead(let suite, let key, let bytes, let seen):
             try c.encode(suite, forKey: Key("suite"))
             try c.encode(key, forKey: Key("key"))
             try c.encode(bytes, forKey: Key("bytes"))
+            switch seen {
+            case .value(let value): try c.encode(value, forKey: Key("value"))
+            case .absent: try c.encodeNil(forKey: Key("value"))
+            case nil: break
+            }
         case .storeWrite(let suite, let key, let value):
             try c.encode(suite, forKey: Key("suite"))
             try c.encode(key, forKey: Key("key"))

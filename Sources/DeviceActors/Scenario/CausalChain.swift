@@ -29,7 +29,8 @@ public struct CausalChain: Sendable {
         } else {
             // An invariant that names the trace entry it judged (`trace seq 84`) saw nothing after it.
             let judged = Self.judgedSequence(failure.message).map { seq in entries.filter { $0.sequence <= seq } }
-            self.init(lastWritesTo: target, entries: judged ?? entries, readsFrom: readsFrom)
+            let judgedEntry = judged?.last.flatMap { $0.sequence == Self.judgedSequence(failure.message) ? $0 : nil }
+            self.init(lastWritesTo: target, entries: judged ?? entries, readsFrom: readsFrom, judged: judgedEntry)
         }
     }
 
@@ -127,13 +128,13 @@ public struct CausalChain: Sendable {
         let losing = readsFrom.writes.first { $0.seq == lost.writeSeq }
         let readLink = CausalLink(
             seq: lost.readSeq, actor: read?.name.actor ?? losing?.name.actor ?? "?", op: "read", key: item,
-            value: read?.value.map(Self.json), role: .read)
+            value: read?.value.map { ValueText.short($0) }, role: .read)
         let otherLink = CausalLink(
             seq: lost.otherWriteSeq, actor: lost.otherActor, op: other?.value == nil ? "remove" : "write", key: item,
-            value: other?.value.map(Self.json), role: .interleavedWrite)
+            value: other?.value.map { ValueText.short($0) }, role: .interleavedWrite)
         let losingLink = CausalLink(
             seq: lost.writeSeq, actor: losing?.name.actor ?? readLink.actor, op: losing?.value == nil ? "remove" : "write",
-            key: item, value: losing?.value.map(Self.json), role: .losingWrite)
+            key: item, value: losing?.value.map { ValueText.short($0) }, role: .losingWrite)
         links = [readLink, otherLink, losingLink]
         func wrote(_ link: CausalLink) -> String { link.value.map { "wrote \($0)" } ?? "removed it" }
         summary =
@@ -142,7 +143,7 @@ public struct CausalChain: Sendable {
             + "\(losingLink.actor) \(wrote(losingLink)) over it (seq \(losingLink.seq))"
     }
 
-    private init(lastWritesTo target: Target, entries: [TraceEntry<Effect>], readsFrom: ReadsFrom) {
+    private init(lastWritesTo target: Target, entries: [TraceEntry<Effect>], readsFrom: ReadsFrom, judged: TraceEntry<Effect>?) {
         var writes: [(index: Int, link: CausalLink)] = []
         for (index, entry) in entries.enumerated().reversed() where writes.count < Self.lastWrites {
             if let link = Self.write(entry, target: target) { writes.insert((index, link), at: 0) }
@@ -157,10 +158,7 @@ public struct CausalChain: Sendable {
             let seqs = entries[start..<index].filter { $0.actor == write.actor && $0.payload.kind == "store.read" }
                 .map(\.sequence).suffix(Self.readsPerWrite)
             for read in readsFrom.reads where seqs.contains(read.seq) && !links.contains(where: { $0.seq == read.seq }) {
-                links.append(
-                    CausalLink(
-                        seq: read.seq, actor: read.name.actor, op: "read", key: read.name.item, value: read.value.map(Self.json),
-                        role: .read))
+                links.append(Self.link(read))
             }
             links.append(write)
         }
@@ -170,10 +168,45 @@ public struct CausalChain: Sendable {
             return CausalLink(seq: entry.sequence, actor: entry.actor, op: "fault", key: at, value: fault, role: .fault)
         }
         links += faults
-        self.links = links
+        let led = judged.map { Self.readsLeading(to: $0, entries: entries, readsFrom: readsFrom) } ?? []
+        self.links = (links + led.map(Self.link).filter { read in !links.contains { $0.seq == read.seq } })
+            .sorted { $0.seq < $1.seq }
+        let from = links.isEmpty ? nil : "from: " + links.map { $0.role == .read ? $0.text : "→ " + $0.text }.joined(separator: "; ")
+        guard let judged, !led.isEmpty else {
+            summary = from
+            return
+        }
         summary =
-            links.isEmpty
-            ? nil : "from: " + links.map { $0.role == .read ? $0.text : "→ " + $0.text }.joined(separator: "; ")
+            led.map(Self.readText).joined(separator: ", ") + " just before what failed (seq \(judged.sequence))"
+            + (from.map { "; " + $0 } ?? "")
+    }
+
+    /// The reads the process that did what an invariant judged made just before it (since its
+    /// previous other operation, at most ``readsPerWrite``): what it decided on, a stale value
+    /// another process wrote among them.
+    private static func readsLeading(
+        to judged: TraceEntry<Effect>, entries: [TraceEntry<Effect>], readsFrom: ReadsFrom
+    ) -> [ReadsFrom.Read] {
+        var seqs: [Int] = []
+        for entry in entries.reversed() where entry.sequence < judged.sequence && entry.actor == judged.actor {
+            guard entry.payload.kind == "store.read", seqs.count < readsPerWrite else { break }
+            seqs.insert(entry.sequence, at: 0)
+        }
+        return readsFrom.reads.filter { seqs.contains($0.seq) }
+    }
+
+    private static func link(_ read: ReadsFrom.Read) -> CausalLink {
+        CausalLink(
+            seq: read.seq, actor: read.name.actor, op: "read", key: read.name.item,
+            value: read.value.map { ValueText.short($0) }, role: .read)
+    }
+
+    /// `wallet read group.x/verified = true (seq 115), which wallet.monitor wrote (seq 103)`:
+    /// who wrote what the read saw, when another process did.
+    private static func readText(_ read: ReadsFrom.Read) -> String {
+        let text = link(read).text
+        guard let writerSeq = read.writerSeq, read.writer.actor != read.name.actor else { return text }
+        return text + ", which \(read.writer.actor) wrote (seq \(writerSeq))"
     }
 
     /// The write or shield change `entry` is, when the target covers it.
@@ -181,23 +214,17 @@ public struct CausalChain: Sendable {
         switch entry.payload {
         case .storeWrite(let suite, let key, let value) where target.covers(item: suite + "/" + key):
             CausalLink(
-                seq: entry.sequence, actor: entry.actor, op: "write", key: suite + "/" + key, value: json(value),
+                seq: entry.sequence, actor: entry.actor, op: "write", key: suite + "/" + key, value: ValueText.short(value),
                 role: .lastWrite)
         case .storeRemove(let suite, let key) where target.covers(item: suite + "/" + key):
             CausalLink(seq: entry.sequence, actor: entry.actor, op: "remove", key: suite + "/" + key, value: nil, role: .lastWrite)
         case .shieldApply(let store, let applications, _, let webDomains) where target.coversShields:
             CausalLink(
                 seq: entry.sequence, actor: entry.actor, op: "shield", key: store,
-                value: json(applications + webDomains.map(WebDomain.foregroundName)), role: .lastWrite)
+                value: ValueText.short(applications + webDomains.map(WebDomain.foregroundName)), role: .lastWrite)
         case .shieldClear(let store) where target.coversShields:
             CausalLink(seq: entry.sequence, actor: entry.actor, op: "clear shield", key: store, value: nil, role: .lastWrite)
         default: nil
         }
-    }
-
-    /// A value as compact JSON, cut to 60 characters.
-    static func json(_ value: some Encodable) -> String {
-        let text = ScenarioOutcome.json(value)
-        return text.count <= 60 ? text : String(text.prefix(60)) + "…"
     }
 }

@@ -21,9 +21,13 @@ public struct ExplorationFailure: Sendable, Encodable {
     public let schedule: String
     /// Switches away from a process that could have gone on (CHESS's preemptions), in the shrunk
     /// schedule and in the schedule as first found; the deviations from the non-preemptive
-    /// schedule, and the decisions of the schedule as first found.
+    /// schedule, and the decisions of the schedule as first found. The scenario's own (FIFO)
+    /// schedule preempts no one, it takes turns: a failure of it, told as FIFO ran it, counts 0
+    /// preemptions and its turns as ``switches``, as `scenario.run` does.
     public let preemptions: Int
     public let originalPreemptions: Int
+    /// Every switch of the shrunk schedule, preemption or FIFO's turn.
+    public let switches: Int
     public let deviations: Int
     public let originalLength: Int
     /// The shrunk schedule told as a story: the operations around each switch, then the
@@ -60,8 +64,11 @@ public struct ExplorationFailure: Sendable, Encodable {
         expectedDecisions = seed.expectedDecisions
         schedule = ScheduleToken(scenarioHash: scenarioHash, deviations: shrunk.deviations, faults: shrunk.faults).description
         faults = shrunk.faults.sorted().map(\.description)
-        preemptions = shrunk.preemptions
-        originalPreemptions = original.preemptions
+        // FIFO's own schedule, not shrunk to another: its switches are turns.
+        let fifoTurns = seed.strategy == .fifo && shrunk.deviations == original.deviations
+        preemptions = fifoTurns ? 0 : shrunk.preemptions
+        originalPreemptions = seed.strategy == .fifo ? 0 : original.preemptions
+        switches = shrunk.preemptions
         deviations = shrunk.deviations.count
         originalLength = original.decisions
         story = ScheduleStory.lines(of: shrunk, explanation: explanation)

@@ -8,6 +8,9 @@ import ExtensionSandbox
 public struct FailureExplanation: Sendable {
     public let chain: CausalChain
     public let readsFromDiff: [ReadsFromChange]
+    /// Why the schedule keeps each deviation and fault, when asked (a shrunk failure of
+    /// `explore`): the story says it on each switch.
+    public internal(set) var needs: [DeviationNeed] = []
 
     /// Reads-from changes a story shows; the failure's `readsFromDiff` holds them all.
     static let shownChanges = 5
@@ -23,11 +26,15 @@ public struct FailureExplanation: Sendable {
     }
 
     /// Explains `outcome`, a failed schedule of `scenario`, replaying the sequential schedule
-    /// with the same quirks.
-    public init?(_ outcome: ScenarioOutcome, of scenario: Scenario, interruption: (@Sendable () -> Bool)? = nil) {
+    /// with the same quirks and the same tracing (`tracesEveryRead`: as `outcome` ran).
+    public init?(
+        _ outcome: ScenarioOutcome, of scenario: Scenario, interruption: (@Sendable () -> Bool)? = nil,
+        tracesEveryRead: Bool = true
+    ) {
         guard outcome.failure != nil else { return nil }
         let sequential = ScenarioRunner.run(
-            scenario, replaying: .deviations([]), quirks: outcome.quirks, interruption: interruption)
+            scenario, replaying: .deviations([]), quirks: outcome.quirks, interruption: interruption,
+            tracesEveryRead: tracesEveryRead)
         self.init(outcome, sequential: sequential)
     }
 

@@ -10,9 +10,10 @@ import ExtensionSandbox
 /// n-th read of that item by that actor), a write (actor, its n-th write of that item). The item
 /// is `suite/key`; a removal is a write (of nothing).
 ///
-/// The value a read saw is the last write of its item traced before it: exact unless
-/// `lateDefaultsPropagation` holds writes back, when a read may see an older value than the one
-/// shown. Reads of an item nobody wrote in the run read its initial value (``Write/initial``).
+/// The value a read saw is the one its trace entry carries (a scenario's schedule traces every
+/// read with its value); else the last write of its item traced before it. The writer is always
+/// that last write: exact unless `lateDefaultsPropagation` holds writes back. Reads of an item
+/// nobody wrote in the run read its initial value (``Write/initial``).
 public struct ReadsFrom: Sendable {
     /// A write, named across schedules; ``initial`` is the value the item had before the run.
     public struct Write: Hashable, Sendable {
@@ -68,14 +69,15 @@ public struct ReadsFrom: Sendable {
         var writeCounts: [ActorItem: Int] = [:]
         for entry in entries {
             switch entry.payload {
-            case .storeRead(let suite, let key, _):
+            case .storeRead(let suite, let key, _, let traced):
                 let item = suite + "/" + key
                 let nth = readCounts[ActorItem(actor: entry.actor, item: item), default: 0] + 1
                 readCounts[ActorItem(actor: entry.actor, item: item)] = nth
                 let seen = last[item]
                 reads.append(
                     Read(
-                        name: ReadName(actor: entry.actor, item: item, nth: nth), seq: entry.sequence, value: seen?.value,
+                        name: ReadName(actor: entry.actor, item: item, nth: nth), seq: entry.sequence,
+                        value: traced.map(\.storedValue) ?? seen?.value,
                         writer: seen?.name ?? .initial, writerSeq: seen?.seq))
             case .storeWrite(let suite, let key, _), .storeRemove(let suite, let key):
                 let item = suite + "/" + key

@@ -17,6 +17,10 @@ public struct ReadsFromChange: Sendable, Encodable, Equatable {
     public let sequentialSeq: Int?
     public let sequentialWriter: String?
     public let sequentialWriterSeq: Int?
+    /// What the read saw in the failing run and in the sequential run, as a story prints values
+    /// (nil: the key was absent, or the run made no such read).
+    public let value: String?
+    public let sequentialValue: String?
 
     init(read: ReadsFrom.Read, sequential: ReadsFrom.Read?) {
         actor = read.name.actor
@@ -28,6 +32,8 @@ public struct ReadsFromChange: Sendable, Encodable, Equatable {
         sequentialSeq = sequential?.seq
         sequentialWriter = sequential.map { Self.name($0.writer) }
         sequentialWriterSeq = sequential?.writerSeq
+        value = read.value.map { ValueText.short($0) }
+        sequentialValue = sequential?.value.map { ValueText.short($0) }
     }
 
     init(missing read: ReadsFrom.Read) {
@@ -40,17 +46,20 @@ public struct ReadsFromChange: Sendable, Encodable, Equatable {
         sequentialSeq = read.seq
         sequentialWriter = Self.name(read.writer)
         sequentialWriterSeq = read.writerSeq
+        value = nil
+        sequentialValue = read.value.map { ValueText.short($0) }
     }
 
     private static func name(_ write: ReadsFrom.Write) -> String { write == .initial ? "initial" : write.actor }
 
-    /// `wallet.monitor's 2nd read of group.x/spent read seq 44 (wallet.shieldAction) where the
-    /// sequential run read seq 31 (wallet)`.
+    /// `wallet.monitor's 2nd read of group.x/spent read seq 44 (wallet.shieldAction) = 4 where the
+    /// sequential run read seq 31 (wallet) = 3`.
     public var line: String {
         let read = "\(actor)'s \(Self.ordinal(nth)) read of \(key)"
-        func source(_ seq: Int?, _ writer: String?) -> String {
-            guard let writer, writer != "initial", let seq else { return "its initial value" }
-            return "seq \(seq) (\(writer))"
+        func source(_ seq: Int?, _ writer: String?, _ value: String? = nil) -> String {
+            let shown = value.map { " = \($0)" } ?? ""
+            guard let writer, writer != "initial", let seq else { return "its initial value" + shown }
+            return "seq \(seq) (\(writer))" + shown
         }
         guard let seq else {
             return "\(read) (seq \(sequentialSeq ?? 0) in the sequential run, of \(source(sequentialWriterSeq, sequentialWriter))) did not happen"
@@ -58,7 +67,8 @@ public struct ReadsFromChange: Sendable, Encodable, Equatable {
         guard sequentialWriter != nil else {
             return "\(read) (seq \(seq)) read \(source(writerSeq, writer)); the sequential run made no such read"
         }
-        return "\(read) read \(source(writerSeq, writer)) where the sequential run read \(source(sequentialWriterSeq, sequentialWriter))"
+        return "\(read) read \(source(writerSeq, writer, value)) where the sequential run read "
+            + source(sequentialWriterSeq, sequentialWriter, sequentialValue)
     }
 
     static func ordinal(_ n: Int) -> String {

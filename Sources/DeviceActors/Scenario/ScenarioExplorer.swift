@@ -155,9 +155,13 @@ public enum ScenarioExplorer {
                     interruption: isStopped)
                 if replayed.failure?.isSameFailure(as: reason) == true { shrunk = replayed }
             }
+            var explained = explanation(of: shrunk)
+            if position < shrunkCount {
+                explained?.needs = DeviationNeed.needs(of: shrunk, scenario: scenario, interruption: isStopped) ?? []
+            }
             var failure = ExplorationFailure(
                 reason: shrunk.failure ?? reason, index: index, seed: seed, shrunk: shrunk, original: outcome,
-                explanation: explanation(of: shrunk), scenarioHash: plan.scenarioHash, build: build)
+                explanation: explained, scenarioHash: plan.scenarioHash, build: build)
             if position == 0 { failure.lessPlausibleSeen = lessPlausibleSeen }
             return failure
         }

@@ -11,9 +11,13 @@ public enum ScenarioRunner {
     /// - Parameter interruption: asked between steps and before each instant at which timers
     ///   fire; once it says true the run stops, ``ScenarioOutcome/interrupted`` (nobody waits
     ///   for it any more).
+    /// - Parameter tracesEveryRead: every App Group read traced with its value, the main app's
+    ///   too (``DeviceRunOptions/tracesEveryRead``): what stories, coverage and shrinking read.
+    ///   Off only for `scenario.run`, whose trace is the one a live device would make (a
+    ///   recorded session replays to its trace). The decisions are the same either way.
     public static func run(
         _ scenario: Scenario, strategy: any SchedulingStrategy, quirks: [String: Bool] = [:], faults: FaultPlan = .none,
-        interruption: (@Sendable () -> Bool)? = nil
+        interruption: (@Sendable () -> Bool)? = nil, tracesEveryRead: Bool = true
     ) -> ScenarioOutcome {
         var config = scenario.config
         config.quirks.merge(quirks) { _, swarm in swarm }
@@ -22,7 +26,7 @@ public enum ScenarioRunner {
         do {
             device = try SimulatedDevice(
                 scenario.device(named: scenario.deviceName, config: config),
-                options: DeviceRunOptions(strategy: strategy, recordsSchedule: true))
+                options: DeviceRunOptions(strategy: strategy, recordsSchedule: true, tracesEveryRead: tracesEveryRead))
         } catch {
             return ScenarioOutcome(
                 failure: ScenarioFailureReason(message: "the device could not be made: \(error)", step: nil, invariant: nil),
@@ -41,18 +45,18 @@ public enum ScenarioRunner {
     /// `faults` kinds seeded by the same seed.
     public static func run(
         _ scenario: Scenario, seed: ScheduleSeed, quirks: [String: Bool] = [:], faults: Set<Fault> = [],
-        interruption: (@Sendable () -> Bool)? = nil
+        interruption: (@Sendable () -> Bool)? = nil, tracesEveryRead: Bool = true
     ) -> ScenarioOutcome {
         run(
             scenario, strategy: seed.makeStrategy(), quirks: quirks, faults: seed.faultPlan(enabled: faults),
-            interruption: interruption)
+            interruption: interruption, tracesEveryRead: tracesEveryRead)
     }
 
     /// One schedule from its recorded picks: the task at every decision, or only the deviations
     /// from the non-preemptive pick (``ReplayStrategy``).
     public static func run(
         _ scenario: Scenario, replaying schedule: RecordedSchedule, quirks: [String: Bool] = [:],
-        interruption: (@Sendable () -> Bool)? = nil
+        interruption: (@Sendable () -> Bool)? = nil, tracesEveryRead: Bool = true
     ) -> ScenarioOutcome {
         let strategy =
             switch schedule {
@@ -60,7 +64,8 @@ public enum ScenarioRunner {
             case .deviations(let deviations, _): ReplayStrategy(deviations: deviations)
             }
         return run(
-            scenario, strategy: strategy, quirks: quirks, faults: .replaying(schedule.faults), interruption: interruption)
+            scenario, strategy: strategy, quirks: quirks, faults: .replaying(schedule.faults), interruption: interruption,
+            tracesEveryRead: tracesEveryRead)
     }
 
     /// The decisions of the scenario's FIFO run: PCT's estimate of a schedule's length.

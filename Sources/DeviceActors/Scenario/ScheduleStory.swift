@@ -21,7 +21,11 @@ public enum ScheduleStory {
     /// explanation: the causal chain and the reads that differ from the sequential run.
     public static func lines(of outcome: ScenarioOutcome, explanation: FailureExplanation? = nil) -> [String] {
         let events = outcome.trace.filter { told.contains($0.entry.payload.kind) }
-        let switches = switches(of: outcome)
+        var kept: [Int: String] = [:]
+        for need in explanation?.needs ?? [] {
+            if case .deviation(let deviation) = need.removed { kept[deviation.decision] = need.text }
+        }
+        let switches = switches(of: outcome, kept: kept)
         var lines: [String] = []
         if switches.isEmpty {
             lines = ["no switch: the schedule runs each process until it waits or ends"] + events.suffix(before + after).map(line)
@@ -43,7 +47,9 @@ public enum ScheduleStory {
     /// The schedule's switches (preemptions, and picks off the non-preemptive schedule), each
     /// told as a story line and placed after the trace event it followed: the story's and
     /// `--perfetto`'s marks.
-    public static func switches(of outcome: ScenarioOutcome) -> [PerfettoTrace.ScheduleSwitch] {
+    ///
+    /// `kept` adds to a deviation's line why the schedule keeps it (``DeviationNeed``).
+    public static func switches(of outcome: ScenarioOutcome, kept: [Int: String] = [:]) -> [PerfettoTrace.ScheduleSwitch] {
         // A task is named by the process it runs for at the decision; one that announced nothing
         // there, by the first process it announced elsewhere (a task can move from one process
         // to another: a delivery runs the monitor's callback, then SpringBoard asks
@@ -56,14 +62,9 @@ public enum ScheduleStory {
             }
         }
         return outcome.decisionLog.filter { $0.isPreemption || $0.deviates }.map {
-            PerfettoTrace.ScheduleSwitch(afterSequence: $0.position, label: switchLine($0, names: names))
+            let why = kept[$0.index].map { " — \($0)" } ?? ""
+            return PerfettoTrace.ScheduleSwitch(afterSequence: $0.position, label: switchLine($0, names: names) + why)
         }
-    }
-
-    /// A value as compact JSON, cut to `limit` characters.
-    private static func shortJSON(_ value: some Encodable, limit: Int = 60) -> String {
-        let text = ScenarioOutcome.json(value)
-        return text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
 
     private static func switchLine(_ decision: Decision, names: [Int: String]) -> String {
@@ -90,8 +91,9 @@ public enum ScheduleStory {
         let entry = effect.entry
         let what: String
         switch entry.payload {
-        case .storeRead(let suite, let key, _): what = "read \(suite)/\(key)"
-        case .storeWrite(let suite, let key, let value): what = "write \(suite)/\(key) = \(shortJSON(value))"
+        case .storeRead(let suite, let key, _, let seen):
+            what = "read \(suite)/\(key)" + (seen.map { $0.storedValue.map { " = \(ValueText.short($0))" } ?? " (absent)" } ?? "")
+        case .storeWrite(let suite, let key, let value): what = "write \(suite)/\(key) = \(ValueText.short(value))"
         case .storeRemove(let suite, let key): what = "remove \(suite)/\(key)"
         case .storeWriteLost(let suite, let key): what = "write lost \(suite)/\(key)"
         case .shieldApply(let store, let applications, _, let webDomains):
@@ -107,7 +109,7 @@ public enum ScheduleStory {
         case .notificationSuppressed(let title, _, let reason): what = "notification \"\(title)\" not shown: \(reason)"
         case .race(let lost): what = "lost update of \(lost.key): overwrote \(lost.otherActor)'s write (seq \(lost.otherWriteSeq)) unseen"
         case .app(let event, let fields):
-            what = ([event] + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(shortJSON($0.value))" })
+            what = ([event] + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(ValueText.short($0.value))" })
                 .joined(separator: " ")
         default: what = entry.payload.kind
         }

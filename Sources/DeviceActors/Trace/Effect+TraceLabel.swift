@@ -11,7 +11,7 @@ extension Effect {
         case .extensionCallback(let name): name
         case .extensionJetsam: "jetsam"
         case .extensionTerminate: "terminate"
-        case .storeRead(_, let key, _): "read \(key)"
+        case .storeRead(_, let key, _, _): "read \(key)"
         case .storeWrite(_, let key, _): "write \(key)"
         case .storeRemove(_, let key): "remove \(key)"
         case .storeWriteLost(_, let key): "write lost \(key)"

@@ -17,6 +17,12 @@ import Foundation
 /// With the race detector on (config `raceDetector`), main-app reads are traced too, so every
 /// read a lost update names is in the trace, and each write that reaches the store is checked
 /// by ``LostUpdateDetector``; a lost update is traced as `race` under the writer.
+///
+/// A device made with `tracesEveryRead` (a scenario's schedule, ``DeviceRunOptions``) traces
+/// every read a process makes, the main app's too, with the value it returned (`seen`): what a
+/// failure's story and the reads-from relation need. A main-app read traced only for that is
+/// recorded quietly (``DeviceTrace/recordQuietly(_:)``): tracing it is no scheduling point and
+/// wakes no `waitUntil`, so the schedule's decisions are those of a device without it.
 @_spi(Host) public actor AppGroupContainer: WorldActor {
     /// Made with ``WorldActorExecutor/notesAccesses``: every method notes what it touches
     /// (``Scheduler/note(_:)``), a suite's key, so that `dfs` knows that writes of different keys
@@ -36,6 +42,8 @@ import Foundation
     @_spi(Host) public private(set) var unlockedSinceBoot = true
     /// Set when the race detector is on.
     private var raceDetector: LostUpdateDetector?
+    /// Every read is traced, with its value.
+    private let tracesEveryRead: Bool
 
     /// An extension's write that other processes don't see yet.
     private struct StagedWrite {
@@ -53,10 +61,13 @@ import Foundation
         }
     }
 
-    @_spi(Host) public init(executor: WorldActorExecutor, trace: DeviceTrace, clock: VirtualClock) {
+    @_spi(Host) public init(
+        executor: WorldActorExecutor, trace: DeviceTrace, clock: VirtualClock, tracesEveryRead: Bool = false
+    ) {
         self.executor = executor
         self.trace = trace
         self.clock = clock
+        self.tracesEveryRead = tracesEveryRead
         self.suites = [:]
     }
 
@@ -98,9 +109,13 @@ import Foundation
             value = stored
             view = .store
         }
-        if let context, context.sandbox != nil || raceDetector != nil {
-            let seq = trace.record(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0))
+        guard let context else { return value }
+        let seen = tracesEveryRead ? ReadValue(value) : nil
+        if context.sandbox != nil || raceDetector != nil {
+            let seq = trace.record(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0, seen: seen))
             raceDetector?.read(in: context, suite: suite, key: key, seq: seq, view: view)
+        } else if let seen {
+            _ = trace.recordQuietly(.storeRead(suite: suite, key: key, bytes: value?.encodedSize ?? 0, seen: seen))
         }
         return value
     }

@@ -12,6 +12,9 @@ public final class DeviceTrace: @unchecked Sendable {
     @_spi(Host) public let clock: VirtualClock
     /// World tasks waiting for the next effect (``nextEffect(after:orUntil:)``).
     private var waiters: [EffectWaiter] = []
+    /// The sequence of the last effect that wakes waiters (every effect but a quiet one,
+    /// ``recordQuietly(_:)``).
+    private var lastWakingSequence: Int
 
     /// The most bytes a device's trace holds (estimated): 24 MiB, room for about 90 000 effects
     /// (each takes 272 bytes in the trace on x86_64, ``TraceRecorder/entryOverhead``, plus what
@@ -22,6 +25,7 @@ public final class DeviceTrace: @unchecked Sendable {
         clock: VirtualClock, capacity: Int = 100_000, byteCapacity: Int = DeviceTrace.byteCapacity, lastSequence: Int = 0
     ) {
         self.clock = clock
+        self.lastWakingSequence = lastSequence
         self.recorder = TraceRecorder(
             capacity: capacity, byteCapacity: byteCapacity, lastSequence: lastSequence, cost: { $0.heldBytes })
     }
@@ -32,6 +36,17 @@ public final class DeviceTrace: @unchecked Sendable {
     @_spi(Host) public func record(_ effect: Effect) -> Int {
         let context = CallbackContext.current
         return append(time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect)
+    }
+
+    /// Records `effect` as ``record(_:)`` does, without waking a task waiting for the next
+    /// effect: an entry that exists only to explain a run (a main-app read traced because the
+    /// device traces every read) must not make a `waitUntil` look again, which would add
+    /// scheduling decisions (config/scheduling-points.json).
+    @_spi(Host) public func recordQuietly(_ effect: Effect) -> Int {
+        let context = CallbackContext.current
+        return recorder.record(
+            time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect
+        ).sequence
     }
 
     /// Records an effect of the platform itself (`springBoard`, `deviceActivity`), whoever is running.
@@ -62,7 +77,7 @@ public final class DeviceTrace: @unchecked Sendable {
     /// first: how a scenario's `waitUntil` looks again only when something happened — including
     /// while it was looking, since evaluating a condition may await, and other tasks run then.
     @_spi(Host) public func nextEffect(after sequence: Int, orUntil deadline: VirtualInstant) async -> Bool {
-        guard recorder.lastSequence <= sequence else { return true }
+        guard lastWakingSequence <= sequence else { return true }
         let clock = clock
         return await withCheckedContinuation { continuation in
             let waiter = EffectWaiter(continuation)
@@ -74,6 +89,7 @@ public final class DeviceTrace: @unchecked Sendable {
     @discardableResult
     private func append(time: VirtualInstant, actor: String, sandbox: String?, payload: Effect) -> Int {
         let sequence = recorder.record(time: time, actor: actor, sandbox: sandbox, payload: payload).sequence
+        lastWakingSequence = sequence
         if !waiters.isEmpty {
             let woken = waiters
             waiters.removeAll()

@@ -7,7 +7,9 @@ extension Effect {
         case .extensionLaunch, .extensionCallback, .extensionJetsam, .extensionTerminate, .clockAdvance, .reboot,
             .focusMode, .contacts:
             return 0
-        case .storeRead(let suite, let key, _), .storeRemove(let suite, let key), .storeWriteLost(let suite, let key):
+        case .storeRead(let suite, let key, _, let seen):
+            return suite.utf8.count + key.utf8.count + (seen?.storedValue?.heldBytes ?? 0)
+        case .storeRemove(let suite, let key), .storeWriteLost(let suite, let key):
             return suite.utf8.count + key.utf8.count
         case .storeWrite(let suite, let key, let value):
             return suite.utf8.count + key.utf8.count + value.heldBytes

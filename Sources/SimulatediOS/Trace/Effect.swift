@@ -9,7 +9,9 @@ public enum Effect: Sendable, Equatable {
     case extensionCallback(name: String)
     case extensionJetsam(usedBytes: Int, budgetBytes: Int)
     case extensionTerminate
-    case storeRead(suite: String, key: String, bytes: Int)
+    /// `seen`: what the read returned, when the device traces every read with its value
+    /// (``AppGroupContainer``; scenario runs); nil otherwise.
+    case storeRead(suite: String, key: String, bytes: Int, seen: ReadValue? = nil)
     case storeWrite(suite: String, key: String, value: StoredValue)
     case storeRemove(suite: String, key: String)
     /// A write lost to `lateDefaultsPropagation`: its process ended before it reached the store.

@@ -129,6 +129,15 @@ enum ScenarioView {
         return "\(decisions), no preemption (\(PlainText.counted(switches, "switch", plural: "switches")): FIFO's turns)"
     }
 
+    /// `1 (3 as found)`; a failure of FIFO's own schedule: `0 (78 switches: FIFO's turns)`.
+    private static func preemptionsText(_ failure: JSONValue) -> String {
+        let preemptions = "\(text(failure["preemptions"])) (\(text(failure["originalPreemptions"])) as found)"
+        guard failure["strategy"] == "fifo", failure["preemptions"] == 0, let switches = failure["switches"]?.intValue,
+            switches > 0
+        else { return preemptions }
+        return "0 (\(PlainText.counted(switches, "switch", plural: "switches")): FIFO's turns)"
+    }
+
     /// What a failure says about itself, after its message.
     private static func failureFacts(_ failure: JSONValue) -> [(String, String)] {
         var facts = [
@@ -138,7 +147,7 @@ enum ScenarioView {
         if let depth = failure["depth"] { facts.append(("depth", text(depth))) }
         if let kind = failure["kind"], kind != .null { facts.append(("kind", text(kind))) }
         facts += [
-            ("preemptions", "\(text(failure["preemptions"])) (\(text(failure["originalPreemptions"])) as found)"),
+            ("preemptions", preemptionsText(failure)),
             ("schedule", "\(text(failure["schedule"])) (\(PlainText.counted(failure["deviations"]?.intValue ?? 0, "switch", plural: "switches")) from running each process on; \(text(failure["originalLength"])) decisions as found)"),
             ("quirks", quirksText(failure["quirks"])),
         ]
