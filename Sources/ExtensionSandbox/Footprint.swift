@@ -34,9 +34,18 @@ public struct Access: Hashable, Sendable {
 /// The trace is history, not state: steps that only append to it still commute.
 public struct Footprint: Sendable, Equatable {
     public private(set) var accesses: Set<Access> = []
+    /// The tasks whose jobs ran in the step (recorded runs only): the picked one, and any task
+    /// left the only one ready. A sleeper among them has taken its step, so it wakes
+    /// (``Scheduler``'s run loop notes them).
+    public private(set) var ran: Set<Int> = []
 
     public init(_ accesses: Set<Access> = []) {
         self.accesses = accesses
+    }
+
+    /// A job of `task` runs in this step.
+    mutating func enter(_ task: Int) {
+        ran.insert(task)
     }
 
     mutating func insert(_ access: Access) {

@@ -275,10 +275,11 @@ public final class Scheduler: TaskExecutor, @unchecked Sendable {
             }
             ran += 1
             steps += 1
-            if recordsFootprints, !stepFootprints.isEmpty, let actorExecutor = next.actorExecutor,
-                !actorExecutor.notesAccesses
-            {
-                stepFootprints[stepFootprints.count - 1].insert(actorExecutor.access)
+            if recordsFootprints, !stepFootprints.isEmpty {
+                stepFootprints[stepFootprints.count - 1].enter(next.task)
+                if let actorExecutor = next.actorExecutor, !actorExecutor.notesAccesses {
+                    stepFootprints[stepFootprints.count - 1].insert(actorExecutor.access)
+                }
             }
             runningTaskId = next.taskId
             if let actorExecutor = next.actorExecutor {

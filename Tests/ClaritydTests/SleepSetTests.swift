@@ -1,13 +1,13 @@
 import BuiltInApps
 import Clarity
 import ControlProtocol
-import ExtensionSandbox
 import Foundation
 import ScenarioFiles
 import Testing
 
 @testable import ClarityDaemon
 @testable import DeviceActors
+@testable import ExtensionSandbox
 
 /// `dfs` with sleep sets runs one order of steps that commute, judged by what each step touched
 /// (``Footprint``). What it skips must be only orders that end the same way: on shipped scenarios,
@@ -39,6 +39,27 @@ import Testing
         #expect(every.count > 1, "a search that reaches one end state shows nothing")
         #expect(reduced == every, "end states missed: \(every.subtracting(reduced).count)")
         #expect((fewer.failedTotal > 0) == (all.failedTotal > 0))
+    }
+
+    /// A sleeper that ran inside another task's step (left the only one ready) has taken its step:
+    /// what it does next is new, so it wakes, though nothing that step touched conflicts with the
+    /// footprint it fell asleep with. Before issue 42 it stayed asleep, and a run that needed its
+    /// next step was cut as a repeat.
+    @Test func aSleeperThatRanInsideAnotherTasksStepWakes() {
+        let keyA = Access("group.test", "a", writes: true)
+        var strategy = BoundedSearch.SleepingStrategy(prefix: [(task: 2, before: [(task: 1, footprint: Footprint([keyA]))])])
+        func ready(_ decision: Int, _ tasks: [Int], after step: Footprint) -> ReadyTasks {
+            ReadyTasks(
+                tasks: tasks, current: nil, decision: decision, announced: [:], actors: tasks.map { _ in nil },
+                previousStep: step)
+        }
+        #expect(strategy.pickNext(ready(0, [1, 2], after: Footprint())) == 1)
+        var step = Footprint([Access("group.test", "b", writes: true)])
+        step.enter(2)
+        step.enter(1)
+        #expect(strategy.pickNext(ready(1, [1, 3], after: step)) == 0, "task 1 ran in task 2's step: awake")
+        #expect(strategy.asleepAt[1].isEmpty)
+        #expect(!strategy.pruned)
     }
 
     /// Each step's footprint holds what the step did: the App Group key its task announced, as a

@@ -157,6 +157,8 @@ enum BoundedSearch {
     /// step touched; at each decision, a sleeper whose step conflicts with the step just run
     /// wakes. A run whose ready tasks are all asleep stops (``pruned``): it repeats one already
     /// made. Without `sleeps`, nothing ever sleeps.
+    /// (Until issue 42 a sleeper that ran as the only ready task inside another task's step stayed
+    /// asleep with its old footprint, so a later, different step of it could be cut.)
     struct SleepingStrategy: SchedulingStrategy {
         let prefix: [(task: Int, before: [(task: Int, footprint: Footprint)])]
         let sleeps: Bool
@@ -176,7 +178,9 @@ enum BoundedSearch {
 
         mutating func pickNext(_ ready: ReadyTasks) -> Int {
             let step = ready.previousStep
-            sleeping = sleeping.filter { !$0.value.conflicts(with: step) }
+            // A sleeper wakes when a step conflicting with its own ran, and when it ran itself
+            // inside another task's step (left the only one ready): its next step is a new one.
+            sleeping = sleeping.filter { !$0.value.conflicts(with: step) && !step.ran.contains($0.key) }
             asleepAt.append(Set(sleeping.keys))
             let pick: Int
             if ready.decision < prefix.count {
