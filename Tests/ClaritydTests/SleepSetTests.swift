@@ -17,7 +17,7 @@ import Testing
 /// 41 — a minute in release, ten in debug.)
 @Suite struct SleepSetTests {
     /// The end states of every schedule a `dfs` run reached, and how many it ran.
-    private static func endStates(of scenario: Scenario, bound: Int, sleepSets: Bool) -> (Set<String>, BoundedSearch.Result) {
+    private static func endStates(of scenario: Scenario, bound: Int?, sleepSets: Bool) -> (Set<String>, BoundedSearch.Result) {
         var plan = ExplorationPlan(strategy: .dfs, schedules: 1_000_000, stopAtFirst: false)
         plan.preemptionBound = bound
         plan.sleepSets = sleepSets
@@ -39,6 +39,37 @@ import Testing
         #expect(every.count > 1, "a search that reaches one end state shows nothing")
         #expect(reduced == every, "end states missed: \(every.subtracting(reduced).count)")
         #expect((fewer.failedTotal > 0) == (all.failedTotal > 0))
+    }
+
+    /// `dfs` without a bound means none (issue 42; it meant 2): bounds 0, 1, … until a bound's
+    /// search leaves out no pick for passing it. MakeHay's background gap needs one preemption at
+    /// most: the search stops after bound 1 (1 + 4 schedules), exhaustive for the whole space, and
+    /// reaches every end state the search without sleep sets reaches at bound 10.
+    @Test func noBoundSearchesUntilNoScheduleNeedsMorePreemptions() throws {
+        let scenario = try shippedScenario("makehay-background-gap")
+        let (reached, unbounded) = Self.endStates(of: scenario, bound: nil, sleepSets: true)
+        let (every, deep) = Self.endStates(of: scenario, bound: 10, sleepSets: false)
+        #expect(unbounded.exhaustive && !unbounded.cutByBound)
+        #expect(unbounded.schedules == 5, "bound 0: 1 schedule; bound 1: 4, none left out")
+        #expect(deep.exhaustive && deep.schedules > unbounded.schedules)
+        #expect(reached == every)
+        let (_, bound0) = Self.endStates(of: scenario, bound: 0, sleepSets: true)
+        #expect(bound0.exhaustive && bound0.cutByBound, "at bound 0 a pick was left out: not the whole space")
+    }
+
+    @Test func noBoundInTheRequestMeansNoneAndTheAnswerHasNoBound() throws {
+        func plan(_ params: String) throws -> ExplorationPlan {
+            try JSONDecoder().decode(ExploreParams.self, from: Data(params.utf8)).plan()
+        }
+        #expect(try plan(#"{"strategy": "dfs"}"#).preemptionBound == nil)
+        #expect(try plan(#"{"strategy": "dfs", "preemptionBound": 2}"#).preemptionBound == 2)
+        var explore = ExplorationPlan(strategy: .dfs, schedules: 1_000, stopAtFirst: false)
+        explore.preemptionBound = nil
+        let report = ScenarioExplorer.explore(
+            try shippedScenario("makehay-background-gap"), plan: explore, build: BuildInfo(version: "test", revision: nil))
+        let answer = try JSONWire.decode(JSONValue.self, from: try JSONEncoder().encode(report))
+        #expect(answer["bound"] == nil)
+        #expect(answer["exhaustive"] == true)
     }
 
     /// A sleeper that ran inside another task's step (left the only one ready) has taken its step:

@@ -34,9 +34,11 @@ import Testing
             ])
     }
 
-    /// dfs, stopping at the first failure: none in 2,000 schedules.
+    /// dfs at bound 2, stopping at the first failure: none in 2,000 schedules.
     @Test func tikTokStaysUnshieldedOncePaidFor() throws {
-        let report = try Self.scenario().explore(ExplorationPlan(strategy: .dfs, schedules: 2_000))
+        var plan = ExplorationPlan(strategy: .dfs, schedules: 2_000)
+        plan.preemptionBound = 2
+        let report = try Self.scenario().explore(plan)
         #expect(report.failures.isEmpty)
     }
 }

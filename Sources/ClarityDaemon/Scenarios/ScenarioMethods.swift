@@ -387,7 +387,7 @@ struct ExploreParams: Decodable, Sendable {
             strategy: strategy, depth: depth ?? 3, schedules: schedules, seedStart: seedStart ?? 0,
             stopAtFirst: stopAtFirst ?? true, timeLimit: timeLimit, shard: try parsedShard(), swarm: swarm ?? false,
             jobs: jobs ?? .max)
-        plan.preemptionBound = preemptionBound ?? 2
+        plan.preemptionBound = preemptionBound
         plan.sleepSets = sleepSets ?? true
         plan.plausibleOnly = plausible ?? false
         return plan

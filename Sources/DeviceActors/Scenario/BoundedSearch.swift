@@ -53,22 +53,32 @@ enum BoundedSearch {
         var implausible = 0
         var exhaustive = false
         var stoppedBy: String?
+        /// Whether the last bound's search left out a pick because it would have passed the bound:
+        /// false after an exhaustive search means no schedule needs more preemptions, so every
+        /// schedule of the scenario ran.
+        var cutByBound = false
     }
 
     /// Bounds 0, 1, … `plan.preemptionBound` in turn, so that the fewest preemptions that break
-    /// the scenario are found first. `observe` sees every schedule run to its end (not those
-    /// pruned), as it ends.
+    /// the scenario are found first. Without a bound (nil), on until a bound's search leaves out no
+    /// pick for passing it (iterative context bounding, Musuvathi and Qadeer, PLDI 2007): then every
+    /// schedule of the scenario ran, and `exhaustive` holds for the whole space — no bound's
+    /// caveat about sleep sets either, since nothing lies beyond the last bound. `observe` sees
+    /// every schedule run to its end (not those pruned), as it ends.
     static func search(
         _ scenario: Scenario, plan: ExplorationPlan, control: ScenarioExplorer.Control, deadline: UInt64?,
         observe: (ScenarioOutcome) -> Void = { _ in }
     ) -> Result {
         var result = Result()
-        for bound in 0...plan.preemptionBound {
+        var bound = 0
+        while true {
             searchWithin(
                 bound, scenario, plan: plan, control: control, deadline: deadline, observe: observe, into: &result)
-            if !result.exhaustive { return result }
+            guard result.exhaustive else { return result }
+            if let last = plan.preemptionBound, bound >= last { return result }
+            if plan.preemptionBound == nil, !result.cutByBound { return result }
+            bound += 1
         }
-        return result
     }
 
     private static func searchWithin(
@@ -77,6 +87,7 @@ enum BoundedSearch {
     ) {
         let isStopped = control.isStopped
         result.exhaustive = false
+        result.cutByBound = false
         var stack: [Frame] = []
         while true {
             if let reason = control.stopReason() { return result.stoppedBy = reason }
@@ -109,7 +120,7 @@ enum BoundedSearch {
                 }
             }
             extend(&stack, with: outcome.decisionLog, footprints: outcome.stepFootprints, asleep: ran?.asleepAt ?? [])
-            guard backtrack(&stack, bound: bound) else {
+            guard backtrack(&stack, bound: bound, cut: &result.cutByBound) else {
                 result.exhaustive = true
                 return
             }
@@ -136,12 +147,14 @@ enum BoundedSearch {
     }
 
     /// Moves to the next schedule: the deepest decision with an untried, awake pick within
-    /// `bound` takes it, and everything after it is forgotten. False when none is left.
-    private static func backtrack(_ stack: inout [Frame], bound: Int) -> Bool {
+    /// `bound` takes it, and everything after it is forgotten. False when none is left. `cut`
+    /// becomes true when an untried, awake pick is left out for passing the bound.
+    private static func backtrack(_ stack: inout [Frame], bound: Int, cut: inout Bool) -> Bool {
         while var frame = stack.popLast() {
-            let next = frame.candidates.map(\.task).filter { !frame.tried.contains($0) && !frame.asleep.contains($0) }
+            let untried = frame.candidates.map(\.task).filter { !frame.tried.contains($0) && !frame.asleep.contains($0) }
                 .sorted()
-                .first { frame.spentBefore + frame.cost(of: $0) <= bound }
+            let next = untried.first { frame.spentBefore + frame.cost(of: $0) <= bound }
+            if untried.contains(where: { frame.spentBefore + frame.cost(of: $0) > bound }) { cut = true }
             if let next {
                 frame.chosen = next
                 frame.tried.append(next)

@@ -27,8 +27,9 @@ public struct ExplorationPlan: Sendable {
     public var jobs: Int
     /// The scenario's hash, which a failure's replay token names (empty when not known).
     public var scenarioHash = ""
-    /// `dfs`'s bound: the most preemptions a schedule may have (default 2).
-    public var preemptionBound = 2
+    /// `dfs`'s bound: the most preemptions a schedule may have; nil (the default since issue 42;
+    /// it meant 2 before): none — bounds 0, 1, … until no schedule needs more (``BoundedSearch``).
+    public var preemptionBound: Int?
     /// `dfs` runs one order of steps that commute (sleep sets, ``BoundedSearch``); false runs
     /// every schedule within the bound, to check the reduction or where it may miss one.
     public var sleepSets = true

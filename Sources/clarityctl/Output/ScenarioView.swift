@@ -22,10 +22,13 @@ enum ScenarioView {
             ("stoppedBy", text(report["stoppedBy"])),
         ] + verdictLine(report) + coverage(report, seeds: seeds, resume: resume) + (report["expectFailure"] == true
             ? [("expected", "a failure (expectFailure: a known race, pinned): " + ((report["failed"]?.intValue ?? 0) > 0 ? "found, so it passes" : "not found, so it fails"))]
-            : []) + (report["bound"].map { bound in
-            [("exhaustive", report["exhaustive"] == true
-                ? "yes: every schedule with at most \(text(bound)) preemptions ran"
-                : "no: stopped before every schedule within the bound (\(text(bound))) ran")]
+            : []) + (report["exhaustive"].map { exhaustive in
+            let bound = report["bound"].map(text)
+            return [("exhaustive", exhaustive == true
+                ? bound.map { "yes: every schedule with at most \($0) preemptions ran" }
+                    ?? "yes: every schedule ran (no bound: none needs more preemptions than the last bound searched)"
+                : bound.map { "no: stopped before every schedule within the bound (\($0)) ran" }
+                    ?? "no: stopped before every schedule ran (no bound)")]
         } ?? []) + (report["pruned"].map { pruned in
             [("pruned", "\(text(pruned)) (orders of commuting steps already run, cut short)")]
         } ?? []) + (report["implausible"].map { implausible in
