@@ -26,6 +26,28 @@ public struct DeviationNeed: Sendable, Equatable {
         case lessPlausible(SchedulePlausibility.Class)
         /// The same failure, as few preemptions, as plausible: not needed.
         case sameFailure
+
+        /// What `run`, a replay of a candidate schedule, shows against the failure `reason`
+        /// found with `preemptions` and `plausibility` (nil: any): the one rule by which
+        /// ``ScheduleShrinker`` keeps a candidate (``sameFailure``) and a story says why a
+        /// deviation stays (the others).
+        init(_ run: ScenarioOutcome, against reason: ScenarioFailureReason, preemptions: Int, plausibility: SchedulePlausibility?) {
+            if let divergence = run.divergence {
+                self = .diverges(divergence)
+            } else if let failure = run.failure {
+                if !failure.isSameFailure(as: reason) {
+                    self = .failsOtherwise(failure.message)
+                } else if run.preemptions > preemptions {
+                    self = .needsMorePreemptions(run.preemptions)
+                } else if let plausibility, case let other = SchedulePlausibility(run), plausibility < other {
+                    self = .lessPlausible(other.plausibility)
+                } else {
+                    self = .sameFailure
+                }
+            } else {
+                self = .passes
+            }
+        }
     }
 
     public let removed: Removed
@@ -45,12 +67,7 @@ public struct DeviationNeed: Sendable, Equatable {
         func without(_ deviations: [ScheduleDeviation], _ faults: [FaultSite]) -> Without {
             let run = ScenarioRunner.run(
                 scenario, replaying: .deviations(deviations, faults: faults), quirks: outcome.quirks, interruption: interruption)
-            if let divergence = run.divergence { return .diverges(divergence) }
-            guard let failure = run.failure else { return .passes }
-            guard failure.isSameFailure(as: reason) else { return .failsOtherwise(failure.message) }
-            if run.preemptions > outcome.preemptions { return .needsMorePreemptions(run.preemptions) }
-            let other = SchedulePlausibility(run)
-            return plausibility < other ? .lessPlausible(other.plausibility) : .sameFailure
+            return Without(run, against: reason, preemptions: outcome.preemptions, plausibility: plausibility)
         }
         let byDeviation = deviations.indices.map { index in
             var fewer = deviations

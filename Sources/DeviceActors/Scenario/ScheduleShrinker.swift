@@ -36,13 +36,10 @@ struct ScheduleShrinker {
             runs += 1
             let outcome = ScenarioRunner.run(
                 scenario, replaying: .deviations(candidate, faults: faults), quirks: quirks, interruption: interruption)
-            guard outcome.divergence == nil, let failure = outcome.failure, failure.isSameFailure(as: reason),
-                outcome.preemptions <= fewest
-            else { return false }
-            let plausible = SchedulePlausibility(outcome)
-            if let mostPlausible, mostPlausible < plausible { return false }
+            let verdict = DeviationNeed.Without(outcome, against: reason, preemptions: fewest, plausibility: mostPlausible)
+            guard verdict == .sameFailure else { return false }
             fewest = outcome.preemptions
-            mostPlausible = plausible
+            mostPlausible = SchedulePlausibility(outcome)
             return true
         }
         var best = deviations

@@ -34,8 +34,7 @@ public final class DeviceTrace: @unchecked Sendable {
     /// caused it), or under `system` when none is running; returns its sequence number.
     @discardableResult
     @_spi(Host) public func record(_ effect: Effect) -> Int {
-        let context = CallbackContext.current
-        return append(time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect)
+        recordInContext(effect, wakes: true)
     }
 
     /// Records `effect` as ``record(_:)`` does, without waking a task waiting for the next
@@ -43,10 +42,13 @@ public final class DeviceTrace: @unchecked Sendable {
     /// device traces every read) must not make a `waitUntil` look again, which would add
     /// scheduling decisions (config/scheduling-points.json).
     @_spi(Host) public func recordQuietly(_ effect: Effect) -> Int {
+        recordInContext(effect, wakes: false)
+    }
+
+    private func recordInContext(_ effect: Effect, wakes: Bool) -> Int {
         let context = CallbackContext.current
-        return recorder.record(
-            time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect
-        ).sequence
+        return append(
+            time: clock.now, actor: context?.actor ?? "system", sandbox: context?.sandbox?.name, payload: effect, wakes: wakes)
     }
 
     /// Records an effect of the platform itself (`springBoard`, `deviceActivity`), whoever is running.
@@ -86,9 +88,12 @@ public final class DeviceTrace: @unchecked Sendable {
         }
     }
 
+    /// Appends an effect; unless told not to (`wakes`), it is the last that wakes waiters, and
+    /// wakes those waiting now.
     @discardableResult
-    private func append(time: VirtualInstant, actor: String, sandbox: String?, payload: Effect) -> Int {
+    private func append(time: VirtualInstant, actor: String, sandbox: String?, payload: Effect, wakes: Bool = true) -> Int {
         let sequence = recorder.record(time: time, actor: actor, sandbox: sandbox, payload: payload).sequence
+        guard wakes else { return sequence }
         lastWakingSequence = sequence
         if !waiters.isEmpty {
             let woken = waiters
