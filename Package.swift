@@ -38,13 +38,16 @@ let package = Package(
         /// The device that hosts an app: wiring, persistence, scenarios, trace export.
         .target(
             name: "DeviceActors",
-            dependencies: ["ExtensionSandbox", "SimulatediOS", "JSONValues"]),
+            dependencies: ["ExtensionSandbox", "SimulatediOS", "JSONValues", "ScreenRendering"]),
         /// The Phone's backend (seed 001) as a pure, deterministic value: the server The Phone
         /// registers (BuiltInApps gives it to the app).
         .target(name: "ThePhoneBackend", dependencies: ["SimulatediOS"]),
         /// In-process harness for an app's tests: a device, its steps and their exact effects.
         .target(
             name: "DeviceTesting", dependencies: ["DeviceActors", "ScenarioFiles", "SimulatediOS", "ExtensionSandbox", "JSONValues"]),
+        /// What the phone's screen shows, as a value, and its SVG drawing: shared by the daemon's
+        /// `device.screen` and clarityctl's `screen` and reports (docs/screen.md).
+        .target(name: "ScreenRendering"),
         /// JSON values, their exact encoding and a strict decoder: shared by the protocol and the harness.
         .target(name: "JSONValues"),
         /// The control protocol: JSON-RPC messages, methods, error codes, socket paths.
@@ -63,7 +66,7 @@ let package = Package(
         .target(
             name: "BuiltInApps", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone", "ThePhoneBackend"]),
         .executableTarget(name: "clarityd", dependencies: ["ClarityDaemon", "BuiltInApps", "SimulatediOS"]),
-        .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol"]),
+        .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol", "ScreenRendering"]),
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
         .testTarget(
             name: "DeviceActorsTests",

@@ -1,0 +1,49 @@
+/// The colours and symbols a shield configuration names, as SVG can draw them: `#RRGGBB` as is,
+/// UIKit's system colour names by their light-mode values, SF Symbols by a look-alike character.
+enum SVGColor {
+    static let system: [String: String] = [
+        "systemRed": "#FF3B30", "systemOrange": "#FF9500", "systemYellow": "#FFCC00", "systemGreen": "#34C759",
+        "systemMint": "#00C7BE", "systemTeal": "#30B0C7", "systemCyan": "#32ADE6", "systemBlue": "#007AFF",
+        "systemIndigo": "#5856D6", "systemPurple": "#AF52DE", "systemPink": "#FF2D55", "systemBrown": "#A2845E",
+        "systemGray": "#8E8E93", "label": "#000000", "secondaryLabel": "#3C3C43", "white": "#FFFFFF",
+        "black": "#000000", "clear": "none", "systemBackground": "#FFFFFF",
+    ]
+
+    /// A named colour as SVG paints it; `fallback` when the app named none.
+    static func resolve(_ name: String?, default fallback: String) -> String {
+        guard let name, !name.isEmpty else { return fallback }
+        if name.hasPrefix("#") { return name }
+        return system[name] ?? fallback
+    }
+
+    /// Whether dark text reads on this background.
+    static func isLight(_ name: String?) -> Bool {
+        let hex = resolve(name, default: "#F2F2F7")
+        guard hex.hasPrefix("#"), hex.count == 7, let value = Int(hex.dropFirst(), radix: 16) else { return true }
+        let (r, g, b) = ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
+        return r * 299 + g * 587 + b * 114 > 128_000
+    }
+
+    /// A shield icon: an SF Symbol name drawn as a character that looks like it.
+    static func symbol(_ name: String?) -> String {
+        switch name {
+        case nil: "⌛"
+        case "hourglass"?, "hourglass.circle"?, "hourglass.circle.fill"?: "⌛"
+        case "heart"?, "heart.fill"?: "♥"
+        case "lock"?, "lock.fill"?: "🔒"
+        case "moon"?, "moon.fill"?: "☾"
+        case "star"?, "star.fill"?: "★"
+        case "exclamationmark.triangle"?, "exclamationmark.triangle.fill"?: "⚠"
+        default: "●"
+        }
+    }
+
+    /// A stable colour for an app's icon, from its bundle id.
+    static func iconColor(_ bundle: String) -> String {
+        let palette = ["#E1306C", "#000000", "#1DA1F2", "#1877F2", "#FF4500", "#FFFC00", "#FF0000", "#E50914",
+            "#FF9900", "#34C759", "#5856D6", "#007AFF", "#FF9500", "#30B0C7"]
+        var hash: UInt32 = 2_166_136_261
+        for byte in bundle.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return palette[Int(hash % UInt32(palette.count))]
+    }
+}
