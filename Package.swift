@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "ClarityDaemon",
             dependencies: [
-                "CEventPoll", "ControlProtocol", "DeviceActors", "ExtensionSandbox", "ScenarioFiles", "SimulatediOS",
+                "CEventPoll", "ControlProtocol", "DeviceActors", "ExtensionSandbox", "ScenarioFiles", "ScreenRendering", "SimulatediOS",
             ]),
         /// The five apps PROTOCOL.md names, registered (the one place that lists them).
         .target(

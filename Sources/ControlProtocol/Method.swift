@@ -19,6 +19,7 @@ public enum Method: String, Sendable, CaseIterable {
     case storeDump = "store.dump"
     case shieldsGet = "shields.get"
     case shieldConfig = "shield.config"
+    case deviceScreen = "device.screen"
     case notificationsList = "notifications.list"
     case sandboxList = "sandbox.list"
     case activityStart = "activity.start"

@@ -109,6 +109,17 @@ struct ShieldConfigParams: DeviceParams {
     }
 }
 
+/// `device.screen`: the screen as a value (`json`, the default), or drawn as well (`svg`).
+struct ScreenParams: DeviceParams {
+    var device: String?
+    var format: Format?
+
+    enum Format: String, NamedChoice {
+        case json
+        case svg
+    }
+}
+
 /// `notifications.list`.
 struct NotificationsParams: DeviceParams {
     var device: String?

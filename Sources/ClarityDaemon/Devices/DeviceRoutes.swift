@@ -1,6 +1,7 @@
 import ControlProtocol
 import DeviceActors
 import ScenarioFiles
+import ScreenRendering
 @_spi(Host) import SimulatediOS
 
 /// One device method: its params decoded strictly, then its work on the device (or on the
@@ -107,6 +108,9 @@ enum DeviceRoutes {
         .shieldConfig: .device(ShieldConfigParams.self) { device, params throws(DeviceError) in
             try device.shieldConfig(app: try params.foregroundName())
         },
+        .deviceScreen: .device(ScreenParams.self) { device, params throws(DeviceError) in
+            DrawnScreen(screen: try device.screen(), drawn: params.format == .svg)
+        },
         .notificationsList: .device(NotificationsParams.self) { device, params throws(DeviceError) in
             try device.notifications(since: params.since)
         },
@@ -180,6 +184,20 @@ enum DeviceRoutes {
         func encode(to encoder: any Encoder) throws {
             try PerfettoTrace(effects: effects, app: app, device: device).encode(to: encoder)
         }
+    }
+    /// `device.screen`'s answer: the screen, and with `format` `svg` its drawing beside it.
+    private struct DrawnScreen: Encodable {
+        let screen: PhoneScreen
+        let drawn: Bool
+
+        func encode(to encoder: any Encoder) throws {
+            try screen.encode(to: encoder)
+            guard drawn else { return }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(screen.svg(), forKey: .svg)
+        }
+
+        private enum CodingKeys: CodingKey { case svg }
     }
     private struct Now: Encodable {
         let t: Double

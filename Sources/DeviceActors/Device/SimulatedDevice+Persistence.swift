@@ -34,6 +34,7 @@ extension SimulatedDevice {
         } catch {
             throw .internalFailure("\(error)")
         }
+        lastInputSequence = trace.recorder.lastSequence
         let platform = platform
         let springBoard = springBoard
         let app = app

@@ -37,6 +37,12 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Every installed app, in order (the primary first).
     let apps: [InstalledApp]
     let springBoard: SpringBoard
+    /// Where the last input the device took (an event, `clock.advance`, an intent) began: the
+    /// trace's sequence number before it. The screen shows the banners posted since
+    /// (``screen()``): by trace order, not by time, so that one posted at the very instant the
+    /// next input begins is that input's past. Set once the input is taken, so a refused one
+    /// leaves it, as a journal's replay would; a restored device starts where its trace stopped.
+    var lastInputSequence = 0
 
     /// The installed apps' names, in order.
     public var appNames: [String] { apps.map(\.name) }
@@ -118,6 +124,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         let from = trace.recorder.lastSequence
         try goOnFromBreakpoint()
         try run(lettingTimePass: true, upTo: Self.longestWaitOnTime) { try await springBoard.handle(event) }
+        lastInputSequence = from
         return finish(from: from)
     }
 
@@ -142,6 +149,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         let target = world.clock.now + .seconds(seconds)
         trace.record(.clockAdvance(seconds: seconds), by: "clock")
         try moveClock(to: target)
+        lastInputSequence = from
         return finish(from: from)
     }
 
@@ -194,6 +202,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             trace.record(.intent(name: intent), by: actor)
             return try await springBoard.runMainApp(of: target) { try await work() }
         }
+        lastInputSequence = from
         let outcome = finish(from: from)
         return IntentOutcome(t: outcome.t, time: outcome.time, result: result, effects: outcome.effects)
     }

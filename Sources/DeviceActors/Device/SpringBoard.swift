@@ -29,6 +29,10 @@ actor SpringBoard: WorldActor {
     /// Why the shield last drawn covers its app: which ShieldAction form a press calls (the
     /// app's token, or its category's), without asking ManagedSettings again.
     private var drawnReason: ShieldReason?
+    /// The shield last drawn over each app, as `shield.shown` traced it: what the screen shows
+    /// while that app's shield shows (``SimulatedDevice/screen()``). Kept as the trace entry is
+    /// made, so drawing the screen adds no scheduling point.
+    private(set) var drawnShields: [String: DrawnShield] = [:]
     /// The newest ManagedSettings ``ManagedSettingsAgent/version`` a shield re-check acted on.
     private var storesSeen = 0
     /// The phone's call.
@@ -42,6 +46,12 @@ actor SpringBoard: WorldActor {
     var foregroundApp: String? { flow.state.foregroundApp }
     var shieldShown: Bool { flow.state.shieldShown }
     var call: CallState? { phone.call }
+
+    /// A shield as SpringBoard drew it: the configuration's texts and look, and who gave them.
+    struct DrawnShield: Sendable {
+        let configuration: ShieldConfiguration
+        let source: ShieldConfigurationSource
+    }
 
     init(executor: WorldActorExecutor, apps: [InstalledApp], trace: DeviceTrace) {
         self.executor = executor
@@ -409,6 +419,7 @@ actor SpringBoard: WorldActor {
                 let drawn = await configuration(for: bundle, reason: reason)
                 await perform(flow.shieldDrawn(bundle, configuration: drawn.configuration, source: drawn.source))
             case .traceShieldShown(let bundle, let configuration, let source):
+                drawnShields[bundle] = DrawnShield(configuration: configuration, source: source)
                 trace.record(.shieldShown(app: bundle, configuration: configuration, source: source), by: "springBoard")
             case .countUsage(let bundle):
                 await platform.deviceActivity.setForegroundUsage(app: flow.usage(of: bundle))

@@ -8,7 +8,7 @@ enum CommandRegistry {
             DeviceCreate.self, DeviceList.self, DeviceRemove.self, DeviceState.self, DeviceConfig.self,
             EventSend.self, ClockAdvance.self, ClockNow.self, IntentRun.self,
             StoreGet.self, StoreSet.self, StoreRemove.self, StoreDump.self,
-            ShieldsGet.self, ShieldConfigGet.self, NotificationsList.self, SandboxList.self, TraceGet.self,
+            ShieldsGet.self, ShieldConfigGet.self, ScreenShow.self, NotificationsList.self, SandboxList.self, TraceGet.self,
             TraceExport.self, TraceWatch.self,
             ActivityStart.self, ActivityStop.self, ActivityList.self,
             ScenarioExplore.self, ScenarioCancel.self, ScenarioReplay.self, ScenarioRun.self, RecordStart.self, RecordStop.self,
