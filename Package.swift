@@ -72,6 +72,7 @@ let package = Package(
             name: "DeviceActorsTests",
             dependencies: [
                 "DeviceActors", "DeviceTesting", "SimulatediOS", "Clarity", "ControlProtocol", "ExtensionSandbox", "BuiltInApps",
+                "ScreenRendering",
             ]),
         /// Clarity's behaviour, in process, through the harness apps' authors use.
         .testTarget(name: "ClarityTests", dependencies: ["DeviceTesting", "SimulatediOS", "Clarity", "ExtensionSandbox"]),
