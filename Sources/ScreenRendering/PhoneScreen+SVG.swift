@@ -34,7 +34,7 @@ extension PhoneScreen {
     }
 
     /// At most this many icons fit the home screen; the rest are counted under them.
-    static let homeIconsShown = 28
+    public static let homeIconsShown = 28
 
     private var cornerRadius: Int { platform == .android ? 28 : 48 }
     private var wallpaper: String { platform == .android ? "#1B3A2F" : "#1F3B73" }

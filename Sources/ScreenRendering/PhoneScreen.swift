@@ -19,14 +19,15 @@ public struct PhoneScreen: Sendable, Hashable, Codable {
     public var date: String
     public var locked: Bool
     /// Every app on the home screen, in the order drawn: the installed Screen Time app(s) first,
-    /// then the device's catalog by name. A shielded app is drawn dimmed with an hourglass.
+    /// then the device's catalog by name, then bundle id. A shielded app is drawn dimmed with an
+    /// hourglass; the drawing shows the first ``homeIconsShown``.
     public var home: [HomeIcon]
     /// The app (or website, `web:<domain>`) in front; nil on the home screen.
     public var frontmost: Frontmost?
     /// The shield covering the frontmost app, as drawn; nil when none covers it.
     public var shield: Shield?
     /// The banners on screen: the notifications shown (not silenced by Focus) since the last
-    /// input began, newest first; on the lock screen, those since the last unlock.
+    /// input began (by trace order), newest first, on the lock screen as anywhere.
     public var banners: [Banner]
     /// iOS Focus mode is on (the status bar shows the moon).
     public var focusMode: Bool

@@ -5,9 +5,9 @@ import ScreenRendering
 ///
 ///     screen:   Instagram in front (com.burbn.instagram)
 ///     clock:    09:10, Monday, January 5
-///     shield:   Text someone instead
-///               A real connection beats any feed
-///     buttons:  [Open Clarity]  [I Choose to Continue]
+///     shield:   Take a breath
+///               Instagram will still be here in a minute.
+///     buttons:  [Take a pause]
 ///     source:   extension
 ///     shielded: Instagram
 ///     banners:  (none)
