@@ -132,6 +132,19 @@ import Testing
         #expect(screen.home == (try device.device.screen().home))
     }
 
+    /// The daemon compacts a long journal into a snapshot and goes on with the device restored
+    /// from it: what the screen showed, and the notifications delivered, stay.
+    @Test func aRestoredDeviceKeepsItsBannersAndNotifications() throws {
+        let device = try device("scrollkitty")
+        _ = try device.intent("selectApps", ["apps": [.string(instagram)]])
+        try device.send(.appOpen(app: instagram))
+        try device.send(.shieldPress(app: instagram, button: .secondary))
+        let restored = try SimulatedDevice(restoring: try device.device.snapshot(), catalog: AppCatalog.builtIn)
+        #expect(try restored.notifications(since: nil) == device.device.notifications(since: nil))
+        #expect(try restored.screen().banners.map(\.title) == ["Lost 10 HP"])
+        #expect(try restored.screen() == device.device.screen())
+    }
+
     @Test func severalAppsComeFirstInInstallOrderThenTheCatalogByName() throws {
         let device = try device("clarity", apps: ["scrollkitty"])
         let home = try device.device.screen().home

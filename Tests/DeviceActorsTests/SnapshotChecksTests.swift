@@ -152,6 +152,11 @@ import Testing
             snapshot.usageToday!.append(snapshot.usageToday![0])
         },
         Damage(field: "traceSequence") { snapshot in snapshot.traceSequence = .max },
+        Damage(field: "lastInputSequence") { snapshot in snapshot.lastInputSequence = snapshot.traceSequence! + 1 },
+        Damage(field: "lastInputSequence") { snapshot in snapshot.lastInputSequence = -1 },
+        Damage(field: "notifications[0].t") { snapshot in
+            snapshot.notifications = [DeliveredNotification(t: -1, title: "t", body: "b", source: "clarity.monitor", silenced: false)]
+        },
         Damage(field: "trace[1].seq") { snapshot in snapshot.trace = snapshot.trace!.reversed() },
         Damage(field: "trace[*].seq") { snapshot in
             let last = snapshot.trace!.last!

@@ -44,6 +44,13 @@ extension DeviceSnapshot {
             try Self.time(entry.dueMilliseconds, in: Self.dueTimes, "pendingNotifications[\(index)].dueMilliseconds")
             try Self.count(entry.generation, "pendingNotifications[\(index)].generation")
         }
+        if let lastInputSequence, !(0...(traceSequence ?? 0)).contains(lastInputSequence) {
+            throw .invalidArgument(
+                field: "lastInputSequence", reason: "\(lastInputSequence) is not a sequence number of the trace (0 to traceSequence)")
+        }
+        for (index, notification) in (notifications ?? []).enumerated() {
+            try seconds(notification.t, "notifications[\(index)].t")
+        }
         for (index, transaction) in (storeTransactions ?? []).enumerated() {
             try Self.count(transaction.id, "storeTransactions[\(index)].id")
             try seconds(transaction.purchaseT, "storeTransactions[\(index)].purchaseT")

@@ -65,6 +65,12 @@ public struct DeviceSnapshot: Sendable, Codable {
     /// The apps installed after the primary (`app`), in order, with what is theirs alone; nil
     /// on a device with one app.
     public var otherApps: [InstalledAppSnapshot]?
+    /// The notifications delivered, oldest first, as `notifications.list` gives them (nil when
+    /// none, and in older snapshots, whose restore lost them).
+    public var notifications: [DeliveredNotification]?
+    /// The trace's sequence number where the last input began: the screen's banners are those
+    /// posted since (nil in older snapshots: where the trace stops, so none).
+    public var lastInputSequence: Int?
 }
 
 /// What belongs to one app of several on a device, in a snapshot (``DeviceSnapshot/otherApps``):

@@ -34,7 +34,7 @@ extension SimulatedDevice {
         } catch {
             throw .internalFailure("\(error)")
         }
-        lastInputSequence = trace.recorder.lastSequence
+        lastInputSequence = snapshot.lastInputSequence ?? trace.recorder.lastSequence
         let platform = platform
         let springBoard = springBoard
         let app = app
@@ -50,6 +50,7 @@ extension SimulatedDevice {
                 usageToday: snapshot.usageToday ?? [], queue: snapshot.monitorQueue ?? MonitorCallbackQueue())
             await platform.storeKit.restore(transactions: snapshot.storeTransactions ?? [])
             await platform.notifications.restore(authorization: snapshot.notificationAuthorization ?? .notDetermined)
+            await platform.notifications.restore(delivered: snapshot.notifications ?? [])
             let pending = (snapshot.pendingNotifications ?? []).sorted { $0.request.identifier < $1.request.identifier }
             await platform.notifications.restore(pending: pending)
             for entry in pending { await platform.notificationCenter.arm(entry) }
@@ -109,8 +110,9 @@ extension SimulatedDevice {
             )
         }
         let notifications = platform.notifications
-        let (pending, works, otherApps) = try run { [apps] in
+        let (pending, delivered, works, otherApps) = try run { [apps] in
             let pending = await notifications.pending.values.sorted { $0.request.identifier < $1.request.identifier }
+            let delivered = await notifications.list(since: nil)
             let works = await platform.work.pendingWorks
             var saved: [InstalledAppSnapshot] = []
             for installed in apps.dropFirst() {
@@ -121,7 +123,7 @@ extension SimulatedDevice {
                         monitorQueue: await platform.deviceActivity.queue(of: installed.name).nonEmpty,
                         appData: try await installed.app.persistentData(), mainAppInMemory: installed.platform.mainApp.inMemory))
             }
-            return (pending, works, saved)
+            return (pending, delivered, works, saved)
         }
         return DeviceSnapshot(
             name: name, app: appName, start: DeviceCalendar.isoString(calendar.start),
@@ -135,7 +137,8 @@ extension SimulatedDevice {
             mainAppInMemory: platform.mainApp.inMemory, health: parts.13, online: parts.14, automations: parts.15,
             trace: traceEntries(since: nil, limit: nil).map(SnapshotTraceEntry.init),
             pendingNotifications: pending.isEmpty ? nil : pending, works: works.isEmpty ? nil : works,
-            otherApps: otherApps.isEmpty ? nil : otherApps)
+            otherApps: otherApps.isEmpty ? nil : otherApps, notifications: delivered.isEmpty ? nil : delivered,
+            lastInputSequence: lastInputSequence)
     }
 
     /// The HealthKit store as the snapshot keeps it (inside the world).

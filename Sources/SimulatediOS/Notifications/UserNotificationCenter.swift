@@ -135,6 +135,11 @@ public enum NotificationPermission: String, Sendable, Codable, NamedChoice {
         }
     }
 
+    /// Puts back the notifications a snapshot kept, oldest first (at most `capacity`, the newest).
+    @_spi(Host) public func restore(delivered saved: [DeliveredNotification]) {
+        delivered = Array((delivered + saved).suffix(capacity))
+    }
+
     @_spi(Host) public func list(since t: Double?) -> [DeliveredNotification] {
         guard let t else { return delivered }
         return delivered.filter { $0.t >= t }
