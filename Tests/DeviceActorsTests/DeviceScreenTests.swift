@@ -113,6 +113,15 @@ import Testing
         #expect(SVGDocument(locked.svg()).text(of: "lock-clock") == "09:00")
     }
 
+    @Test func aScenariosParallelStepIsOneInputToo() throws {
+        let device = try device("scrollkitty")
+        _ = try device.intent("selectApps", ["apps": [.string(instagram)]])
+        try device.send(.appOpen(app: instagram))
+        try device.send(.shieldPress(app: instagram, button: .secondary))
+        #expect(try device.device.runBranches([[.advance(seconds: 1)], [.advance(seconds: 2)]]).allSatisfy { $0 == nil })
+        #expect(try device.device.screen().banners.isEmpty, "the press's banner was the step before's")
+    }
+
     @Test func aRefusedInputLeavesTheBannersOfTheLastOneTaken() throws {
         let device = try device("scrollkitty")
         _ = try device.intent("selectApps", ["apps": [.string(instagram)]])
@@ -151,6 +160,16 @@ import Testing
         let names = home.dropFirst(2).map(\.name)
         #expect(home.prefix(2).map(\.bundleIdentifier) == ["com.clarity.focus", "com.scrollkitty.app"])
         #expect(names == names.sorted() && names.contains("Instagram") && !names.contains("Clarity"))
+    }
+
+    @Test func theClockAndDateAreInTheDevicesTimeZone() throws {
+        let clarity = try AppCatalog.builtIn.registration(named: "clarity")
+        let berlin = try TestDevice(app: clarity, timeZone: "Europe/Berlin", exhaustivity: .off).device.screen()
+        #expect(berlin.clock == "10:00" && berlin.date == "Monday, January 5")
+        let losAngeles = try TestDevice(
+            app: clarity, start: "2026-01-05T07:30:00Z", timeZone: "America/Los_Angeles", exhaustivity: .off
+        ).device.screen()
+        #expect(losAngeles.clock == "23:30" && losAngeles.date == "Sunday, January 4")
     }
 
     @Test func anAndroidDeviceDrawsAndroid() throws {

@@ -5,13 +5,15 @@ extension SimulatedDevice {
     /// A `parallel` step: each branch is a world task of its own, and the world runs with time
     /// passing until every branch is done (an `advance` inside a branch waits on the virtual
     /// clock while the other branches, and whatever their steps caused, go on). Returns, per
-    /// branch, the first step that failed and why (nil when the branch went through).
+    /// branch, the first step that failed and why (nil when the branch went through). The step
+    /// is one input, as an event is: the screen's banners are those it posted.
     func runBranches(_ branches: [[ScenarioStep]]) throws(DeviceError) -> [(step: Int, message: String)?] {
         let springBoard = springBoard
         let world = world
         let trace = trace
         let device = self
-        return try run(lettingTimePass: true) {
+        let from = trace.recorder.lastSequence
+        let failures = try run(lettingTimePass: true) {
             await withTaskGroup(of: (Int, (Int, String)?).self) { group in
                 for (index, steps) in branches.enumerated() {
                     group.addTask {
@@ -37,12 +39,17 @@ extension SimulatedDevice {
                 return failures
             }
         }
+        lastInputSequence = from
+        return failures
     }
 
     /// A top-level `waitUntil` step: the world runs with time passing until `condition` holds;
     /// returns why the step failed (nil when the condition came to hold in time).
     func wait(until condition: ScenarioCondition, within seconds: Double) throws(DeviceError) -> String? {
-        try run(lettingTimePass: true) { [self] in try await waitInWorld(until: condition, within: seconds) }
+        let from = trace.recorder.lastSequence
+        let failure = try run(lettingTimePass: true) { [self] in try await waitInWorld(until: condition, within: seconds) }
+        lastInputSequence = from
+        return failure
     }
 
     /// Waits, in a world task, until `condition` holds: checked now and after every effect
