@@ -5,7 +5,7 @@ extension PhoneScreen {
     func drawAndroidStatusBar(_ out: inout SVGWriter) {
         let ink = statusInkAndroid
         out.text(clock, x: 24, y: 30, size: 15, weight: "500", fill: ink, part: "status-clock")
-        if focusMode { out.shape(SVGSymbol.moon, x: 70, y: 18, size: 14, fill: ink, part: "focus") }
+        if focusMode { out.shape(SVGSymbol.moon, x: 80, y: 18, size: 14, fill: ink, part: "focus") }
         out.shape("M0 1h1v-1z", x: 318, y: 18, size: 14, fill: ink)
         out.rect(x: 340, y: 17, width: 9, height: 16, fill: ink, rx: 2)
         out.circle(cx: 195, cy: 22, r: 6, fill: "#000000")

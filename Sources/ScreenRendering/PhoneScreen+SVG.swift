@@ -52,7 +52,7 @@ extension PhoneScreen {
         let ink = statusInk
         out.text(clock, x: 54, y: 34, size: 16, weight: "600", fill: ink, part: "status-clock")
         out.rect(x: 140, y: 12, width: 110, height: 30, fill: "#000000", rx: 15)
-        if focusMode { out.shape(SVGSymbol.moon, x: 100, y: 21, size: 15, fill: ink, part: "focus") }
+        if focusMode { out.shape(SVGSymbol.moon, x: 112, y: 21, size: 15, fill: ink, part: "focus") }
         for bar in 0..<4 { out.rect(x: 290 + bar * 6, y: 32 - 3 * bar - 4, width: 4, height: 3 * bar + 4, fill: ink, rx: 1) }
         out.rect(x: 320, y: 21, width: 24, height: 12, fill: "none", rx: 3, stroke: ink)
         out.rect(x: 322, y: 23, width: 18, height: 8, fill: ink, rx: 2)
