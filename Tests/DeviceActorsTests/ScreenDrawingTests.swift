@@ -83,13 +83,16 @@ import Testing
 
     @Test func longTextsWrapOrEndWithAnEllipsisInsideTheScreen() throws {
         let word = String(repeating: "W", count: 300)
-        let sentence = Array(repeating: "Wm mmW WWmm", count: 100).joined(separator: " ")
+        let sentence = Array(repeating: "Wm mmW WWmm &&H HH&", count: 60).joined(separator: " ")
         let shield = PhoneScreen.Shield(
             app: "a", title: word, subtitle: sentence, primaryButtonLabel: word, secondaryButtonLabel: sentence, source: .extension)
         let document = SVGDocument(
             screen(
                 home: [.init(bundleIdentifier: "a", name: word, shielded: false)], frontmost: instagram, shield: shield,
-                banners: [.init(t: 1, title: word, body: sentence, app: word)]
+                banners: [
+                    .init(t: 1, title: word, body: sentence, app: word),
+                    .init(t: 0, title: String(repeating: "&", count: 300), body: String(repeating: "H", count: 300), app: "&"),
+                ]
             ).svg())
         #expect(document.error == nil)
         let title = document.lines(of: "shield-title")
@@ -104,14 +107,16 @@ import Testing
     }
 
     /// Where a line of text reaches, left to right, at DejaVu Sans's advances (`W`, `m` and `…`
-    /// 1.05 em in bold, 1 em in regular; a space 0.35 em, anything else at most 0.8 em): from its
-    /// `x` and `text-anchor` (a `tspan` takes its `text`'s size, weight and anchor).
+    /// 1.05 em in bold, 1 em in regular; `&` 0.872, `H` 0.837, a space 0.35 em, anything else at
+    /// most 0.8 em): from its `x` and `text-anchor` (a `tspan` takes its `text`'s size, weight
+    /// and anchor).
     private func box(of index: Int, in document: SVGDocument) -> (Double, Double) {
         let element = document.elements[index]
         let owner = document.elements[...index].last { $0.name == "text" }!
         let size = Double(owner.attributes["font-size"]!)!
         let wide = Int(owner.attributes["font-weight"] ?? "400")! >= 600 ? 1.05 : 1
-        let width = element.text.reduce(0.0) { $0 + ("Wm…".contains($1) ? wide : $1 == " " ? 0.35 : 0.8) } * size
+        let advances: [Character: Double] = ["W": wide, "m": wide, "…": wide, "&": 0.872, "H": 0.837, " ": 0.35]
+        let width = element.text.reduce(0.0) { $0 + (advances[$1] ?? 0.8) } * size
         let x = Double(element.attributes["x"] ?? owner.attributes["x"] ?? "0")!
         switch owner.attributes["text-anchor"] {
         case "middle": return (x - width / 2, x + width / 2)
