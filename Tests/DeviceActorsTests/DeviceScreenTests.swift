@@ -162,6 +162,15 @@ import Testing
         #expect(names == names.sorted() && names.contains("Instagram") && !names.contains("Clarity"))
     }
 
+    @Test func aWebsiteInFrontIsNamedByItsDomainAndNeverOnTheHomeScreen() throws {
+        let device = try device("clarity")
+        try device.send(.appOpen(app: "web:reddit.com"))
+        let screen = try device.device.screen()
+        #expect(screen.frontmost == .init(bundleIdentifier: "web:reddit.com", name: "reddit.com"))
+        #expect(!screen.home.contains { $0.bundleIdentifier.hasPrefix("web:") })
+        #expect(SVGDocument(screen.svg()).text(of: "frontmost") == "reddit.com")
+    }
+
     @Test func theClockAndDateAreInTheDevicesTimeZone() throws {
         let clarity = try AppCatalog.builtIn.registration(named: "clarity")
         let berlin = try TestDevice(app: clarity, timeZone: "Europe/Berlin", exhaustivity: .off).device.screen()
