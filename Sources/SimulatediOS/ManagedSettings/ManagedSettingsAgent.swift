@@ -46,6 +46,27 @@ public struct ShieldSettings: Sendable, Hashable, Codable {
     }
 }
 
+extension ShieldSettings {
+    /// Whether any of `stores` shields `app`, and how: by its token (for a website, its domain's)
+    /// before through its catalog category, the first store's category otherwise. The rule the
+    /// shield flow applies, for whoever holds stores of their own (a report folding a trace's
+    /// `shield.apply` and `shield.clear`, docs/screen.md).
+    @_spi(Host) public static func shieldReason(
+        for app: String, in stores: some Sequence<ShieldSettings>, catalog: CategoryCatalog
+    ) -> ShieldReason? {
+        let category = catalog.category(of: app)
+        var viaCategory: ShieldReason?
+        for settings in stores {
+            switch settings.shieldReason(for: app, category: category) {
+            case .application: return .application
+            case let reason?: viaCategory = viaCategory ?? reason
+            case nil: break
+            }
+        }
+        return viaCategory
+    }
+}
+
 /// Why a shield covers an app: through its token (for a website, its domain's token), or through
 /// its category.
 public enum ShieldReason: Sendable, Equatable {
@@ -171,16 +192,8 @@ public enum ShieldReason: Sendable, Equatable {
 
     /// Whether any store shields `app`, and how (token before category, stores by name).
     @_spi(Host) public func shieldReason(for app: String) -> ShieldReason? {
-        let category = catalog.category(of: app)
-        var viaCategory: ShieldReason?
-        for id in stores.keys.sorted(by: { ($0.app, $0.name) < ($1.app, $1.name) }) {
-            switch stores[id]!.shieldReason(for: app, category: category) {
-            case .application: return .application
-            case let reason?: viaCategory = viaCategory ?? reason
-            case nil: break
-            }
-        }
-        return viaCategory
+        let ordered = stores.keys.sorted { ($0.app, $0.name) < ($1.app, $1.name) }.map { stores[$0]! }
+        return ShieldSettings.shieldReason(for: app, in: ordered, catalog: catalog)
     }
 
     /// The apps whose stores shield `bundle`, each once with how (an application token before a
