@@ -18,11 +18,8 @@ extension RunReportPage {
             }
             section.element(
                 "p", ["class": "meta"], text: "t = \(Self.number(frame.t)) s · seq \(frame.startSeq + 1)…\(frame.endSeq)")
-            guard isDrawn(frame) else {
-                return section.element(
-                    "p", ["class": "left-out"],
-                    text: "Left out: this run is cut to the timeline's window (seq \(answer.report.timeline.firstSeq)…"
-                        + "\(answer.report.timeline.lastSeq)); replay it to see this step.")
+            if let reason = leftOut(frame) {
+                return section.element("p", ["class": "left-out"], text: "Left out: \(reason); replay the run to see this step.")
             }
             section.element("div", ["class": "frame-body"]) { body in
                 body.element("figure", ["class": "screen"]) { $0.raw(frame.screen.svg()) }
@@ -35,11 +32,19 @@ extension RunReportPage {
         }
     }
 
-    /// Whether the frame is drawn in full: always, unless the run was cut to a window
-    /// (``ReportTimeline``'s limit) that the step lies outside of.
-    func isDrawn(_ frame: RunAnswer.Frame) -> Bool {
+    /// Why the frame is not drawn in full, or nil when it is: the run was cut to the timeline's
+    /// window (``ReportTimeline``'s limit) and the step lies outside it, or the run has more steps
+    /// than ``RunReportPage/framesDrawn`` and this one is not among those around the first shown.
+    func leftOut(_ frame: RunAnswer.Frame) -> String? {
         let timeline = answer.report.timeline
-        return timeline.omitted == 0 || (frame.endSeq >= timeline.firstSeq && frame.startSeq < timeline.lastSeq)
+        if timeline.omitted > 0, frame.endSeq < timeline.firstSeq || frame.startSeq >= timeline.lastSeq {
+            return "this run is cut to the timeline's window (seq \(timeline.firstSeq)…\(timeline.lastSeq))"
+        }
+        if !drawnFrames.contains(frame.index) {
+            return "of this run's \(answer.report.steps.count) steps, \(Self.framesDrawn) are drawn in full "
+                + "(steps \(drawnFrames.lowerBound)…\(drawnFrames.upperBound))"
+        }
+        return nil
     }
 
     private func appGroup(_ frame: RunAnswer.Frame, _ page: inout HTMLText) {

@@ -17,6 +17,12 @@ extension RunReportPage {
                         + "of them (seq \(first)…\(timeline.lastSeq), around the failure); \(timeline.omitted) were left out. "
                         + "Only the steps within that window are drawn in full.")
             }
+            if answer.report.steps.count > Self.framesDrawn {
+                section.element(
+                    "p", ["class": "degraded"],
+                    text: "This run has \(answer.report.steps.count) steps: \(Self.framesDrawn) of them "
+                        + "(\(drawnFrames.lowerBound)…\(drawnFrames.upperBound)) are drawn in full, the others list only their label.")
+            }
             section.element("div", ["class": "lanes"]) { lanes in
                 for lane in timeline.lanes {
                     lanes.element("div", ["class": "lane", "data-lane": lane.name]) { row in

@@ -25,6 +25,10 @@ public struct RunReportPage {
 
     /// The most effects listed under one step; the rest are counted.
     static let effectsPerStep = 400
+    /// The most frames drawn in full (screen, stores, effects): those of the steps around the
+    /// one shown first. Each is some kilobytes of SVG and tables; a page of a few hundred opens
+    /// at once, one of thousands does not.
+    static let framesDrawn = 250
 
     let answer: RunAnswer
     let context: Context
@@ -53,8 +57,23 @@ public struct RunReportPage {
         links = Dictionary((self.answer.causalChain ?? []).map { ($0.seq, $0) }) { first, _ in first }
     }
 
-    /// The step shown first: the failing one, else the first.
-    var initialStep: Int { answer.report.steps.first(where: \.failing)?.index ?? 0 }
+    /// The step shown first: the failing one, else the first the timeline's window holds (the
+    /// window of a cut run is around the failure, or at the end of a run that passed).
+    var initialStep: Int {
+        let steps = answer.report.steps
+        let timeline = answer.report.timeline
+        return steps.first(where: \.failing)?.index
+            ?? steps.first { timeline.omitted == 0 || $0.endSeq >= timeline.firstSeq }?.index ?? 0
+    }
+
+    /// The indexes of the frames drawn in full: ``framesDrawn`` of them around the failing step,
+    /// or from the first step shown on.
+    var drawnFrames: ClosedRange<Int> {
+        let count = answer.report.steps.count
+        let failed = answer.report.steps.contains(where: \.failing)
+        let first = max(0, min(initialStep - (failed ? Self.framesDrawn / 2 : 0), count - Self.framesDrawn))
+        return first...max(first, min(count, first + Self.framesDrawn) - 1)
+    }
 
     /// The page.
     public func html() -> String {

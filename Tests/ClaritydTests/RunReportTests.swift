@@ -156,6 +156,11 @@ import ControlProtocol
         let html = try Self.page(try Self.answer(document, outcome, nil), "many-opens")
         #expect(html.contains("This run has \(trace.count) trace events: the timeline draws \(ReportTimeline.limit) of them"))
         #expect(html.contains("\(trace.count - ReportTimeline.limit) were left out."))
-        #expect(html.contains("<p class=\"left-out\">"))
+        #expect(html.contains("<p class=\"left-out\">Left out: this run is cut to the timeline&#39;s window"))
+        // The run passed: it is shown from the first step the window holds, and of the steps only
+        // 250 from it on are drawn in full; the page says so.
+        let first = try #require(report.steps.first { $0.endSeq >= report.timeline.firstSeq })
+        #expect(html.contains("This run has 1301 steps: 250 of them (\(first.index)…\(first.index + 249)) are drawn in full"))
+        #expect(html.ranges(of: "<figure class=\"screen\">").count == 250)
     }
 }
