@@ -112,6 +112,20 @@ import ControlProtocol
         #expect(try Self.page(try Self.answer(document, again, failure), "clarity-stale-verification") == html)
     }
 
+    /// An answer that is JSON but not a report's is refused, saying what is wrong.
+    @Test func anAnswerWithoutAReportOrWithAWrongOneIsRefusedSayingWhy() {
+        let context = RunReportPage.Context(scenario: "x", replayCommand: nil)
+        #expect(throws: RunReportError.self) { try RunReportPage(answer: ["passed": true], context: context) }
+        do {
+            _ = try RunReportPage(
+                answer: ["passed": true, "failures": [], "trace": [], "report": ["steps": 3]], context: context)
+            Issue.record("a report whose steps are a number was read")
+        } catch {
+            #expect(error.reason.hasPrefix("the answer's report cannot be read: "), "\(error.reason)")
+            #expect(error.reason.contains("device") || error.reason.contains("steps"), "\(error.reason)")
+        }
+    }
+
     /// The fold's screen at the run's end is the device's: ScrollKitty's shield over Instagram,
     /// with the title the extension drew, and the App Group the device holds.
     @Test func theFoldsLastScreenIsWhatTheDeviceShows() throws {
