@@ -75,6 +75,11 @@ import ControlProtocol
         let shielded = try #require(Self.frame("steps[4]", in: html))
         #expect(shielded.contains("data-part=\"shield-title\">\(drawn.title)</text>"), "\(drawn.title)")
         #expect(drawn.title == "Text Mom instead")
+        // A step's banners are those it posted: the nudge of the 600 s advance, not again on
+        // the next step at the same instant.
+        #expect(shielded.contains("data-part=\"banner-title\">Awareness Nudge</text>"))
+        let next = try #require(Self.frame("steps[5]", in: html))
+        #expect(!next.contains("data-part=\"banner\""), "steps[5] posted no notification")
         // The stale read and the write in the causal chain, and the broken condition.
         #expect(html.contains("<li class=\"link read\""))
         #expect(html.contains("<li class=\"link last-write\""))
@@ -146,6 +151,47 @@ import ControlProtocol
         #expect(Set(fold.stores.appGroup["group.com.scrollkitty.app"].map { Array($0.keys) } ?? []) == Set(store.keys))
         #expect(screen.home.first?.bundleIdentifier == "com.scrollkitty.app")
         #expect(screen.home.contains { $0.bundleIdentifier == "com.burbn.instagram" && $0.shielded })
+    }
+
+    /// The fold's rules on a trace of its own: banners by trace order (two inputs at one instant
+    /// each show only their own), none while Focus is on; the shield is the last one drawn for the
+    /// app in front, the system's when the extension failed; none once the phone is locked.
+    @Test func theFoldFollowsTheScreensRules() {
+        let device = ScreenDevice(
+            name: "d", platform: .ios, apps: [.init(name: "kitty", bundleIdentifier: "com.kitty.app")], catalog: .builtIn,
+            start: "2026-01-05T09:00:00Z", timeZone: "America/New_York")
+        var fold = ScreenFold(device: device)
+        var sequence = 0
+        func apply(_ effect: Effect, by actor: String = "springBoard", at t: Double = 60) {
+            sequence += 1
+            fold.apply(TraceEntry(sequence: sequence, time: VirtualInstant(seconds: t), actor: actor, sandbox: nil, payload: effect))
+        }
+        let configuration = ShieldConfiguration(title: "Paws off", subtitle: "3 HP", primaryButtonLabel: "OK", secondaryButtonLabel: nil)
+        apply(.shieldApply(store: "s", applications: ["com.burbn.instagram"], categories: .none))
+        apply(.appState(locked: false, foregroundApp: "com.burbn.instagram", shieldShown: true))
+        apply(.shieldShown(app: "com.burbn.instagram", configuration: configuration, source: .extension))
+        apply(.notification(title: "first", body: "b"), by: "kitty.monitor")
+        let firstInputEnded = sequence
+        apply(.notification(title: "second", body: "b"), by: "kitty.monitor")
+        var screen = fold.screen(inputBegan: firstInputEnded)
+        #expect(screen.banners.map(\.title) == ["second"])
+        #expect(screen.banners.first?.app == "com.kitty.app", "the app that posted it, by its catalog name (none here)")
+        #expect(fold.screen(inputBegan: 0).banners.map(\.title) == ["second", "first"])
+        #expect(screen.shield?.title == "Paws off" && screen.shield?.source == .extension)
+        #expect(screen.clock == "04:01" && screen.date == "Monday, January 5", "New York's time")
+        #expect(screen.home.first?.bundleIdentifier == "com.kitty.app")
+        #expect(screen.home.first { $0.bundleIdentifier == "com.burbn.instagram" }?.shielded == true)
+        apply(.focusMode(on: true))
+        apply(.notification(title: "silenced", body: "b"))
+        apply(.shieldShown(app: "com.burbn.instagram", configuration: .systemDefault(appName: "Instagram"), source: .systemDefault))
+        screen = fold.screen(inputBegan: firstInputEnded)
+        #expect(screen.banners.map(\.title) == ["second"] && screen.focusMode)
+        #expect(screen.shield?.title == "Restricted" && screen.shield?.source == .systemDefault)
+        apply(.shieldClear(store: "s"))
+        apply(.appState(locked: true, foregroundApp: "com.burbn.instagram", shieldShown: true))
+        screen = fold.screen(inputBegan: sequence)
+        #expect(screen.locked && screen.frontmost == nil && screen.shield == nil)
+        #expect(screen.home.allSatisfy { !$0.shielded })
     }
 
     /// Beyond ``ReportTimeline/limit`` events the timeline draws a window around the failure (the

@@ -15,8 +15,8 @@ import ScreenRendering
 /// - frontmost: the foreground app of the last `app.state` (none when locked), by display name.
 /// - shield: when unlocked, an app in front and `app.state` says a shield covers it: the texts,
 ///   look and source of the last `shield.shown` for that app.
-/// - banners: the notifications shown (not while Focus was on, not suppressed) at or after the
-///   moment the last input began, newest first.
+/// - banners: the notifications shown (not while Focus was on, not suppressed) after the last
+///   input began, by trace order (several inputs can share one instant), newest first.
 /// - clock `HH:mm`, date `EEEE, MMMM d` (en_US_POSIX), in the device's time zone.
 public struct ScreenFold: Sendable {
     public let device: ScreenDevice
@@ -30,8 +30,8 @@ public struct ScreenFold: Sendable {
     private var focusMode = false
     /// The last shield drawn for each app, by bundle id.
     private var drawn: [String: PhoneScreen.Shield] = [:]
-    /// The banners shown, oldest first.
-    private var shown: [PhoneScreen.Banner] = []
+    /// The banners shown, oldest first, each with its trace sequence.
+    private var shown: [(sequence: Int, banner: PhoneScreen.Banner)] = []
 
     public init(device: ScreenDevice) {
         self.device = device
@@ -50,27 +50,28 @@ public struct ScreenFold: Sendable {
         case .shieldShown(let app, let configuration, let source):
             drawn[app] = Self.shield(of: app, configuration, source)
         case .notification(let title, let body):
-            if !focusMode { show(title: title, body: body, by: entry.actor) }
+            if !focusMode { show(title: title, body: body, by: entry) }
         case .push(let title, let body, _):
-            if !focusMode { show(title: title, body: body, by: entry.actor) }
+            if !focusMode { show(title: title, body: body, by: entry) }
         default:
             break
         }
     }
 
-    /// The screen now, its banners those shown at or after `inputBegan` (virtual seconds).
-    public func screen(inputBegan: Double) -> PhoneScreen {
+    /// The screen now, its banners those shown after trace sequence `inputBegan` (the last
+    /// sequence before the last input began).
+    public func screen(inputBegan: Int) -> PhoneScreen {
         let front = locked ? nil : foregroundApp
         let shield = front.flatMap { shieldShown ? drawn[$0] : nil }
         return PhoneScreen(
             platform: device.platform, t: now.seconds, clock: clockText(), date: dateText(), locked: locked, home: home(),
             frontmost: front.map { PhoneScreen.Frontmost(bundleIdentifier: $0, name: device.catalog.displayName(of: $0)) },
-            shield: shield, banners: shown.filter { $0.t >= inputBegan }.reversed(), focusMode: focusMode)
+            shield: shield, banners: shown.filter { $0.sequence > inputBegan }.map(\.banner).reversed(), focusMode: focusMode)
     }
 
-    private mutating func show(title: String, body: String, by actor: String) {
-        let app = device.app(ofActor: actor).map { device.catalog.displayName(of: $0.bundleIdentifier) } ?? actor
-        shown.append(PhoneScreen.Banner(t: now.seconds, title: title, body: body, app: app))
+    private mutating func show(title: String, body: String, by entry: TraceEntry<Effect>) {
+        let app = device.app(ofActor: entry.actor).map { device.catalog.displayName(of: $0.bundleIdentifier) } ?? entry.actor
+        shown.append((entry.sequence, PhoneScreen.Banner(t: now.seconds, title: title, body: body, app: app)))
     }
 
     private func home() -> [PhoneScreen.HomeIcon] {
