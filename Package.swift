@@ -48,6 +48,9 @@ let package = Package(
         /// What the phone's screen shows, as a value, and its SVG drawing: shared by the daemon's
         /// `device.screen` and clarityctl's `screen` and reports (docs/screen.md).
         .target(name: "ScreenRendering"),
+        /// A run as one self-contained HTML page, drawn from a `scenario.run` / `scenario.replay`
+        /// answer with `report: true` (docs/report.md): clarityctl's `--html`.
+        .target(name: "RunReport", dependencies: ["ScreenRendering", "JSONValues"]),
         /// JSON values, their exact encoding and a strict decoder: shared by the protocol and the harness.
         .target(name: "JSONValues"),
         /// The control protocol: JSON-RPC messages, methods, error codes, socket paths.
@@ -66,7 +69,7 @@ let package = Package(
         .target(
             name: "BuiltInApps", dependencies: ["DeviceActors", "SimulatediOS", "Clarity", "ScrollKitty", "SpendLess", "MakeHay", "ThePhone", "ThePhoneBackend"]),
         .executableTarget(name: "clarityd", dependencies: ["ClarityDaemon", "BuiltInApps", "SimulatediOS"]),
-        .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol", "ScreenRendering"]),
+        .executableTarget(name: "clarityctl", dependencies: ["ControlProtocol", "ScreenRendering", "RunReport"]),
         .testTarget(name: "ExtensionSandboxTests", dependencies: ["ExtensionSandbox"]),
         .testTarget(
             name: "DeviceActorsTests",
@@ -94,7 +97,7 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "JSONValues"]),
         .testTarget(name: "ThePhoneBackendTests", dependencies: ["ThePhoneBackend"]),
         .testTarget(
-            name: "ClaritydTests", dependencies: ["ClarityDaemon", "ScenarioFiles", "BuiltInApps", "ThePhoneBackend", "Clarity", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
+            name: "ClaritydTests", dependencies: ["ClarityDaemon", "ScenarioFiles", "RunReport", "ScreenRendering", "BuiltInApps", "ThePhoneBackend", "Clarity", "ControlProtocol", "DeviceActors", "SimulatediOS", "ExtensionSandbox"]),
         .testTarget(name: "ClarityctlTests", dependencies: ["clarityctl", "ControlProtocol"]),
         /// Starts the built clarityd and clarityctl and talks to them: shared by the two targets below.
         .target(name: "DaemonTestSupport", dependencies: ["ControlProtocol"], path: "Tests/DaemonTestSupport"),

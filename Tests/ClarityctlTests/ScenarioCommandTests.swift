@@ -103,6 +103,22 @@ import Testing
         }
     }
 
+    /// `--html` asks for the report (`report: true`) and no more; a report of a walk is refused,
+    /// and an empty name is named (issue 43).
+    @Test func htmlAsksForTheReport() throws {
+        try withScenarioFile(scenario) { path in
+            #expect(try parsedCommand(ScenarioRun.self, [path, "--html", "/tmp/r.html"]).options.members["report"] == true)
+            #expect(try parsedCommand(ScenarioRun.self, [path]).options.members["report"] == nil)
+            let replay = try parsedCommand(ScenarioReplay.self, [path, "--schedule", "1", "--html", "/tmp/r.html"])
+            #expect(replay.params["report"] == true)
+            #expect(
+                usageError(ScenarioReplay.self, [path, "--schedule", "1", "--step", "--html", "/tmp/r.html"])
+                    == "--html writes a whole replay: it does not go with --step")
+            #expect(usageError(ScenarioRun.self, [path, "--html", ""]) == "option --html needs a file name")
+            #expect(usageError(ScenarioExplore.self, [path, "--html", "/nonexistent-dir/r.html"]) == "--html /nonexistent-dir/r.html: no directory /nonexistent-dir to write it in")
+        }
+    }
+
     @Test func runSendsOnlyWhatWasGiven() throws {
         try withScenarioFile(scenario) { path in
             let plain = try parsedCommand(ScenarioRun.self, [path, "--trace"])

@@ -145,7 +145,9 @@ struct ScenarioMethods: Sendable {
                 perfetto: request.traceFormat == .perfetto
                     ? PerfettoTrace(
                         effects: trace, app: scenario.app.name, device: scenario.name, switches: ScheduleStory.switches(of: outcome))
-                    : nil)
+                    : nil,
+                report: request.report == true
+                    ? ScenarioReport(of: outcome, labels: ScenarioFile.stepLabels(of: request.scenario)) : nil)
     }
 
     /// `scenario.explore`. With `progress: true`, while it runs the caller gets
@@ -261,6 +263,9 @@ private struct ScheduleResult: Encodable {
     let trace: [TracedEffect]
     /// With `traceFormat: "perfetto"`: the trace as `trace.export` gives it, to open in Perfetto.
     let perfetto: PerfettoTrace?
+    /// With `report: true`: the device, a frame per step and the timeline, for an HTML report
+    /// (``ScenarioReport``; `clarityctl run|replay|explore --html`).
+    let report: ScenarioReport?
     /// A replay's `until` or `device`: the live device it left standing, and where.
     var device: String?
     var stoppedAt: ReplayStop?
@@ -286,6 +291,9 @@ struct ScheduleParams: Decodable, Sendable {
     var device: String?
     /// `scenario.replay`: tell every decision in the answer (`walk`).
     var walk: Bool?
+    /// Add `report`: a frame per step and the timeline, folded from the trace (nothing more is
+    /// asked of the run's device, so its trace and schedule are the same).
+    var report: Bool?
 
     enum TraceFormat: String, Decodable, Sendable, CaseIterable { case perfetto }
 

@@ -38,11 +38,18 @@ public struct ScenarioOutcome: Sendable {
     /// The run was stopped before its end (its interruption said so): it neither passed nor
     /// failed, and ``failure`` is nil.
     public let interrupted: Bool
+    /// Where each step began and ended in the trace, in the order the steps ended (a
+    /// `parallel` step's branch steps before it).
+    public let stepMarks: [StepMark]
 
     public var passed: Bool { failure == nil && !interrupted }
 
-    init(failure: ScenarioFailureReason?, device: SimulatedDevice?, quirks: [String: Bool], interrupted: Bool = false) {
+    init(
+        failure: ScenarioFailureReason?, device: SimulatedDevice?, quirks: [String: Bool], interrupted: Bool = false,
+        stepMarks: [StepMark] = []
+    ) {
         self.failure = failure
+        self.stepMarks = stepMarks
         self.quirks = quirks
         self.interrupted = interrupted
         self.ran = device.map(ScheduleDevice.init)

@@ -34,11 +34,12 @@ public enum ScenarioRunner {
         }
         device.world.interruption = interruption
         device.world.scheduler.faults = faults
-        let failure = run(scenario, on: device, interruption: interruption)
+        let marks = StepMarks()
+        let failure = run(scenario, on: device, marks: marks, interruption: interruption)
         if let interruption, interruption() {
             return ScenarioOutcome(failure: nil, device: device, quirks: config.quirks, interrupted: true)
         }
-        return ScenarioOutcome(failure: failure, device: device, quirks: config.quirks)
+        return ScenarioOutcome(failure: failure, device: device, quirks: config.quirks, stepMarks: marks.all)
     }
 
     /// One schedule from its seed (``ScheduleSeed/makeStrategy()``), meeting faults of the
@@ -73,28 +74,36 @@ public enum ScenarioRunner {
         run(scenario, strategy: FIFOStrategy(), interruption: interruption).decisions
     }
 
+    /// Runs the steps in order, marking where each began and ended in the trace (``StepMark``).
     private static func run(
-        _ scenario: Scenario, on device: SimulatedDevice, interruption: (@Sendable () -> Bool)?
+        _ scenario: Scenario, on device: SimulatedDevice, marks: StepMarks, interruption: (@Sendable () -> Bool)?
     ) -> ScenarioFailureReason? {
         var checks = Checks(
             scenario: scenario, invariants: scenario.builtInInvariants ? scenario.scenarioInvariants : [])
         for (index, step) in scenario.steps.enumerated() {
             if let interruption, interruption() { return nil }
             let path = "steps[\(index)]"
+            let begun = (seq: device.trace.recorder.lastSequence, t: device.world.clock.now.seconds)
+            let failure: ScenarioFailureReason?
             do {
-                if let failure = try perform(step, at: path, on: device) { return failure }
+                failure = try perform(step, at: path, index: index, on: device, marks: marks)
             } catch {
-                return ScenarioFailureReason(message: "\(error)", step: path, invariant: nil)
+                failure = ScenarioFailureReason(message: "\(error)", step: path, invariant: nil)
             }
+            marks.add(
+                StepMark(
+                    position: [index], startSeq: begun.seq, endSeq: device.trace.recorder.lastSequence, startT: begun.t,
+                    endT: device.world.clock.now.seconds))
+            if let failure { return failure }
             if let failure = checks.failure(on: device, after: path) { return failure }
         }
         return checks.failure(on: device, after: nil)
     }
 
     /// Runs one step; a failed expectation or a refused input is returned as the failure.
-    private static func perform(_ step: ScenarioStep, at path: String, on device: SimulatedDevice) throws(DeviceError)
-        -> ScenarioFailureReason?
-    {
+    private static func perform(
+        _ step: ScenarioStep, at path: String, index: Int, on device: SimulatedDevice, marks: StepMarks
+    ) throws(DeviceError) -> ScenarioFailureReason? {
         switch step {
         case .event(let event):
             _ = try device.apply(event)
@@ -103,7 +112,7 @@ public enum ScenarioRunner {
         case .advance(let seconds):
             _ = try device.advance(seconds: seconds)
         case .parallel(let branches):
-            for (branch, failure) in try device.runBranches(branches).enumerated() {
+            for (branch, failure) in try device.runBranches(branches, of: index, marks: marks).enumerated() {
                 guard let failure else { continue }
                 return ScenarioFailureReason(
                     message: failure.message, step: "\(path).parallel[\(branch)][\(failure.step)]", invariant: nil)
@@ -118,7 +127,7 @@ public enum ScenarioRunner {
             }
         case .failing(let input, let expected):
             do {
-                if let failure = try perform(input, at: path, on: device) { return failure }
+                if let failure = try perform(input, at: path, index: index, on: device, marks: marks) { return failure }
             } catch {
                 guard InputFailure(error) == expected else {
                     return ScenarioFailureReason(

@@ -6,8 +6,11 @@ extension SimulatedDevice {
     /// passing until every branch is done (an `advance` inside a branch waits on the virtual
     /// clock while the other branches, and whatever their steps caused, go on). Returns, per
     /// branch, the first step that failed and why (nil when the branch went through). The step
-    /// is one input, as an event is: the screen's banners are those it posted.
-    func runBranches(_ branches: [[ScenarioStep]]) throws(DeviceError) -> [(step: Int, message: String)?] {
+    /// is one input, as an event is: the screen's banners are those it posted. Each branch
+    /// step's begin and end are marked in `marks`, as steps `[step, branch, position]`.
+    func runBranches(_ branches: [[ScenarioStep]], of step: Int, marks: StepMarks) throws(DeviceError)
+        -> [(step: Int, message: String)?]
+    {
         let springBoard = springBoard
         let world = world
         let trace = trace
@@ -17,10 +20,17 @@ extension SimulatedDevice {
             await withTaskGroup(of: (Int, (Int, String)?).self) { group in
                 for (index, steps) in branches.enumerated() {
                     group.addTask {
-                        for (position, step) in steps.enumerated() {
+                        for (position, branchStep) in steps.enumerated() {
+                            let begun = (seq: trace.recorder.lastSequence, t: world.clock.now.seconds)
+                            defer {
+                                marks.add(
+                                    StepMark(
+                                        position: [step, index, position], startSeq: begun.seq,
+                                        endSeq: trace.recorder.lastSequence, startT: begun.t, endT: world.clock.now.seconds))
+                            }
                             do {
                                 try await Self.runInWorld(
-                                    step, on: device, springBoard: springBoard, world: world, trace: trace)
+                                    branchStep, on: device, springBoard: springBoard, world: world, trace: trace)
                             } catch let timeout as WaitTimedOut {
                                 return (index, (position, timeout.message))
                             } catch let error as DeviceError {

@@ -37,7 +37,7 @@ public struct ShieldSettings: Sendable, Hashable, Codable {
     /// Whether this store shields the frontmost `name` (an app, or a website as
     /// ``WebDomain/foregroundName(_:)``), and how. Application categories never cover a website:
     /// iOS shields those through `shield.webDomainCategories`, which this SDK does not have.
-    func shieldReason(for name: String, category: String?) -> ShieldReason? {
+    @_spi(Host) public func shieldReason(for name: String, category: String?) -> ShieldReason? {
         if let domain = WebDomain.domain(ofForegroundName: name) {
             return webDomains.contains(domain) ? .application : nil
         }

@@ -12,6 +12,8 @@ struct JUnitReport {
         let seconds: Double
         let outcome: Outcome
         let properties: [(String, String)]
+        /// `<system-out>` lines: `report: DIR/<name>.html` when `explore --html` wrote one.
+        var output: [String] = []
     }
 
     /// How a case ended: JUnit's `<failure>` for a scenario that did not pass, `<error>` for one
@@ -29,8 +31,10 @@ struct JUnitReport {
         self.path = path
     }
 
-    /// Adds the exploration of `file` that gave `report` (`scenario.explore`'s answer).
-    mutating func add(file: String, report: JSONValue, replayLines: [String]) {
+    /// Adds the exploration of `file` that gave `report` (`scenario.explore`'s answer);
+    /// `htmlReport`, the HTML report written of its failure, is linked from the case's
+    /// `<system-out>` (`report: reports/<scenario name>.html`).
+    mutating func add(file: String, report: JSONValue, replayLines: [String], htmlReport: String? = nil) {
         let failure = report["failures"]?.arrayValue?.first
         var properties: [(String, String)] = [
             ("schedules", PlainText.cell(report["schedules"] ?? .null)), ("failed", PlainText.cell(report["failed"] ?? .null)),
@@ -47,7 +51,10 @@ struct JUnitReport {
             outcome = .failed(message: failure?["message"]?.stringValue ?? "a schedule failed", details: story + ["replay:"] + replayLines)
         case let verdict: outcome = .failed(message: verdict.reason ?? "", details: [])
         }
-        cases.append(Case(name: file, seconds: report["seconds"]?.doubleValue ?? 0, outcome: outcome, properties: properties))
+        cases.append(
+            Case(
+                name: file, seconds: report["seconds"]?.doubleValue ?? 0, outcome: outcome, properties: properties,
+                output: htmlReport.map { ["report: \($0)"] } ?? []))
     }
 
     /// Adds `file`, which could not be explored, as an errored case saying why.
@@ -83,6 +90,9 @@ struct JUnitReport {
                 lines.append("      </failure>")
             case .errored(let message):
                 lines.append(#"      <error message="\#(Self.escaped(message))"/>"#)
+            }
+            if !testCase.output.isEmpty {
+                lines.append("      <system-out>" + testCase.output.map { Self.escaped($0, inAttribute: false) }.joined(separator: "\n") + "</system-out>")
             }
             lines.append("    </testcase>")
         }

@@ -17,7 +17,7 @@ struct ScenarioExplore: ClarityCommand {
     static let help = CommandHelp(
         words: ["explore"],
         synopsis: "FILE|DIR [--strategy random|pct|dfs] [--depth D] [--bound K] [--no-sleep-sets] [--schedules N] [--seed-start S] [--shard i/n] "
-            + "[--jobs N] [--time-limit SECONDS] [--swarm] [--all] [--plausible] [--junit FILE] [--perfetto FILE] [--shrunk-scenario FILE] [--standalone]",
+            + "[--jobs N] [--time-limit SECONDS] [--swarm] [--all] [--plausible] [--junit FILE] [--perfetto FILE] [--html FILE|DIR] [--shrunk-scenario FILE] [--standalone]",
         abstract: "run many schedules of a scenario to find races (scenario.explore)",
         details: [
             "  --strategy S          pct (default: random priorities, D - 1 change points), random, or dfs:",
@@ -38,6 +38,9 @@ struct ScenarioExplore: ClarityCommand {
             "  --junit FILE          write a JUnit report: a test case per scenario, the story and the",
             "                        replay command in a failure",
             PerfettoFile.helpLine,
+            "  --html FILE|DIR       write the first failure's replay as a self-contained HTML report to FILE;",
+            "                        of a directory of scenarios, one report per failing scenario in DIR",
+            "                        (<scenario name>.html), linked from its --junit test case (system-out)",
             ShrunkScenarioFile.helpLine,
             ScenarioDaemon.helpLine,
             "Prints the summary, then each failure with the clarityctl replay commands that reproduce it.",
@@ -68,6 +71,8 @@ struct ScenarioExplore: ClarityCommand {
     let perfetto: PerfettoFile?
     let shrunkScenario: ShrunkScenarioFile?
     let junit: String?
+    /// `--html`: the report file (of one scenario) or directory (of a directory of them).
+    let html: String?
     /// The seeds the schedules run with, to say which ran and where to go on.
     let seeds: SeedRange
 
@@ -77,6 +82,7 @@ struct ScenarioExplore: ClarityCommand {
         shrunkScenario = try ShrunkScenarioFile.take(from: &arguments)
         junit = try arguments.value(of: "--junit")
         if junit?.isEmpty == true { throw UsageError("option --junit needs a file name") }
+        html = try OutputFile.take("--html", from: &arguments)?.path
         var params: [String: JSONValue] = [:]
         let strategy = try arguments.value(of: "--strategy").map {
             try ArgumentValues.choice($0, for: "--strategy", among: ["random", "pct", "dfs"])
@@ -124,6 +130,31 @@ struct ScenarioExplore: ClarityCommand {
         if ofDirectory, shrunkScenario != nil { throw UsageError("--shrunk-scenario goes with one scenario FILE, not a directory") }
         files = try Self.scenarios(at: path)
         self.params = params
+        if let html { try Self.prepareReports(at: html, ofDirectory: ofDirectory) }
+    }
+
+    /// Checks `--html`'s path before anything runs: for one scenario a file in a directory that
+    /// is there; for a directory of scenarios a directory, made when it is not there yet.
+    static func prepareReports(at path: String, ofDirectory: Bool) throws {
+        guard ofDirectory else { return try HTMLReportFile(path: path).check() }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw UsageError("--html \(path): not a directory (one report per failing scenario goes there)") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        } catch {
+            throw UsageError("--html \(path): cannot make the directory: \(error.localizedDescription)")
+        }
+    }
+
+    /// Where the report of `file` goes: `--html` itself for one scenario, `DIR/<name>.html` for a
+    /// directory of them.
+    private func reportPath(of file: ScenarioFile) -> String? {
+        guard let html else { return nil }
+        guard ofDirectory else { return html }
+        return (html as NSString).appendingPathComponent(HTMLReportFile.name(of: file) + ".html")
     }
 
     /// `--shard i/n`, once it is whole numbers with 0 ≤ i < n.
@@ -186,7 +217,8 @@ struct ScenarioExplore: ClarityCommand {
             let replayLines = report["failures"]?.arrayValue?.first.map {
                 ScenarioReplay.commandLines(for: $0, file: file, daemon: daemon)
             } ?? []
-            junit?.add(file: file.path, report: report, replayLines: replayLines)
+            let reportFile = try writeReport(of: report, file: file, in: session)
+            junit?.add(file: file.path, report: report, replayLines: replayLines, htmlReport: reportFile)
             if exploration.interrupted {
                 try junit?.write()
                 throw interruption(of: exploration, file: file, notExplored: files[(position + 1)...].map(\.path))
@@ -251,6 +283,26 @@ struct ScenarioExplore: ClarityCommand {
             try perfetto.write(from: try daemon.call(.scenarioReplay, .object(replay), in: session))
         }
         return Exploration(report: report, interrupted: interrupted, resume: resume)
+    }
+
+    /// With `--html`: replays the first failure of `report` with `report: true` and writes its
+    /// page; returns where, or nil (no `--html`, or no failure: then it says so on stderr).
+    private func writeReport(of report: JSONValue, file: ScenarioFile, in session: Session) throws -> String? {
+        guard let path = reportPath(of: file) else { return nil }
+        guard let failure = report["failures"]?.arrayValue?.first else {
+            session.output.note("explore: no failure\(ofDirectory ? " of \(file.path)" : ""): no report written to \(path)")
+            return nil
+        }
+        var replay: [String: JSONValue] = ["scenario": file.scenario, "report": true]
+        replay["schedule"] = failure["schedule"]
+        replay["quirks"] = failure["quirks"]
+        let result = try daemon.call(.scenarioReplay, .object(replay), in: session)
+        let quirks = (failure["quirks"]?.objectValue ?? [:]).filter { $0.value == true && !file.ownQuirks.contains($0.key) }
+        try HTMLReportFile(path: path).write(
+            from: result, scenario: file,
+            replayCommand: HTMLReportFile.replayCommand(
+                token: failure["schedule"]?.stringValue, scenario: file, daemon: daemon, quirks: Array(quirks.keys)))
+        return path
     }
 
     /// The command that explores the schedules left after `report`, leaving out no seed: when it

@@ -7,7 +7,7 @@ struct ScenarioReplay: ClarityCommand {
     static let help = CommandHelp(
         words: ["replay"],
         synopsis: "FILE (--schedule TOKEN|LIST | --seed S --strategy S [--depth D] [--expected-decisions K]) "
-            + "[--until decision:N|seq:N] [--step] [--device NAME] [--quirk NAME]... [--trace] [--perfetto FILE] [--standalone]",
+            + "[--until decision:N|seq:N] [--step] [--device NAME] [--quirk NAME]... [--trace] [--perfetto FILE] [--html FILE] [--standalone]",
         abstract: "replay a schedule of a scenario, e.g. a failure explore found (scenario.replay)",
         details: [
             "  --schedule TOKEN      a failure's schedule as explore prints it (v1:<scenario hash>:12@3,40@1):",
@@ -64,6 +64,7 @@ struct ScenarioReplay: ClarityCommand {
         }
         let until = try arguments.value(of: "--until").map(Self.until)
         steps = arguments.flag("--step")
+        if steps, schedule.html != nil { throw UsageError("--html writes a whole replay: it does not go with --step") }
         if until != nil || steps || options.deviceWasGiven, schedule.daemon.standalone {
             throw UsageError("--until, --step and --device leave a device on the daemon: a --standalone one goes with the call")
         }

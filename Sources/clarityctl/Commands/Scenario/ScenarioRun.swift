@@ -5,7 +5,7 @@ import ControlProtocol
 struct ScenarioRun: ClarityCommand {
     static let help = CommandHelp(
         words: ["run"],
-        synopsis: "FILE [--strategy fifo|random|pct] [--seed S] [--depth D] [--quirk NAME]... [--trace] [--perfetto FILE] [--standalone]",
+        synopsis: "FILE [--strategy fifo|random|pct] [--seed S] [--depth D] [--quirk NAME]... [--trace] [--perfetto FILE] [--html FILE] [--standalone]",
         abstract: "run a scenario once (scenario.run)",
         details: [
             "  --strategy S          fifo (default: every job in the order it became ready), random or pct",

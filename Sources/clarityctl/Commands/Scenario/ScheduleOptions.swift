@@ -11,6 +11,7 @@ struct ScheduleOptions {
         "  --quirk NAME          switch that platform quirk on over the scenario's (repeatable)",
         "  --trace               print the schedule's trace first, as clarityctl trace does",
         PerfettoFile.helpLine,
+        HTMLReportFile.helpLine,
         ScenarioDaemon.helpLine,
     ]
 
@@ -22,6 +23,7 @@ struct ScheduleOptions {
     let quirks: [String]
     let showsTrace: Bool
     let perfetto: PerfettoFile?
+    let html: HTMLReportFile?
 
     /// Takes these options, then FILE: a command takes its own options first.
     init(arguments: inout Arguments) throws {
@@ -36,6 +38,7 @@ struct ScheduleOptions {
         if quirks.contains("") { throw UsageError("option --quirk needs a quirk's name, e.g. batchedThresholds") }
         showsTrace = arguments.flag("--trace")
         perfetto = try PerfettoFile.take(from: &arguments)
+        html = try HTMLReportFile.take(from: &arguments)
         file = try ScenarioFile(arguments: &arguments)
     }
 
@@ -55,16 +58,23 @@ struct ScheduleOptions {
         members["depth"] = depth.map(JSONValue.int)
         if !quirks.isEmpty { members["quirks"] = .object(Dictionary(quirks.map { ($0, true) }) { first, _ in first }) }
         if perfetto != nil { members["traceFormat"] = "perfetto" }
+        if html != nil { members["report"] = true }
         return members
     }
 
     /// Calls `method` with `params`, shows the result, and throws ``ScenarioFailed`` when the
     /// schedule failed; `command` names it in that message.
     func run(_ method: Method, params: [String: JSONValue], command: String, in session: Session) throws {
+        try html?.check()
         var result = try daemon.call(method, .object(params), in: session)
         try perfetto?.write(from: result)
-        if case .object(var members) = result, members["perfetto"] != nil {
+        try html?.write(
+            from: result, scenario: file,
+            replayCommand: HTMLReportFile.replayCommand(
+                token: result["token"]?.stringValue, scenario: file, daemon: daemon, quirks: quirks))
+        if case .object(var members) = result, members["perfetto"] != nil || members["report"] != nil {
             members["perfetto"] = nil
+            members["report"] = nil
             result = .object(members)
         }
         session.output.show(result, lines: ScenarioView.scheduleLines(result, trace: showsTrace))
