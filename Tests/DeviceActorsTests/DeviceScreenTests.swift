@@ -118,7 +118,7 @@ import Testing
         _ = try device.intent("selectApps", ["apps": [.string(instagram)]])
         try device.send(.appOpen(app: instagram))
         try device.send(.shieldPress(app: instagram, button: .secondary))
-        #expect(try device.device.runBranches([[.advance(seconds: 1)], [.advance(seconds: 2)]]).allSatisfy { $0 == nil })
+        #expect(try device.device.runBranches([[.advance(seconds: 1)], [.advance(seconds: 2)]], of: 0, marks: StepMarks()).allSatisfy { $0 == nil })
         #expect(try device.device.screen().banners.isEmpty, "the press's banner was the step before's")
     }
 

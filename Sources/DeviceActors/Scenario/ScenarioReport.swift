@@ -69,7 +69,7 @@ public struct ScenarioReport: Sendable, Encodable {
             let changes = after.stores.changes(since: before.stores)
             return Frame(
                 index: index, path: mark.path, label: labels[mark.path] ?? mark.path, t: mark.endT, startSeq: mark.startSeq,
-                endSeq: mark.endSeq, screen: after.screen(inputBegan: mark.startSeq), appGroup: after.stores.appGroup,
+                endSeq: mark.endSeq, screen: after.screen(inputBegan: mark.startSeq, at: mark.endT), appGroup: after.stores.appGroup,
                 shields: after.stores.shields, before: Stores(before.stores),
                 changed: Changes(appGroup: changes.appGroup, shields: changes.shields), failing: mark.path == failingPath)
         }

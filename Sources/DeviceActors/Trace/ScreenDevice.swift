@@ -44,13 +44,6 @@ public struct ScreenDevice: Sendable, Hashable, Codable {
         let zone = TimeZone(identifier: timeZone) ?? TimeZone(secondsFromGMT: 0)!
         return DeviceCalendar(start: DeviceCalendar.parseISO(start) ?? Date(timeIntervalSince1970: 0), timeZone: zone, name: timeZone)
     }
-
-    /// The installed app whose process `actor` is (`<app>.monitor` → the app named `<app>`), if one is.
-    func app(ofActor actor: String) -> App? {
-        guard let dot = actor.lastIndex(of: ".") else { return nil }
-        let name = String(actor[..<dot])
-        return apps.first { $0.name == name }
-    }
 }
 
 extension SimulatedDevice {

@@ -48,78 +48,41 @@ public struct ScreenFold: Sendable {
         case .focusMode(let on):
             focusMode = on
         case .shieldShown(let app, let configuration, let source):
-            drawn[app] = Self.shield(of: app, configuration, source)
+            drawn[app] = PhoneScreen.Shield(app: app, configuration: configuration, source: source)
         case .notification(let title, let body):
-            if !focusMode { show(title: title, body: body, by: entry) }
+            if !focusMode { show(title: title, body: body, source: entry.actor, at: entry.sequence) }
         case .push(let title, let body, _):
-            if !focusMode { show(title: title, body: body, by: entry) }
+            if !focusMode { show(title: title, body: body, source: "push", at: entry.sequence) }
         default:
             break
         }
     }
 
-    /// The screen now, its banners those shown after trace sequence `inputBegan` (the last
-    /// sequence before the last input began).
-    public func screen(inputBegan: Int) -> PhoneScreen {
+    /// The screen at virtual time `t` (when given: the clock can pass with nothing traced, as an
+    /// `advance` that nothing wakes in; else the last entry's time), its banners those shown
+    /// after trace sequence `inputBegan` (the last sequence before the last input began).
+    public func screen(inputBegan: Int, at t: Double? = nil) -> PhoneScreen {
+        let now = t.map { VirtualInstant(seconds: $0) } ?? now
         let front = locked ? nil : foregroundApp
         let shield = front.flatMap { shieldShown ? drawn[$0] : nil }
+        let face = calendar.screenFace(now)
         return PhoneScreen(
-            platform: device.platform, t: now.seconds, clock: clockText(), date: dateText(), locked: locked, home: home(),
+            platform: device.platform, t: now.seconds, clock: face.clock, date: face.date, locked: locked, home: home(),
             frontmost: front.map { PhoneScreen.Frontmost(bundleIdentifier: $0, name: device.catalog.displayName(of: $0)) },
             shield: shield, banners: shown.filter { $0.sequence > inputBegan }.map(\.banner).reversed(), focusMode: focusMode)
     }
 
-    private mutating func show(title: String, body: String, by entry: TraceEntry<Effect>) {
-        let app = device.app(ofActor: entry.actor).map { device.catalog.displayName(of: $0.bundleIdentifier) } ?? entry.actor
-        shown.append((entry.sequence, PhoneScreen.Banner(t: now.seconds, title: title, body: body, app: app)))
+    private mutating func show(title: String, body: String, source: String, at sequence: Int) {
+        let installed = device.apps.map { (name: $0.name, bundle: $0.bundleIdentifier) }
+        let app = device.catalog.bannerHeader(source: source, installed: installed)
+        shown.append((sequence, PhoneScreen.Banner(t: now.seconds, title: title, body: body, app: app)))
     }
 
     private func home() -> [PhoneScreen.HomeIcon] {
-        let installed = device.apps.map(\.bundleIdentifier)
-        let others = device.catalog.apps.keys
-            .filter { !installed.contains($0) && WebDomain.domain(ofForegroundName: $0) == nil }
-            .sorted { (device.catalog.displayName(of: $0), $0) < (device.catalog.displayName(of: $1), $1) }
-        return (installed + others).map { bundle in
+        device.catalog.homeScreen(installed: device.apps.map(\.bundleIdentifier)).map { bundle in
             PhoneScreen.HomeIcon(
                 bundleIdentifier: bundle, name: device.catalog.displayName(of: bundle),
                 shielded: stores.shields(app: bundle, category: device.catalog.category(of: bundle)))
         }
-    }
-
-    private static func shield(of app: String, _ configuration: ShieldConfiguration, _ source: ShieldConfigurationSource)
-        -> PhoneScreen.Shield
-    {
-        let look = configuration.appearance
-        return PhoneScreen.Shield(
-            app: app, title: configuration.title, subtitle: configuration.subtitle,
-            primaryButtonLabel: configuration.primaryButtonLabel, secondaryButtonLabel: configuration.secondaryButtonLabel,
-            source: source == .extension ? .extension : .systemDefault, backgroundBlurStyle: look?.backgroundBlurStyle,
-            backgroundColor: look?.backgroundColor, icon: look?.icon, titleColor: look?.titleColor,
-            subtitleColor: look?.subtitleColor, primaryButtonLabelColor: look?.primaryButtonLabelColor,
-            primaryButtonBackgroundColor: look?.primaryButtonBackgroundColor,
-            secondaryButtonLabelColor: look?.secondaryButtonLabelColor)
-    }
-
-    private static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    private static let months = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-        "December",
-    ]
-
-    private var local: DateComponents {
-        calendar.calendar.dateComponents([.weekday, .month, .day, .hour, .minute], from: calendar.date(now))
-    }
-
-    /// `09:10`, as `HH:mm` in the device's zone.
-    private func clockText() -> String {
-        let parts = local
-        let two = { (value: Int?) in String((value ?? 0) + 100).dropFirst() }
-        return "\(two(parts.hour)):\(two(parts.minute))"
-    }
-
-    /// `Monday, January 5`, as `EEEE, MMMM d` (en_US_POSIX) in the device's zone.
-    private func dateText() -> String {
-        let parts = local
-        return "\(Self.weekdays[(parts.weekday ?? 1) - 1]), \(Self.months[(parts.month ?? 1) - 1]) \(parts.day ?? 1)"
     }
 }
