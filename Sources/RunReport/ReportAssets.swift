@@ -57,17 +57,21 @@ enum ReportAssets {
           var frames = Array.prototype.slice.call(document.querySelectorAll("section.frame"));
           var items = Array.prototype.slice.call(document.querySelectorAll("#steps li[data-step]"));
           var spans = Array.prototype.slice.call(document.querySelectorAll(".span.step[data-frame]"));
-          function select(index, scroll) {
+          // byUser: a click or a key moved it: the hash follows (a reload or a shared link comes
+          // back to the step) and the list scrolls to it. Opening the page writes no hash, and
+          // no element's id is a step's hash (frames are `frame-N`): a fragment scroll on load
+          // left headless Chromium's screenshot blank.
+          function select(index, byUser) {
             if (frames.length === 0) return;
             index = Math.max(0, Math.min(frames.length - 1, index));
             frames.forEach(function (frame, i) { frame.hidden = i !== index; });
             items.forEach(function (item, i) { item.classList.toggle("selected", i === index); });
             spans.forEach(function (span) { span.classList.toggle("current", Number(span.dataset.frame) === index); });
             document.body.dataset.selected = String(index);
-            if (location.hash !== "#step-" + index) {
+            if (byUser && location.hash !== "#step-" + index) {
               try { history.replaceState(null, "", "#step-" + index); } catch (e) { location.hash = "#step-" + index; }
             }
-            if (scroll && items[index] && items[index].scrollIntoView) items[index].scrollIntoView({ block: "nearest" });
+            if (byUser && items[index] && items[index].scrollIntoView) items[index].scrollIntoView({ block: "nearest" });
           }
           function current() { return Number(document.body.dataset.selected || 0); }
           function fromHash() {

@@ -8,7 +8,7 @@ extension RunReportPage {
         page.element(
             "section",
             [
-                "class": "frame", "id": "step-\(frame.index)", "data-frame": "\(frame.index)", "data-path": frame.path,
+                "class": "frame", "id": "frame-\(frame.index)", "data-frame": "\(frame.index)", "data-path": frame.path,
                 "data-failing": frame.failing ? "true" : nil, "hidden": frame.index == initialStep ? nil : "",
             ]
         ) { section in

@@ -93,27 +93,29 @@ struct SVGWriter {
         body += "</g>"
     }
 
-    /// How wide `text` draws at `size` and `weight`, at most: each character by its advance in
-    /// DejaVu Sans Bold (the widest font the document names, used where Helvetica and Roboto are
-    /// missing), lighter weights 5 % narrower; any character beyond ASCII (CJK, emoji) a full em.
-    /// So what is measured to fit does fit.
+    /// How wide `text` draws at `size` and `weight`, at most: each character by the widest
+    /// advance of its class in DejaVu Sans (the widest font the document names, used where
+    /// Helvetica and Roboto are missing) — Bold for weights of 600 and more (DejaVu has no
+    /// semibold), Book below; any character beyond ASCII (CJK, emoji) a full em. So what is
+    /// measured to fit does fit, without wrapping a line that has room.
     static func width(of text: some StringProtocol, size: Int, weight: String = "700") -> Double {
-        let scale = (Int(weight) ?? 400) >= 600 ? 1 : 0.95
-        return text.reduce(0) { $0 + advance(of: $1) } * Double(size) * scale
+        let bold = (Int(weight) ?? 400) >= 600
+        return text.reduce(0) { $0 + advance(of: $1, bold: bold) } * Double(size)
     }
 
-    /// A character's advance in ems, at least DejaVu Sans Bold's (`H` 0.837, `&` 0.872, `m` 1.042).
-    private static func advance(of character: Character) -> Double {
+    /// A character's advance in ems: its class's widest in DejaVu Sans Bold (`H` 0.837, `&`
+    /// 0.872, `m` 1.042) or Book (`O` 0.787, `n` 0.634, `m` 0.974).
+    private static func advance(of character: Character, bold: Bool) -> Double {
         guard character.isASCII else { return 1.05 }
         switch character {
-        case " ": return 0.35
-        case "W", "M", "m", "w", "@", "%": return 1.05
-        case "i", "j", "l", "I", ".", ",", ":", ";", "'", "|", "/": return 0.4
-        case "t", "f", "r", "!", "(", ")", "[", "]", "-": return 0.5
-        case _ where character.isNumber: return 0.7
-        case _ where character.isUppercase: return 0.86
-        case _ where character.isLowercase: return 0.72
-        default: return 0.88
+        case " ": return bold ? 0.35 : 0.32
+        case "W", "M", "m", "w", "@", "%": return bold ? 1.05 : 1.0
+        case "i", "j", "l", "I", ".", ",", ":", ";", "'", "|", "/": return bold ? 0.4 : 0.34
+        case "t", "f", "r", "!", "(", ")", "[", "]", "-": return bold ? 0.5 : 0.42
+        case _ where character.isNumber: return bold ? 0.7 : 0.64
+        case _ where character.isUppercase: return bold ? 0.86 : 0.8
+        case _ where character.isLowercase: return bold ? 0.72 : 0.64
+        default: return bold ? 0.88 : 0.84
         }
     }
 
