@@ -32,7 +32,10 @@ import Testing
         #expect(Self.withoutReport(reported) == plain, "the same trace, schedule and token with the report as without")
         let steps = try #require(reported["report"]?["steps"]?.arrayValue)
         #expect(steps.count == 15, "11 steps and the parallel step's 4 branch steps")
-        #expect(steps.first?["path"] == "steps[0]" && steps.first?["label"]?.stringValue?.hasPrefix(#"{"event":"#) == true)
+        #expect(steps.first?["path"] == "steps[0]")
+        #expect(steps.first?["label"]?.stringValue?.hasPrefix("event contacts.set contacts=[") == true, "the step as a command says it")
+        let labels = steps.compactMap { $0["label"]?.stringValue }
+        #expect(labels.contains("advance 600") && labels.contains("intent challenge.open"))
         #expect(steps.allSatisfy { $0["screen"]?["home"] != nil && $0["appGroup"] != nil && $0["changed"] != nil })
         #expect(reported["report"]?["device"]?["apps"]?.arrayValue?.first?["bundleIdentifier"] == "com.clarity.focus")
 
