@@ -24,6 +24,9 @@ enum ReportAssets {
         .span.step[data-failing=true]{background:var(--bad)}.span.step.current{outline:2px solid #000}
         .track .mark{position:absolute;top:0;width:3px;height:20px;background:#ff9500}
         .mark.fault,.mark.jetsam,.mark.race,.mark.error{background:var(--bad)}
+        .mark.shield,.mark.screen,.mark.delivery,.mark.notification,.mark.clock{width:2px;top:4px;height:12px}
+        .mark.shield{background:#5856d6}.mark.screen{background:#8e8e93}.mark.delivery{background:#34c759}
+        .mark.notification{background:#ff9500}.mark.clock{background:#c7c7cc}
         .degraded,.left-out{background:var(--warn);padding:4px 8px}
         .columns{display:flex;align-items:flex-start}
         #steps{width:320px;flex:none;padding:12px;position:sticky;top:0;max-height:100vh;overflow:auto}

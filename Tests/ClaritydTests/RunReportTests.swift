@@ -65,6 +65,15 @@ import ControlProtocol
             #expect(html.contains("class=\"lane\" data-lane=\"\(lane)\""), "lane \(lane)")
         }
         #expect(html.contains("<li class=\"step selected\" data-step=\"14\" data-path=\"steps[10]\" data-failing=\"true\">"))
+        // The system's lanes show their instants: SpringBoard drew the shield, DeviceActivity
+        // delivered the thresholds.
+        func lane(_ name: String) -> Substring {
+            let start = html.range(of: "data-lane=\"\(name)\"")!
+            let end = html.range(of: "class=\"lane\"", range: start.upperBound..<html.endIndex)?.lowerBound ?? html.endIndex
+            return html[start.upperBound..<end]
+        }
+        #expect(lane("springBoard").contains("class=\"mark shield\""))
+        #expect(lane("deviceActivity").contains("class=\"mark delivery\""))
         // The shield's title as Clarity's ShieldConfiguration extension drew it, in the frame
         // of the step that showed it.
         let drawn = try #require(

@@ -91,7 +91,11 @@ public struct ReportTimeline: Sendable, Encodable {
         self.lanes = lanes
     }
 
-    /// The effects marked on their process's lane.
+    /// The effects marked on their process's lane: what went wrong (`fault`, `jetsam`, `race`,
+    /// `error`, `writeLost`), and what the system did in an instant, so that SpringBoard's,
+    /// DeviceActivity's and the clock's lanes show their work (`shield`: a shield drawn or
+    /// pressed; `screen`: lock, unlock or the app in front changed; `delivery`: a DeviceActivity
+    /// callback delivered; `notification`; `clock`: time advanced).
     private static func markKind(_ effect: Effect) -> String? {
         switch effect {
         case .fault: "fault"
@@ -99,6 +103,11 @@ public struct ReportTimeline: Sendable, Encodable {
         case .race: "race"
         case .appError: "error"
         case .storeWriteLost: "writeLost"
+        case .shieldShown, .shieldAction: "shield"
+        case .appState: "screen"
+        case .monitorIntervalStart, .monitorIntervalEnd, .monitorThreshold, .monitorWarning: "delivery"
+        case .notification, .push: "notification"
+        case .clockAdvance: "clock"
         default: nil
         }
     }
