@@ -27,7 +27,8 @@ public struct PhoneScreen: Sendable, Hashable, Codable {
     /// The shield covering the frontmost app, as drawn; nil when none covers it.
     public var shield: Shield?
     /// The banners on screen: the notifications shown (not silenced by Focus) since the last
-    /// input began (by trace order), newest first, on the lock screen as anywhere.
+    /// input began (by trace order), newest first; on the lock screen, every one since the
+    /// phone was last unlocked (the lock screen's list).
     public var banners: [Banner]
     /// iOS Focus mode is on (the status bar shows the moon).
     public var focusMode: Bool

@@ -229,6 +229,12 @@ import ControlProtocol
         screen = fold.screen(inputBegan: sequence)
         #expect(screen.locked && screen.frontmost == nil && screen.shield == nil)
         #expect(screen.home.allSatisfy { !$0.shielded })
+        #expect(screen.banners.map(\.title) == ["second", "first"], "the lock screen lists all since the last unlock (none yet)")
+        apply(.appState(locked: false, foregroundApp: nil, shieldShown: false))
+        apply(.focusMode(on: false))
+        apply(.notification(title: "third", body: "b"), by: "kitty.monitor")
+        apply(.appState(locked: true, foregroundApp: nil, shieldShown: false))
+        #expect(fold.screen(inputBegan: sequence).banners.map(\.title) == ["third"], "since the unlock only")
     }
 
     /// Beyond ``ReportTimeline/limit`` events the timeline draws a window around the failure (the

@@ -107,10 +107,17 @@ import Testing
         #expect(posted.map(\.title) == ["Lost 10 HP"])
         #expect(posted.first?.app == "com.scrollkitty.app", "the poster's name as the catalog has it")
         #expect(SVGDocument(try device.device.screen().svg()).text(of: "banner-title") == "Lost 10 HP")
+        try device.advance(seconds: 1)
+        #expect(try device.device.screen().banners.isEmpty, "gone after the next input")
         try device.send(.lock)
         let locked = try device.device.screen()
-        #expect(locked.banners.isEmpty && locked.locked && locked.frontmost == nil && locked.shield == nil)
+        #expect(locked.locked && locked.frontmost == nil && locked.shield == nil)
         #expect(SVGDocument(locked.svg()).text(of: "lock-clock") == "09:00")
+        #expect(locked.banners.map(\.title) == ["Lost 10 HP"], "the lock screen lists what came since the last unlock")
+        try device.send(.unlock)
+        #expect(try device.device.screen().banners.isEmpty, "unlocking is an input: it posted nothing")
+        try device.send(.lock)
+        #expect(try device.device.screen().banners.isEmpty, "nothing came since the last unlock")
     }
 
     @Test func aScenariosParallelStepIsOneInputToo() throws {

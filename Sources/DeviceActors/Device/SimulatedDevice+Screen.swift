@@ -9,7 +9,7 @@ extension SimulatedDevice {
     /// trace entry and asks no extension (the shield is the one SpringBoard last drew).
     public func screen() throws(DeviceError) -> PhoneScreen {
         let (springBoard, platform, calendar) = (springBoard, platform, calendar)
-        let posted = postedSinceLastInput
+        let (sinceInput, sinceUnlock) = (notificationsPosted(after: lastInputSequence), notificationsPostedSinceUnlock)
         let installed = apps.map { (name: $0.name, bundle: $0.bundleIdentifier) }
         return try run {
             let now = platform.now
@@ -24,6 +24,7 @@ extension SimulatedDevice {
             if let foreground, await springBoard.shieldShown, let drawn = await springBoard.drawnShields[foreground] {
                 shield = PhoneScreen.Shield(app: foreground, configuration: drawn.configuration, source: drawn.source)
             }
+            let posted = locked ? sinceUnlock : sinceInput
             let banners = await platform.notifications.list(since: nil).suffix(posted).filter { !$0.silenced }.reversed().map { shown in
                 PhoneScreen.Banner(
                     t: shown.t, title: shown.title, body: shown.body,
@@ -38,15 +39,28 @@ extension SimulatedDevice {
         }
     }
 
-    /// How many notifications were delivered since the last input began: one trace entry each
-    /// (`notification`, `notification.push`), the newest of the notification center's list.
-    private var postedSinceLastInput: Int {
-        trace.recorder.entries(after: lastInputSequence).count { entry in
+    /// How many notifications were delivered after trace sequence `sequence`: one trace entry
+    /// each (`notification`, `notification.push`), the newest of the notification center's list.
+    private func notificationsPosted(after sequence: Int) -> Int {
+        trace.recorder.entries(after: sequence).count { entry in
             switch entry.payload {
             case .notification, .push: true
             default: false
             }
         }
+    }
+
+    /// How many were delivered since the phone was last unlocked: after the trace's last
+    /// `app.state` that turns `locked` from true to false, or every one the trace holds when it
+    /// holds no unlock — what the lock screen lists.
+    private var notificationsPostedSinceUnlock: Int {
+        var (locked, unlock) = (false, 0)
+        for entry in trace.recorder.entries(after: 0) {
+            guard case .appState(let nowLocked, _, _) = entry.payload else { continue }
+            if locked, !nowLocked { unlock = entry.sequence }
+            locked = nowLocked
+        }
+        return notificationsPosted(after: unlock)
     }
 }
 

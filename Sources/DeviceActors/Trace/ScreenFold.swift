@@ -16,7 +16,8 @@ import ScreenRendering
 /// - shield: when unlocked, an app in front and `app.state` says a shield covers it: the texts,
 ///   look and source of the last `shield.shown` for that app.
 /// - banners: the notifications shown (not while Focus was on, not suppressed) after the last
-///   input began, by trace order (several inputs can share one instant), newest first.
+///   input began, by trace order (several inputs can share one instant), newest first; on the
+///   lock screen, every one since the phone was last unlocked.
 /// - clock `HH:mm`, date `EEEE, MMMM d` (en_US_POSIX), in the device's time zone.
 public struct ScreenFold: Sendable {
     public let device: ScreenDevice
@@ -30,6 +31,8 @@ public struct ScreenFold: Sendable {
     private var focusMode = false
     /// The last shield drawn for each app, by bundle id.
     private var drawn: [String: PhoneScreen.Shield] = [:]
+    /// The sequence of the last `app.state` that unlocked the phone (0: none yet).
+    private var lastUnlock = 0
     /// The banners shown, oldest first, each with its trace sequence.
     private var shown: [(sequence: Int, banner: PhoneScreen.Banner)] = []
 
@@ -44,6 +47,7 @@ public struct ScreenFold: Sendable {
         stores.apply(entry.payload)
         switch entry.payload {
         case .appState(let locked, let foregroundApp, let shieldShown):
+            if self.locked, !locked { lastUnlock = entry.sequence }
             (self.locked, self.foregroundApp, self.shieldShown) = (locked, foregroundApp, shieldShown)
         case .focusMode(let on):
             focusMode = on
@@ -69,7 +73,8 @@ public struct ScreenFold: Sendable {
         return PhoneScreen(
             platform: device.platform, t: now.seconds, clock: face.clock, date: face.date, locked: locked, home: home(),
             frontmost: front.map { PhoneScreen.Frontmost(bundleIdentifier: $0, name: device.catalog.displayName(of: $0)) },
-            shield: shield, banners: shown.filter { $0.sequence > inputBegan }.map(\.banner).reversed(), focusMode: focusMode)
+            shield: shield, banners: shown.filter { $0.sequence > (locked ? lastUnlock : inputBegan) }.map(\.banner).reversed(),
+            focusMode: focusMode)
     }
 
     private mutating func show(title: String, body: String, source: String, at sequence: Int) {
