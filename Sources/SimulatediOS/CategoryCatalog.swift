@@ -11,6 +11,11 @@ public struct CategoryCatalog: Sendable, Hashable, Codable {
             self.name = name
             self.category = category
         }
+
+        /// An app listed by its name only: category `other`, the one an unlisted app's usage
+        /// counts under, so that only the name the home screen and banners show changes (the
+        /// seeds name no App Store category).
+        public static func unclassified(_ name: String) -> Entry { Entry(name: name, category: "other") }
     }
 
     public var apps: [String: Entry]

@@ -9,7 +9,7 @@ extension AppRegistration {
     public static func thePhone(talkingTo server: ServerRegistration) -> AppRegistration {
         AppRegistration(
             description: ThePhoneApp.description, settings: ThePhoneSettings.self, topLevelSettings: ThePhoneSettings.topLevelDefaults,
-            server: server, serverInstance: \.backend, platforms: [.ios, .android]
+            listing: .unclassified("The Phone"), server: server, serverInstance: \.backend, platforms: [.ios, .android]
         ) { ThePhoneApp(platform: $0, executors: $1, settings: $2) }
     }
 }

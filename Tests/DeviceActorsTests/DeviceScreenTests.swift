@@ -105,7 +105,7 @@ import Testing
         try device.send(.shieldPress(app: instagram, button: .secondary))
         let posted = try device.device.screen().banners
         #expect(posted.map(\.title) == ["Lost 10 HP"])
-        #expect(posted.first?.app == "com.scrollkitty.app", "the poster's name as the catalog has it")
+        #expect(posted.first?.app == "ScrollKitty", "the poster's name as its listing gives it")
         #expect(SVGDocument(try device.device.screen().svg()).text(of: "banner-title") == "Lost 10 HP")
         try device.advance(seconds: 1)
         #expect(try device.device.screen().banners.isEmpty, "gone after the next input")
