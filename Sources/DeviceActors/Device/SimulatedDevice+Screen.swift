@@ -9,7 +9,7 @@ extension SimulatedDevice {
     /// trace entry and asks no extension (the shield is the one SpringBoard last drew).
     public func screen() throws(DeviceError) -> PhoneScreen {
         let (springBoard, platform, calendar) = (springBoard, platform, calendar)
-        let (sinceInput, sinceUnlock) = (notificationsPosted(after: lastInputSequence), notificationsPostedSinceUnlock)
+        let (sinceInput, sinceUnlock) = notificationsPosted
         let installed = apps.map { (name: $0.name, bundle: $0.bundleIdentifier) }
         return try run {
             let now = platform.now
@@ -39,28 +39,26 @@ extension SimulatedDevice {
         }
     }
 
-    /// How many notifications were delivered after trace sequence `sequence`: one trace entry
-    /// each (`notification`, `notification.push`), the newest of the notification center's list.
-    private func notificationsPosted(after sequence: Int) -> Int {
-        trace.recorder.entries(after: sequence).count { entry in
+    /// How many notifications were delivered (one trace entry each, `notification` or
+    /// `notification.push`: the newest of the notification center's list) since the last input
+    /// began, and since the phone was last unlocked — after the trace's last `app.state` that
+    /// turns `locked` from true to false, or every one the trace holds when it holds no unlock:
+    /// what the lock screen lists. One pass over the trace for both.
+    private var notificationsPosted: (sinceInput: Int, sinceUnlock: Int) {
+        var (locked, sinceInput, sinceUnlock) = (false, 0, 0)
+        for entry in trace.recorder.entries(after: 0) {
             switch entry.payload {
-            case .notification, .push: true
-            default: false
+            case .appState(let nowLocked, _, _):
+                if locked, !nowLocked { sinceUnlock = 0 }
+                locked = nowLocked
+            case .notification, .push:
+                sinceUnlock += 1
+                if entry.sequence > lastInputSequence { sinceInput += 1 }
+            default:
+                break
             }
         }
-    }
-
-    /// How many were delivered since the phone was last unlocked: after the trace's last
-    /// `app.state` that turns `locked` from true to false, or every one the trace holds when it
-    /// holds no unlock — what the lock screen lists.
-    private var notificationsPostedSinceUnlock: Int {
-        var (locked, unlock) = (false, 0)
-        for entry in trace.recorder.entries(after: 0) {
-            guard case .appState(let nowLocked, _, _) = entry.payload else { continue }
-            if locked, !nowLocked { unlock = entry.sequence }
-            locked = nowLocked
-        }
-        return notificationsPosted(after: unlock)
+        return (sinceInput, sinceUnlock)
     }
 }
 

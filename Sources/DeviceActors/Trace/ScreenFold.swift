@@ -11,7 +11,7 @@ import ScreenRendering
 ///
 /// - home: the installed apps in install order, then every other app of the catalog by display
 ///   name, then bundle id; websites never. An app is shielded when some store's shield covers it,
-///   by ManagedSettings' own rule (``StoreFold/shields(app:category:)``).
+///   by ManagedSettings' own rule (``ShieldSettings/shieldReason(for:in:catalog:)``).
 /// - frontmost: the foreground app of the last `app.state` (none when locked), by display name.
 /// - shield: when unlocked, an app in front and `app.state` says a shield covers it: the texts,
 ///   look and source of the last `shield.shown` for that app.
@@ -87,7 +87,7 @@ public struct ScreenFold: Sendable {
         device.catalog.homeScreen(installed: device.apps.map(\.bundleIdentifier)).map { bundle in
             PhoneScreen.HomeIcon(
                 bundleIdentifier: bundle, name: device.catalog.displayName(of: bundle),
-                shielded: stores.shields(app: bundle, category: device.catalog.category(of: bundle)))
+                shielded: ShieldSettings.shieldReason(for: bundle, in: stores.shields.values, catalog: device.catalog) != nil)
         }
     }
 }

@@ -15,9 +15,8 @@ public struct StoreFold: Sendable, Equatable {
 
     public init() {}
 
-    /// Folds one effect in; returns whether it changed a store.
-    @discardableResult
-    public mutating func apply(_ effect: Effect) -> Bool {
+    /// Folds one effect in.
+    public mutating func apply(_ effect: Effect) {
         switch effect {
         case .storeWrite(let suite, let key, let value):
             appGroup[suite, default: [:]][key] = ValueText.short(value, limit: Self.valueLimit)
@@ -31,15 +30,8 @@ public struct StoreFold: Sendable, Equatable {
         case .shieldClear(let store):
             shields[store] = nil
         default:
-            return false
+            break
         }
-        return true
-    }
-
-    /// Whether some store shields `app` (a bundle id, or `web:<domain>`) in `category`: the
-    /// union of the stores, by ManagedSettings' own rule (``ShieldSettings/shieldReason(for:category:)``).
-    public func shields(app: String, category: String?) -> Bool {
-        shields.values.contains { $0.shieldReason(for: app, category: category) != nil }
     }
 
     /// What differs from `before`: per suite the keys written, changed or removed; the stores
